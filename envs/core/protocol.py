@@ -1,0 +1,111 @@
+"""The contract every tabletop rules engine and observation encoder implements.
+
+Engines are pure Python (no gymnasium/pettingzoo import), in the spirit of OpenSpiel's
+``State``: the env adapter, the search agents and the tests only ever talk to a game
+through these two protocols, so shared code never needs to know which game it runs.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+TERMINAL = -1
+"""``State.current_player`` once the game is over."""
+
+
+class IllegalActionError(ValueError):
+    """An action id or action text that is not legal in the current state."""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A configured game: fixed player count, fixed action space, factory of states."""
+
+    name: str
+    """Short game name, e.g. ``"regicide"``."""
+    num_players: int
+    num_actions: int
+    """Size of the fixed action space; legal actions are a subset of ``range(num_actions)``."""
+
+    def new_state(self, seed: int | None = None) -> State:
+        """A fresh game; the same seed and the same actions always give the same game."""
+        ...
+
+
+@runtime_checkable
+class State(Protocol):
+    """One position of a game, mutated in place by ``apply``."""
+
+    game: Game
+
+    @property
+    def current_player(self) -> int:
+        """The player who decides next, or ``TERMINAL``."""
+        ...
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids for ``current_player``; empty once terminal."""
+        ...
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for ``current_player``; raises ``IllegalActionError`` if not legal."""
+        ...
+
+    def clone(self) -> State:
+        """An independent copy, including the random generator's state."""
+        ...
+
+    def is_terminal(self) -> bool: ...
+
+    def rewards(self) -> list[float]:
+        """Per-player rewards earned by the last ``apply`` (zeros before the first)."""
+        ...
+
+    def returns(self) -> list[float]:
+        """Per-player sum of all rewards so far."""
+        ...
+
+    def action_to_string(self, action: int) -> str:
+        """Readable notation of an action id, e.g. ``"play 5H+AC"``."""
+        ...
+
+    def string_to_action(self, text: str) -> int:
+        """Inverse of ``action_to_string``; raises ``IllegalActionError`` on unknown text."""
+        ...
+
+    def render(self) -> str:
+        """A human-readable text picture of the whole state (an omniscient view)."""
+        ...
+
+    def resample_hidden(self, observer: int, rng: random.Random) -> State:
+        """A determinization: a new state in which everything ``observer`` cannot see is
+        re-drawn consistently with what they know, with a fresh random generator.
+
+        ``observer``'s encoded observation of the result equals that of ``self``.
+        """
+        ...
+
+
+@runtime_checkable
+class Encoder(Protocol):
+    """Turns a state into one player's observation array. Must read only what that
+    player may see; the leak test in ``tabletop.envs.core.checks`` enforces it."""
+
+    name: str
+    version: int
+
+    def shape(self, game: Game) -> tuple[int, ...]: ...
+
+    def encode(self, state: State, player: int) -> np.ndarray:
+        """A float32 array of ``shape(state.game)``."""
+        ...
+
+
+def check_options(owner: str, given: dict[str, Any], known: set[str]) -> None:
+    """Reject unknown option names with an error listing the known ones."""
+    unknown = sorted(set(given) - known)
+    if unknown:
+        raise TypeError(f"{owner}: unknown option(s) {unknown}; known options: {sorted(known)}")
