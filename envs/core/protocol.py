@@ -76,8 +76,13 @@ class State(Protocol):
         """Inverse of ``action_to_string``; raises ``IllegalActionError`` on unknown text."""
         ...
 
-    def render(self) -> str:
-        """A human-readable text picture of the whole state (an omniscient view)."""
+    def render(self, observer: int | None = None) -> str:
+        """A human-readable text picture: the whole state (``observer=None``, a spectator's
+        omniscient view) or only what ``observer`` may see (for a human at the table)."""
+        ...
+
+    def stats(self) -> dict[str, float]:
+        """Game-specific figures for reports (e.g. enemies defeated); any time, mostly at the end."""
         ...
 
     def resample_hidden(self, observer: int, rng: random.Random) -> State:
