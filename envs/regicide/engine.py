@@ -1,0 +1,697 @@
+"""Regicide rules engine (shared/rules/regicide.md, RG-1 … RG-8); pure Python.
+
+A turn is a short sequence of decisions for one player: step 1 plays cards, yields or (solo)
+flips a jester power; step 4 pays the enemy's attack one discarded card at a time and then
+says "done" (or goes on discarding); after a jester its player chooses who goes next.
+Decisions with a single legal action are taken automatically, so an agent is only asked
+when it has a real choice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+from tabletop.envs.core.protocol import TERMINAL, IllegalActionError, check_options
+from tabletop.envs.regicide.cards import (
+    CLUBS,
+    DIAMONDS,
+    DISCARD_BASE,
+    DONE,
+    ENEMY_ATTACK,
+    ENEMY_HEALTH,
+    FLIP,
+    HEARTS,
+    IS_ACE,
+    JACK,
+    JESTER,
+    KIND,
+    KING,
+    MAX_PLAYERS,
+    NEXT_BASE,
+    NUM_ACTIONS,
+    NUM_CARDS,
+    PLAY_ACTION,
+    PLAY_BASE,
+    PLAYS,
+    QUEEN,
+    RANK,
+    SPADES,
+    SUIT,
+    VALUE,
+    YIELD,
+    card_id,
+    card_name,
+    kinds_mask,
+    parse_card,
+)
+
+MAX_HAND = {1: 8, 2: 7, 3: 6, 4: 5}  # RG-1.3
+JESTERS_IN_TAVERN = {1: 0, 2: 0, 3: 1, 4: 2}  # RG-1.3
+SOLO_JESTER_POWERS = 2  # RG-7.1
+
+# Phases of a turn.
+PLAY, DISCARD, CHOOSE_NEXT, OVER = range(4)
+PHASE_NAMES = ("play", "discard", "choose next", "over")
+
+GRADES = ("gold", "silver", "bronze")  # RG-7.3, by jester powers used
+MAX_RESAMPLE_TRIES = 10_000
+
+
+class RegicideGame:
+    """Configured Regicide: player count and the [decision] options of the rules file."""
+
+    name = "regicide"
+    num_actions = NUM_ACTIONS
+    OPTIONS = frozenset({"num_players", "solo_yield", "shaped_reward"})
+
+    def __init__(
+        self, num_players: int = 2, solo_yield: bool = False, shaped_reward: bool = False
+    ) -> None:
+        if num_players not in MAX_HAND:
+            raise ValueError(f"regicide: num_players must be 1-4, got {num_players!r}")
+        self.num_players = num_players
+        self.max_hand = MAX_HAND[num_players]
+        self.solo_yield = bool(solo_yield)
+        self.shaped_reward = bool(shaped_reward)
+
+    @classmethod
+    def from_options(cls, **options: object) -> RegicideGame:
+        """Build from keyword options, rejecting unknown ones by name."""
+        check_options("regicide", options, set(cls.OPTIONS))
+        return cls(**options)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        return (
+            f"RegicideGame(num_players={self.num_players}, solo_yield={self.solo_yield}, "
+            f"shaped_reward={self.shaped_reward})"
+        )
+
+    def new_state(self, seed: int | None = None) -> RegicideState:
+        """A shuffled, dealt game (RG-1.2 - RG-1.4)."""
+        rng = random.Random(seed)
+        castle = [
+            card_id(rank, suit) for rank in (KING, QUEEN, JACK) for suit in rng.sample(range(4), 4)
+        ]
+        tavern = [card_id(rank, suit) for suit in range(4) for rank in range(1, 11)]
+        tavern += [JESTER, JESTER + 1][: JESTERS_IN_TAVERN[self.num_players]]
+        rng.shuffle(tavern)
+        first_player = rng.randrange(self.num_players)
+        return RegicideState(self, rng, castle=castle, tavern=tavern, first_player=first_player)
+
+    def stacked_state(
+        self,
+        *,
+        castle: Sequence[str],
+        tavern: Sequence[str],
+        hands: Sequence[Sequence[str]] | None = None,
+        first_player: int = 0,
+        seed: int = 0,
+    ) -> RegicideState:
+        """A game from a stacked deck, for tests and puzzles: cards named like ``"5H"``.
+
+        ``castle`` and ``tavern`` are listed top card first; the first castle card is the
+        enemy. Hands not given are dealt from the tavern's top as in a real game.
+        Jesters not placed anywhere are set aside (out of the game, or solo powers).
+        """
+        castle_ids = _parse_distinct(castle)
+        tavern_ids = _parse_distinct(tavern)
+        hand_ids = [_parse_distinct(hand) for hand in hands] if hands is not None else None
+        return RegicideState(
+            self,
+            random.Random(seed),
+            castle=castle_ids[::-1],
+            tavern=tavern_ids[::-1],
+            first_player=first_player,
+            hands=hand_ids,
+        )
+
+
+def _parse_distinct(names: Iterable[str]) -> list[int]:
+    """Card names to ids; a second ``jester`` is the second jester card."""
+    ids: list[int] = []
+    for name in names:
+        card = parse_card(name)
+        if card == JESTER and JESTER in ids:
+            card = JESTER + 1
+        ids.append(card)
+    return ids
+
+
+class RegicideState:
+    """One Regicide position. Lists keep their top card last (castle, tavern)."""
+
+    __slots__ = (
+        "game",
+        "rng",
+        "hands",
+        "tavern",
+        "tavern_known_top",
+        "castle",
+        "enemy",
+        "enemy_damage",
+        "shields",
+        "held_spade_shields",
+        "immunity_cancelled",
+        "in_play",
+        "discard",
+        "set_aside",
+        "jester_powers",
+        "player",
+        "phase",
+        "to_cover",
+        "paid_any",
+        "yielded",
+        "consecutive_yields",
+        "enemies_defeated",
+        "won",
+        "_rewards",
+        "_returns",
+        "_legal",
+    )
+
+    def __init__(
+        self,
+        game: RegicideGame,
+        rng: random.Random,
+        *,
+        castle: list[int],
+        tavern: list[int],
+        first_player: int,
+        hands: list[list[int]] | None = None,
+    ) -> None:
+        n = game.num_players
+        self.game = game
+        self.rng = rng
+        self.tavern = tavern
+        self.tavern_known_top = 0
+        self.castle = castle
+        self.enemy = castle.pop()
+        self.enemy_damage = 0
+        self.shields = 0
+        self.held_spade_shields = 0
+        self.immunity_cancelled = False
+        self.in_play: list[int] = []
+        self.discard: list[int] = []
+        self.jester_powers = SOLO_JESTER_POWERS if n == 1 else 0
+        self.player = first_player
+        self.phase = PLAY
+        self.to_cover = 0
+        self.paid_any = False
+        self.yielded = [False] * n
+        self.consecutive_yields = 0
+        self.enemies_defeated = 0
+        self.won: bool | None = None
+        self._rewards = [0.0] * n
+        self._returns = [0.0] * n
+        if hands is None:
+            self.hands = [[] for _ in range(n)]
+            for hand in self.hands:
+                self._draw_up_to(hand, game.max_hand)
+        else:
+            self.hands = [list(hand) for hand in hands]
+        placed = set(self.tavern) | set(self.castle) | {self.enemy}
+        placed.update(card for hand in self.hands for card in hand)
+        self.set_aside = [card for card in (JESTER, JESTER + 1) if card not in placed]
+        self._check_cards()
+        self._settle()
+
+    def _check_cards(self) -> None:
+        zones = self.cards_by_zone().values()
+        cards = sorted(card for zone in zones for card in zone)
+        if cards != list(range(NUM_CARDS)):
+            raise ValueError("regicide: a stacked deck must use each of the 54 cards once")
+
+    # ----- the protocol's read side -------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == OVER else self.player
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self) -> list[int]:
+        return list(self._legal)
+
+    def rewards(self) -> list[float]:
+        return list(self._rewards)
+
+    def returns(self) -> list[float]:
+        return list(self._returns)
+
+    def stats(self) -> dict[str, float]:
+        figures = {"won": float(bool(self.won)), "enemies_defeated": float(self.enemies_defeated)}
+        if self.game.num_players == 1 and self.won:
+            figures["grade"] = float(SOLO_JESTER_POWERS - self.jester_powers)  # 0 gold .. 2 bronze
+        return figures
+
+    @property
+    def enemy_attack(self) -> int:
+        """The current enemy's attack after shields (RG-2.4), never below 0."""
+        return max(0, ENEMY_ATTACK[RANK[self.enemy]] - self.shields)
+
+    @property
+    def enemy_health(self) -> int:
+        return ENEMY_HEALTH[RANK[self.enemy]]
+
+    @property
+    def immune_suit(self) -> int:
+        """The suit whose power the enemy ignores (RG-5.1), or -1 once a jester cancelled it."""
+        return -1 if self.immunity_cancelled else SUIT[self.enemy]
+
+    def can_yield(self) -> bool:
+        """RG-2.1: not when every other player yielded on their last turns in a row."""
+        if self.game.num_players == 1:
+            return self.game.solo_yield
+        return self.consecutive_yields < self.game.num_players - 1
+
+    def grade(self) -> str | None:
+        """Solo victory grade (RG-7.3), None unless a solo game was won."""
+        if self.game.num_players != 1 or not self.won:
+            return None
+        return GRADES[SOLO_JESTER_POWERS - self.jester_powers]
+
+    def cards_by_zone(self) -> dict[str, list[int]]:
+        """Every card's zone; the 54 cards are always all here exactly once."""
+        zones = {f"hand {p}": hand for p, hand in enumerate(self.hands)}
+        zones.update(
+            tavern=self.tavern,
+            castle=[*self.castle, self.enemy],
+            in_play=self.in_play,
+            discard=self.discard,
+            set_aside=self.set_aside,
+        )
+        return zones
+
+    # ----- applying actions -----------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        if action not in self._legal:
+            raise self._illegal(action)
+        self._rewards = [0.0] * self.game.num_players
+        self._do(action)
+        self._settle()
+
+    def _illegal(self, action: object) -> IllegalActionError:
+        legal = ", ".join(self.action_to_string(a) for a in self._legal) or "none (game over)"
+        if isinstance(action, int) and 0 <= action < NUM_ACTIONS:
+            shown = f"{action} ({self.action_to_string(action)})"
+        else:
+            shown = repr(action)
+        return IllegalActionError(f"regicide: illegal action {shown}; legal: {legal}")
+
+    def _do(self, action: int) -> None:
+        if action == YIELD:
+            self._yield()
+        elif action < DISCARD_BASE:
+            self._play(PLAYS[action - PLAY_BASE])
+        elif action < DONE:
+            self._discard_kind(action - DISCARD_BASE)
+        elif action == DONE:
+            self._end_turn((self.player + 1) % self.game.num_players)
+        elif action == FLIP:
+            self._flip_jester()
+        else:
+            self._end_turn(action - NEXT_BASE)
+
+    def _settle(self) -> None:
+        """Compute the legal actions; take forced single choices and detect losses."""
+        while True:
+            if self.phase == OVER:
+                self._legal = []
+                return
+            legal = self._compute_legal()
+            if not legal:
+                # RG-2.4 (cannot pay the damage) or RG-2.6 (cannot play nor yield).
+                self._finish(won=False)
+                continue
+            if len(legal) > 1:
+                self._legal = legal
+                return
+            self._legal = legal
+            self._do(legal[0])
+
+    def _compute_legal(self) -> list[int]:
+        hand = self.hands[self.player]
+        if self.phase == PLAY:
+            actions = self._legal_plays(hand)
+            if self.can_yield():
+                actions.append(YIELD)
+            if self.jester_powers:  # RG-7.2: at the start of step 1
+                actions.append(FLIP)
+        elif self.phase == DISCARD:
+            actions = []
+            if sum(VALUE[c] for c in hand) >= self.to_cover:
+                actions = sorted({DISCARD_BASE + KIND[c] for c in hand})
+                if self.to_cover <= 0:
+                    actions.append(DONE)
+            if self.jester_powers and not self.paid_any:  # RG-7.2: at the start of step 4
+                actions.append(FLIP)
+        else:
+            actions = [NEXT_BASE + p for p in range(self.game.num_players)]
+        actions.sort()
+        return actions
+
+    @staticmethod
+    def _legal_plays(hand: list[int]) -> list[int]:
+        """Action ids of every single card and RG-3 combination in ``hand``."""
+        kinds = sorted({KIND[c] for c in hand})
+        actions = [PLAY_BASE + kind for kind in kinds]
+        for i, first in enumerate(kinds):
+            for second in kinds[i + 1 :]:
+                if second == JESTER:
+                    break
+                if IS_ACE[first] or IS_ACE[second] or RANK[first] == RANK[second]:
+                    pair = PLAY_ACTION.get((1 << first) | (1 << second))
+                    if pair is not None:
+                        actions.append(pair)
+        by_rank: dict[int, list[int]] = {}
+        for kind in kinds:
+            if 2 <= RANK[kind] <= 3:  # only ranks 2 and 3 make sets of three or four (RG-3.2)
+                by_rank.setdefault(RANK[kind], []).append(kind)
+        for rank, same in by_rank.items():
+            for size in range(3, min(len(same), 10 // rank) + 1):
+                actions.extend(_sets_of_size(same, size))
+        return actions
+
+    # ----- step 1 ----------------------------------------------------------------------------
+
+    def _yield(self) -> None:
+        self.yielded[self.player] = True
+        self.consecutive_yields += 1
+        self._begin_suffer()
+
+    def _play(self, kinds: tuple[int, ...]) -> None:
+        cards = self._take_from_hand(self.hands[self.player], kinds)
+        self.in_play.extend(cards)
+        self.yielded[self.player] = False
+        self.consecutive_yields = 0
+        if cards[0] >= JESTER:
+            self._play_jester()
+            return
+        attack = sum(VALUE[c] for c in cards)
+        suits = {SUIT[c] for c in cards} - {self.immune_suit}  # RG-2.2, RG-5.1
+        if HEARTS in suits:  # RG-3.5: hearts before diamonds
+            self._heal(attack)
+        if DIAMONDS in suits:
+            self._draw_round(attack)
+        if SPADES in suits:
+            self.shields += attack
+        elif SUIT[self.enemy] == SPADES and any(SUIT[c] == SPADES for c in cards):
+            self.held_spade_shields += attack  # RG-5.2: may count later, after a jester
+        self.enemy_damage += 2 * attack if CLUBS in suits else attack
+        if self.enemy_damage >= self.enemy_health:
+            self._defeat_enemy()
+        else:
+            self._begin_suffer()
+
+    @staticmethod
+    def _take_from_hand(hand: list[int], kinds: tuple[int, ...]) -> list[int]:
+        cards = []
+        for kind in kinds:
+            card = kind if kind in hand else kind + 1  # the second jester
+            hand.remove(card)
+            cards.append(card)
+        return cards
+
+    def _play_jester(self) -> None:
+        """RG-6.1 / RG-5.2: cancel immunity; no damage, no attack; choose who goes next."""
+        self.immunity_cancelled = True
+        self.shields += self.held_spade_shields
+        self.held_spade_shields = 0
+        self.phase = CHOOSE_NEXT
+
+    def _heal(self, amount: int) -> None:
+        """RG-4.1: shuffle the discard pile, move ``amount`` cards under the tavern deck."""
+        self.rng.shuffle(self.discard)
+        moved = self.discard[len(self.discard) - amount :] if amount else []
+        del self.discard[len(self.discard) - len(moved) :]
+        self.tavern[:0] = moved
+
+    def _draw_round(self, amount: int) -> None:
+        """RG-4.2: one card at a time round the table from the current player, skipping full
+        hands, until ``amount`` cards are drawn, every hand is full or the tavern is empty."""
+        n, max_hand = self.game.num_players, self.game.max_hand
+        player, drawn = self.player, 0
+        while drawn < amount and self.tavern:
+            if all(len(hand) >= max_hand for hand in self.hands):
+                return
+            if len(self.hands[player]) < max_hand:
+                self.hands[player].append(self._pop_tavern())
+                drawn += 1
+            player = (player + 1) % n
+
+    def _pop_tavern(self) -> int:
+        if self.tavern_known_top:
+            self.tavern_known_top -= 1
+        return self.tavern.pop()
+
+    def _draw_up_to(self, hand: list[int], size: int) -> None:
+        while len(hand) < size and self.tavern:
+            hand.append(self._pop_tavern())
+
+    def _defeat_enemy(self) -> None:
+        """RG-2.5: discard the plays; exact kill puts the enemy on top of the tavern."""
+        self.discard.extend(self.in_play)
+        self.in_play.clear()
+        if self.enemy_damage == self.enemy_health:
+            self.tavern.append(self.enemy)
+            self.tavern_known_top += 1
+        else:
+            self.discard.append(self.enemy)
+        self.enemies_defeated += 1
+        if self.game.shaped_reward:
+            self._reward_all(1.0 / 12)
+        if not self.castle:
+            self._finish(won=True)
+            return
+        self.enemy = self.castle.pop()
+        self.enemy_damage = self.shields = self.held_spade_shields = 0
+        self.immunity_cancelled = False
+        self.phase = PLAY  # RG-2.3: the same player goes again from step 1
+
+    # ----- step 4 and the end of a turn ------------------------------------------------------
+
+    def _begin_suffer(self) -> None:
+        """RG-2.4: the enemy attacks; pay by discarding, or pass on if fully shielded."""
+        if self.enemy_attack == 0:
+            self._end_turn((self.player + 1) % self.game.num_players)
+            return
+        self.phase = DISCARD
+        self.to_cover = self.enemy_attack
+        self.paid_any = False
+
+    def _discard_kind(self, kind: int) -> None:
+        (card,) = self._take_from_hand(self.hands[self.player], (kind,))
+        self.discard.append(card)
+        self.to_cover -= VALUE[card]
+        self.paid_any = True
+        if self.to_cover <= 0 and not self.hands[self.player]:
+            self._end_turn((self.player + 1) % self.game.num_players)
+
+    def _flip_jester(self) -> None:
+        """RG-7.2: discard the whole hand and draw back up to 8; not a diamond draw."""
+        self.jester_powers -= 1
+        hand = self.hands[self.player]
+        self.discard.extend(hand)
+        hand.clear()
+        self._draw_up_to(hand, self.game.max_hand)
+
+    def _end_turn(self, next_player: int) -> None:
+        self.player = next_player
+        self.phase = PLAY
+        self.to_cover = 0
+
+    def _finish(self, *, won: bool) -> None:
+        """RG-8.1: everyone shares the outcome."""
+        self.won = won
+        self.phase = OVER
+        self._reward_all(1.0 if won else -1.0)
+
+    def _reward_all(self, amount: float) -> None:
+        for p in range(self.game.num_players):
+            self._rewards[p] += amount
+            self._returns[p] += amount
+
+    # ----- copies and determinization -----------------------------------------------------
+
+    def clone(self) -> RegicideState:
+        other = RegicideState.__new__(RegicideState)
+        other.game = self.game
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.hands = [hand[:] for hand in self.hands]
+        other.tavern = self.tavern[:]
+        other.tavern_known_top = self.tavern_known_top
+        other.castle = self.castle[:]
+        other.enemy = self.enemy
+        other.enemy_damage = self.enemy_damage
+        other.shields = self.shields
+        other.held_spade_shields = self.held_spade_shields
+        other.immunity_cancelled = self.immunity_cancelled
+        other.in_play = self.in_play[:]
+        other.discard = self.discard[:]
+        other.set_aside = self.set_aside[:]
+        other.jester_powers = self.jester_powers
+        other.player = self.player
+        other.phase = self.phase
+        other.to_cover = self.to_cover
+        other.paid_any = self.paid_any
+        other.yielded = self.yielded[:]
+        other.consecutive_yields = self.consecutive_yields
+        other.enemies_defeated = self.enemies_defeated
+        other.won = self.won
+        other._rewards = self._rewards[:]
+        other._returns = self._returns[:]
+        other._legal = self._legal[:]
+        return other
+
+    def resample_hidden(self, observer: int, rng: random.Random) -> RegicideState:
+        """Re-deal what ``observer`` cannot see (RG-8.2): the other players' hands and the
+        tavern below its publicly known top, together; the castle's order within each rank.
+
+        The observer also knows the player to move has a real choice (else the engine would
+        have moved for them or ended the game), so deals that contradict it are re-drawn.
+        The new state draws its future chance events from a fresh generator.
+        """
+        for _ in range(MAX_RESAMPLE_TRIES):
+            other = self.clone()
+            other._redeal_hidden(observer, rng)
+            legal = other._compute_legal()
+            if len(legal) > 1 or self.phase == OVER:
+                other._legal = legal
+                _shuffle_within_ranks(other.castle, rng)
+                other.rng = random.Random(rng.getrandbits(64))
+                return other
+        raise RuntimeError(f"regicide: no consistent deal found in {MAX_RESAMPLE_TRIES} tries")
+
+    def _redeal_hidden(self, observer: int, rng: random.Random) -> None:
+        unknown_tavern = len(self.tavern) - self.tavern_known_top
+        hidden_hands = [p for p in range(self.game.num_players) if p != observer]
+        pool = self.tavern[:unknown_tavern]
+        for p in hidden_hands:
+            pool += self.hands[p]
+        rng.shuffle(pool)
+        self.tavern[:unknown_tavern] = pool[:unknown_tavern]
+        start = unknown_tavern
+        for p in hidden_hands:
+            size = len(self.hands[p])
+            self.hands[p] = pool[start : start + size]
+            start += size
+
+    # ----- notation and rendering ----------------------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        return action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return string_to_action(text)
+
+    def render(self, observer: int | None = None) -> str:
+        lines = [
+            f"Enemy {card_name(self.enemy)}: damage {self.enemy_damage}/{self.enemy_health}, "
+            f"attack {self.enemy_attack} (shields {self.shields}), "
+            f"immune to {_suit_word(self.immune_suit)}",
+            f"Castle: {len(self.castle)} left; tavern: {len(self.tavern)} cards"
+            + (
+                f" (top known: {_names(self.tavern[-self.tavern_known_top :])})"
+                if self.tavern_known_top
+                else ""
+            ),
+            f"In play: {_names(self.in_play)}",
+            f"Discard ({len(self.discard)}): {_names(sorted(self.discard))}",
+        ]
+        if self.game.num_players == 1:
+            lines.append(f"Jester powers left: {self.jester_powers}")
+        for p, hand in enumerate(self.hands):
+            shown = _names(sorted(hand)) if observer in (None, p) else f"{len(hand)} cards"
+            marks = (" (yielded)" if self.yielded[p] else "") + (
+                " <- to move" if p == self.current_player else ""
+            )
+            lines.append(f"Player {p}: {shown}{marks}")
+        lines.append(self._status_line())
+        return "\n".join(lines)
+
+    def _status_line(self) -> str:
+        if self.phase == OVER:
+            outcome = "won" if self.won else "lost"
+            return f"Game over: {outcome}, enemies defeated {self.enemies_defeated}"
+        if self.phase == DISCARD:
+            return f"Player {self.player} must discard {max(self.to_cover, 0)} more"
+        return f"Player {self.player}: {PHASE_NAMES[self.phase]}"
+
+
+def _sets_of_size(kinds: list[int], size: int) -> list[int]:
+    return [PLAY_ACTION[kinds_mask(combo)] for combo in combinations(kinds, size)]
+
+
+def _shuffle_within_ranks(castle: list[int], rng: random.Random) -> None:
+    for rank in (JACK, QUEEN, KING):
+        positions = [i for i, card in enumerate(castle) if RANK[card] == rank]
+        cards = [castle[i] for i in positions]
+        rng.shuffle(cards)
+        for i, card in zip(positions, cards, strict=True):
+            castle[i] = card
+
+
+def _names(cards: Iterable[int]) -> str:
+    return " ".join(card_name(c) for c in cards) or "-"
+
+
+def _suit_word(suit: int) -> str:
+    return "nothing (jester played)" if suit < 0 else "♠♥♦♣"[suit]
+
+
+# ----- notation (module level: it depends on the action id only) ----------------------------
+
+
+def action_to_string(action: int) -> str:
+    """``yield``, ``play 5H+AC``, ``play jester``, ``discard 7S``, ``done``, ``flip jester``,
+    ``next 2``."""
+    if not 0 <= action < NUM_ACTIONS:
+        raise IllegalActionError(f"regicide: action id {action!r} is outside 0..{NUM_ACTIONS - 1}")
+    if action == YIELD:
+        return "yield"
+    if action < DISCARD_BASE:
+        return "play " + "+".join(card_name(k) for k in PLAYS[action - PLAY_BASE])
+    if action < DONE:
+        return "discard " + card_name(action - DISCARD_BASE)
+    if action == DONE:
+        return "done"
+    if action == FLIP:
+        return "flip jester"
+    return f"next {action - NEXT_BASE}"
+
+
+def string_to_action(text: str) -> int:
+    """Parse the notation of ``action_to_string``; card order and case do not matter."""
+    words = text.strip().lower().split()
+    try:
+        return _parse_words(words)
+    except (ValueError, IndexError):
+        pass
+    raise IllegalActionError(
+        f"regicide: cannot read action {text!r}; write e.g. 'play 5H+AC', 'play jester', "
+        "'yield', 'discard 7S', 'done', 'flip jester', 'next 1'"
+    )
+
+
+def _parse_words(words: list[str]) -> int:
+    if words == ["yield"]:
+        return YIELD
+    if words == ["done"]:
+        return DONE
+    if words == ["flip", "jester"]:
+        return FLIP
+    verb, argument = words
+    if verb == "play":
+        kinds = [parse_card(name) for name in argument.split("+")]
+        if len(set(kinds)) == len(kinds) and kinds_mask(kinds) in PLAY_ACTION:
+            return PLAY_ACTION[kinds_mask(kinds)]
+    elif verb == "discard":
+        return DISCARD_BASE + parse_card(argument)
+    elif verb == "next" and 0 <= int(argument) < MAX_PLAYERS:
+        return NEXT_BASE + int(argument)
+    raise ValueError(words)
