@@ -1,0 +1,297 @@
+"""Measure every registered game: engine and env speed, and heuristic vs random play.
+
+For each game and each of its BENCH_OPTIONS: (a) raw engine random playouts, timing
+only State.apply and the full loop (legal_actions + choice + apply + new games);
+(b) AEC env steps/s with observation and action mask, compared with PettingZoo's own
+connect_four_v3 and leduc_holdem_v4 run through the same loop; (c) all seats heuristic
+vs all seats random: team win rate (a game is won when every seat's return is positive)
+with a 95% Wilson interval, and the mean of each numeric State.stats() figure.
+Speeds are wall-clock figures of this machine, meant for comparison, not for asserting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+from tabletop.envs.core.protocol import Game
+from tabletop.training.agents import make_agent, play_game
+from tabletop.training.cli import CommandError
+
+REFERENCE_ENVS = ("connect_four_v3", "leduc_holdem_v4")
+"""PettingZoo classic envs whose AEC speed is the yardstick for ours."""
+
+PLAY_AGENTS = ("heuristic", "random")
+"""Agent specs compared in the play-strength part; every seat gets the same kind."""
+
+Z_95 = 1.959964
+"""Standard-normal quantile of a two-sided 95% interval."""
+
+
+@dataclass
+class PlayResult:
+    agents: str
+    games: int
+    wins: int
+    win_rate: float
+    win_ci95: tuple[float, float]
+    stats_mean: dict[str, float]
+
+
+@dataclass
+class GameResult:
+    game: str
+    options: dict[str, Any]
+    engine_apply_per_s: float
+    engine_loop_per_s: float
+    aec_steps_per_s: float
+    aec_vs_reference: dict[str, float]
+    play: list[PlayResult] = field(default_factory=list)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--games", type=int, default=1000, help="games per agent kind and setting (default 1000)"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=2.0, help="seconds per speed measurement (default 2)"
+    )
+    parser.add_argument("--only", metavar="GAME", help="measure only this game")
+    parser.add_argument("--seed", type=int, default=0, help="seed of games and agents")
+    parser.add_argument("--json", metavar="PATH", help="also save the figures as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tabletop import envs
+
+    names = _selected_games(envs.names(), args.only)
+    reference = {name: _reference_speed(name, args.seconds, args.seed) for name in REFERENCE_ENVS}
+    results = [
+        _measure_setting(name, options, args, reference)
+        for name in names
+        for options in envs.env_module(name).BENCH_OPTIONS
+    ]
+    print(_speed_table(results, reference))
+    print()
+    print(_play_table(results))
+    if args.json:
+        _save_json(args.json, args, reference, results)
+    return 0
+
+
+def _selected_games(names: Sequence[str], only: str | None) -> list[str]:
+    if only is None:
+        return list(names)
+    if only not in names:
+        raise CommandError(f"unknown game {only!r}; known games: {', '.join(names)}")
+    return [only]
+
+
+def _progress(message: str) -> None:
+    """Progress goes to stderr so that stdout holds only the tables."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def _reference_speed(env_name: str, seconds: float, seed: int) -> float:
+    from pettingzoo.classic import connect_four_v3, leduc_holdem_v4
+
+    modules = {"connect_four_v3": connect_four_v3, "leduc_holdem_v4": leduc_holdem_v4}
+    _progress(f"bench: {env_name} (PettingZoo reference)")
+    return aec_steps_per_second(modules[env_name].env(), seconds, seed)
+
+
+def _measure_setting(
+    name: str, options: dict[str, Any], args: argparse.Namespace, reference: dict[str, float]
+) -> GameResult:
+    from tabletop import envs
+
+    module = envs.env_module(name)
+    _progress(f"bench: {name} {format_options(options)}")
+    game = module.new_game(**options)
+    aec_speed = aec_steps_per_second(module.env(**options), args.seconds, args.seed)
+    return GameResult(
+        game=name,
+        options=options,
+        engine_apply_per_s=engine_applies_per_second(game, args.seconds, args.seed),
+        engine_loop_per_s=engine_loop_steps_per_second(game, args.seconds, args.seed),
+        aec_steps_per_s=aec_speed,
+        aec_vs_reference={ref: aec_speed / speed for ref, speed in reference.items()},
+        play=[play_strength(name, game, spec, args.games, args.seed) for spec in PLAY_AGENTS],
+    )
+
+
+def _random_playout_steps(game: Game, seed: int) -> Iterator[tuple[Any, int]]:
+    """Endless (state, random legal action) pairs over fresh seeded games."""
+    rng = random.Random(seed)
+    for game_seed in range(seed, sys.maxsize):
+        state = game.new_state(seed=game_seed)
+        while not state.is_terminal():
+            yield state, rng.choice(state.legal_actions())
+
+
+def engine_applies_per_second(game: Game, seconds: float, seed: int) -> float:
+    """Random playouts timing only ``State.apply``: the engine's transition cost."""
+    applies, apply_time = 0, 0.0
+    deadline = time.perf_counter() + seconds
+    for state, action in _random_playout_steps(game, seed):
+        start = time.perf_counter()
+        state.apply(action)
+        apply_time += time.perf_counter() - start
+        applies += 1
+        if start > deadline:
+            break
+    return applies / apply_time
+
+
+def engine_loop_steps_per_second(game: Game, seconds: float, seed: int) -> float:
+    """Random playouts timing everything: new games, legal_actions, the choice and apply."""
+    steps = 0
+    start = time.perf_counter()
+    for state, action in _random_playout_steps(game, seed):
+        state.apply(action)
+        steps += 1
+        if steps % 64 == 0 and time.perf_counter() - start > seconds:
+            break
+    return steps / (time.perf_counter() - start)
+
+
+def aec_steps_per_second(env: Any, seconds: float, seed: int) -> float:
+    """The usual AEC loop with a random legal action from the mask, resetting when done."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    steps = 0
+    start = time.perf_counter()
+    while steps % 64 or time.perf_counter() - start < seconds:
+        observation, _reward, termination, truncation, _info = env.last()
+        action = None
+        if not (termination or truncation):
+            legal = np.flatnonzero(observation["action_mask"])
+            action = int(legal[rng.integers(len(legal))])
+        env.step(action)
+        steps += 1
+        if not env.agents:
+            env.reset()
+    elapsed = time.perf_counter() - start
+    env.close()
+    return steps / elapsed
+
+
+def play_strength(name: str, game: Game, agent_spec: str, games: int, seed: int) -> PlayResult:
+    """``games`` games with ``agent_spec`` at every seat: team wins and mean stats."""
+    agents = [make_agent(agent_spec, name, seed + seat) for seat in range(game.num_players)]
+    wins = 0
+    stats_sums: dict[str, float] = {}
+    for game_seed in range(seed, seed + games):
+        state = play_game(game.new_state(seed=game_seed), agents)
+        wins += min(state.returns()) > 0
+        for key, value in numeric_stats(state.stats()).items():
+            stats_sums[key] = stats_sums.get(key, 0.0) + value
+    return PlayResult(
+        agents=agent_spec,
+        games=games,
+        wins=wins,
+        win_rate=wins / games,
+        win_ci95=wilson_interval(wins, games),
+        stats_mean={key: total / games for key, total in stats_sums.items()},
+    )
+
+
+def numeric_stats(stats: dict[str, Any]) -> dict[str, float]:
+    """The figures of ``stats`` that can be averaged (numbers and flags)."""
+    return {key: float(value) for key, value in stats.items() if isinstance(value, int | float)}
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """Wilson score interval: unlike p ± z·se it stays inside [0, 1] and is sane at 0 or n."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half_width = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half_width), min(1.0, centre + half_width))
+
+
+def format_options(options: dict[str, Any]) -> str:
+    return " ".join(f"{key}={value}" for key, value in options.items()) or "-"
+
+
+def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plain-text table, also valid as a Markdown table for pasting into the README."""
+    widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
+
+    def line(cells: Sequence[str]) -> str:
+        return (
+            "| " + " | ".join(cell.ljust(w) for cell, w in zip(cells, widths, strict=True)) + " |"
+        )
+
+    separator = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([line(headers), separator, *(line(row) for row in rows)])
+
+
+def _rate(per_second: float) -> str:
+    return f"{per_second:,.0f}"
+
+
+def _speed_table(results: Sequence[GameResult], reference: dict[str, float]) -> str:
+    headers = ["game", "options", "engine apply/s", "engine loop/s", "AEC steps/s"]
+    headers += [f"AEC vs {name}" for name in reference]
+    rows = [
+        [
+            r.game,
+            format_options(r.options),
+            _rate(r.engine_apply_per_s),
+            _rate(r.engine_loop_per_s),
+            _rate(r.aec_steps_per_s),
+            *(f"{r.aec_vs_reference[name]:.2f}x" for name in reference),
+        ]
+        for r in results
+    ]
+    blanks = ["-"] * len(reference)
+    rows += [
+        [name, "pettingzoo", "-", "-", _rate(speed), *blanks] for name, speed in reference.items()
+    ]
+    return format_table(headers, rows)
+
+
+def _play_table(results: Sequence[GameResult]) -> str:
+    headers = ["game", "options", "agents", "games", "win rate", "95% CI", "mean stats"]
+    rows = [
+        [
+            r.game,
+            format_options(r.options),
+            play.agents,
+            str(play.games),
+            f"{play.win_rate:.3f}",
+            f"[{play.win_ci95[0]:.3f}, {play.win_ci95[1]:.3f}]",
+            _format_stats(play.stats_mean),
+        ]
+        for r in results
+        for play in r.play
+    ]
+    return format_table(headers, rows)
+
+
+def _format_stats(stats_mean: dict[str, float]) -> str:
+    return ", ".join(f"{key} {value:.2f}" for key, value in stats_mean.items()) or "-"
+
+
+def _save_json(
+    path: str, args: argparse.Namespace, reference: dict[str, float], results: list[GameResult]
+) -> None:
+    figures = {
+        "settings": {"games": args.games, "seconds": args.seconds, "seed": args.seed},
+        "reference_aec_steps_per_s": reference,
+        "results": [asdict(result) for result in results],
+    }
+    with open(path, "w", encoding="utf-8") as file:
+        json.dump(figures, file, indent=2)
+        file.write("\n")

@@ -1,0 +1,177 @@
+"""Play a game in the terminal against agents, or watch agents play (--watch).
+
+On your turn you see only what your seat may see, and the legal moves numbered; answer
+with a number or with the move's text. End of input (Ctrl-D) leaves the game.
+
+examples:
+  tabletop play regicide --players 2
+  tabletop play regicide --players 3 --seat 1 --agents heuristic,random --seed 7
+  tabletop play regicide --watch --players 2
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tabletop.envs.core.protocol import IllegalActionError, State
+from tabletop.training.agents import Agent, make_agent
+from tabletop.training.cli import CommandError, add_game_options, game_options
+
+
+@dataclass
+class Seat:
+    """Who sits at a seat: a label for printing and, unless it is the human, an agent."""
+
+    label: str
+    agent: Agent | None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="game name, e.g. regicide")
+    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    parser.add_argument(
+        "--agents",
+        default="heuristic",
+        help="comma-separated agents for the other seats in seat order, or one for all "
+        "(default heuristic; known: random, heuristic)",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of the game and agents")
+    parser.add_argument(
+        "--watch", action="store_true", help="agents play every seat; print the whole game"
+    )
+    add_game_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    state, seats = _set_up(args)
+    if args.watch:
+        _watch(state, seats)
+    elif not _play_with_human(state, seats):
+        print("\nInput closed; game abandoned.")
+        return 0
+    _print_outcome(state, seats)
+    return 0
+
+
+def _set_up(args: argparse.Namespace) -> tuple[State, list[Seat]]:
+    """The starting state and its seats; user mistakes become a ``CommandError``."""
+    from tabletop import envs
+
+    try:
+        game = envs.make_game(args.game, **game_options(args))
+        human_seat = None if args.watch else args.seat
+        seats = _seats(args.agents, args.game, game.num_players, human_seat, args.seed)
+        return game.new_state(seed=args.seed), seats
+    except (KeyError, ValueError, TypeError) as error:
+        raise CommandError(error.args[0] if error.args else error) from error
+
+
+def _seats(
+    agents_spec: str, game_name: str, num_players: int, human_seat: int | None, seed: int | None
+) -> list[Seat]:
+    if human_seat is not None and not 0 <= human_seat < num_players:
+        raise ValueError(f"--seat must be in 0..{num_players - 1}, got {human_seat}")
+    agent_seats = [seat for seat in range(num_players) if seat != human_seat]
+    specs = [spec.strip() for spec in agents_spec.split(",")]
+    if len(specs) == 1:
+        specs *= len(agent_seats)
+    if len(specs) != len(agent_seats):
+        raise ValueError(f"--agents names {len(specs)} agents for {len(agent_seats)} seats")
+    seats = [Seat("you", None)] * num_players
+    for seat, spec in zip(agent_seats, specs, strict=True):
+        agent_seed = None if seed is None else seed + 1 + seat
+        seats[seat] = Seat(spec, make_agent(spec, game_name, agent_seed))
+    return seats
+
+
+def _watch(state: State, seats: Sequence[Seat]) -> None:
+    _reset_agents(seats)
+    print(_table_line(seats))
+    while not state.is_terminal():
+        print(state.render())
+        _agent_turn(state, seats)
+    print(state.render())
+
+
+def _play_with_human(state: State, seats: Sequence[Seat]) -> bool:
+    """Play to the end; False if the human's input ran out first."""
+    _reset_agents(seats)
+    print(_table_line(seats))
+    while not state.is_terminal():
+        player = state.current_player
+        if seats[player].agent is not None:
+            _agent_turn(state, seats)
+            continue
+        action = _ask_human(state, player)
+        if action is None:
+            return False
+        print(f"You play: {state.action_to_string(action)}")
+        state.apply(action)
+    return True
+
+
+def _table_line(seats: Sequence[Seat]) -> str:
+    return "Seats: " + ", ".join(f"player {p}: {seat.label}" for p, seat in enumerate(seats))
+
+
+def _reset_agents(seats: Sequence[Seat]) -> None:
+    for seat in seats:
+        if seat.agent is not None:
+            seat.agent.reset()
+
+
+def _agent_turn(state: State, seats: Sequence[Seat]) -> None:
+    player = state.current_player
+    agent = seats[player].agent
+    assert agent is not None, "an agent turn needs an agent at the current seat"
+    action = agent.act(state, player)
+    print(f"Player {player} ({seats[player].label}) plays: {state.action_to_string(action)}")
+    state.apply(action)
+
+
+def _ask_human(state: State, player: int) -> int | None:
+    """The human's legal action, re-asking until the answer is valid; None on EOF."""
+    print()
+    print(state.render(observer=player))
+    legal = state.legal_actions()
+    print(f"Your legal moves (player {player}):")
+    for number, action in enumerate(legal, start=1):
+        print(f"  {number:>3}. {state.action_to_string(action)}")
+    while True:
+        try:
+            answer = input("Your move (number or text): ").strip()
+        except EOFError:
+            return None
+        try:
+            return parse_move(state, legal, answer)
+        except IllegalActionError as error:
+            print(f"{error}\nEnter a number 1-{len(legal)} or a move's text as listed.")
+
+
+def parse_move(state: State, legal: Sequence[int], answer: str) -> int:
+    """The legal action meant by ``answer``; ``IllegalActionError`` saying why if none.
+
+    A listed text wins over a menu number, so games whose moves read like numbers
+    still work; other spellings go to the engine's ``string_to_action``.
+    """
+    by_text = {state.action_to_string(action): action for action in legal}
+    if answer in by_text:
+        return by_text[answer]
+    if answer.isdigit():
+        if not 1 <= int(answer) <= len(legal):
+            raise IllegalActionError(f"There is no move number {answer}.")
+        return legal[int(answer) - 1]
+    action = state.string_to_action(answer)
+    if action not in legal:
+        raise IllegalActionError(f"{state.action_to_string(action)!r} is not legal now.")
+    return action
+
+
+def _print_outcome(state: State, seats: Sequence[Seat]) -> None:
+    print("\nGame over.")
+    for player, game_return in enumerate(state.returns()):
+        print(f"  player {player} ({seats[player].label}): return {game_return:+g}")
+    for name, value in state.stats().items():
+        print(f"  {name}: {value:g}" if isinstance(value, int | float) else f"  {name}: {value}")
