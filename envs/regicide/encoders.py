@@ -1,0 +1,218 @@
+"""Regicide observation encoders: one player's view (RG-8.2) as float32 arrays.
+
+Both read only what the observing player may see: their own hand, the public zones, the
+other players' hand sizes and the cards on top of the tavern that everyone saw put there
+(exact kills, RG-2.5). The flat encoder is one vector; the entity encoder is a row per card
+plus rows of table-wide figures, for attention or set-based networks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from tabletop.envs.regicide.cards import (
+    JACK,
+    KIND,
+    MAX_PLAYERS,
+    NUM_CARDS,
+    NUM_KINDS,
+    RANK,
+    SUIT,
+    VALUE,
+)
+from tabletop.envs.regicide.engine import CHOOSE_NEXT, DISCARD, PLAY, RegicideGame, RegicideState
+
+CARD_BLOCKS = (
+    ("hand", "own hand: count of each card kind (52 cards, then jesters 0-2)"),
+    ("in_play", "cards played against the current enemy"),
+    ("discard", "discard pile contents"),
+    ("tavern_known_top", "cards known to lie on top of the tavern deck (exact kills)"),
+)
+ENEMY_SLOTS = 12  # J, Q, K in each suit: index (rank - 11) * 4 + suit
+
+TABLE_FEATURES = (
+    ("enemy_damage", 1, "damage on the enemy / 40"),
+    ("enemy_health_left", 1, "health left / 40"),
+    ("enemy_attack", 1, "attack after shields / 20"),
+    ("shields", 1, "active shields / 20"),
+    ("immune_suit", 4, "one-hot ♠♥♦♣ suit the enemy is immune to (zeros once cancelled)"),
+    ("immunity_cancelled", 1, "1 after a jester was played against this enemy"),
+    ("tavern_size", 1, "cards in the tavern deck / 54"),
+    ("castle_size", 1, "face-down castle cards left / 12"),
+    ("hand_sizes", MAX_PLAYERS, "hand size / max hand, by seat relative to the observer"),
+    ("yielded", MAX_PLAYERS, "yielded on their last turn, by relative seat"),
+    ("can_yield", 1, "the player to move may yield (RG-2.1)"),
+    ("phase", 3, "one-hot: play, discard (paying damage), choose next player"),
+    ("to_move", MAX_PLAYERS, "one-hot relative seat of the player to move"),
+    ("to_cover", 1, "damage still to cover by discarding / 20"),
+    ("covered", 1, "1 once the damage is covered (discarding more is optional)"),
+    ("jester_powers", 1, "solo jester powers left / 2"),
+    ("num_players", MAX_PLAYERS, "one-hot player count"),
+    ("enemies_defeated", 1, "/ 12"),
+)
+TABLE_SIZE = sum(size for _, size, _ in TABLE_FEATURES)
+
+
+def flat_layout() -> list[tuple[str, slice, str]]:
+    """(feature, slice, meaning) for every part of the flat vector; the README's table."""
+    parts = [(name, NUM_KINDS, meaning) for name, meaning in CARD_BLOCKS]
+    parts.append(("enemy", ENEMY_SLOTS, "one-hot current enemy: (rank J/Q/K) * 4 + suit"))
+    parts.append(("castle_left", ENEMY_SLOTS, "enemies still face down in the castle"))
+    parts += [(name, size, meaning) for name, size, meaning in TABLE_FEATURES]
+    layout, start = [], 0
+    for name, size, meaning in parts:
+        layout.append((name, slice(start, start + size), meaning))
+        start += size
+    return layout
+
+
+FLAT_SIZE = flat_layout()[-1][1].stop
+
+
+def _enemy_slot(card: int) -> int:
+    return (RANK[card] - JACK) * 4 + SUIT[card]
+
+
+def table_features(state: RegicideState, player: int) -> list[float]:
+    """The TABLE_FEATURES of ``player``'s view, in order."""
+    game = state.game
+    n = game.num_players
+    seats = [(player + k) % n for k in range(n)]
+    pad = [0.0] * (MAX_PLAYERS - n)
+    immune = [0.0] * 4
+    if state.immune_suit >= 0:
+        immune[state.immune_suit] = 1.0
+    phase = [float(state.phase == p) for p in (PLAY, DISCARD, CHOOSE_NEXT)]
+    to_move = [0.0] * MAX_PLAYERS
+    if not state.is_terminal():
+        to_move[(state.current_player - player) % n] = 1.0
+    players = [0.0] * MAX_PLAYERS
+    players[n - 1] = 1.0
+    return [
+        state.enemy_damage / 40,
+        (state.enemy_health - state.enemy_damage) / 40,
+        state.enemy_attack / 20,
+        state.shields / 20,
+        *immune,
+        float(state.immunity_cancelled),
+        len(state.tavern) / NUM_CARDS,
+        len(state.castle) / 12,
+        *[len(state.hands[p]) / game.max_hand for p in seats],
+        *pad,
+        *[float(state.yielded[p]) for p in seats],
+        *pad,
+        float(state.can_yield()),
+        *phase,
+        *to_move,
+        max(state.to_cover, 0) / 20,
+        float(state.phase == DISCARD and state.to_cover <= 0),
+        state.jester_powers / 2,
+        *players,
+        state.enemies_defeated / 12,
+    ]
+
+
+def _known_top(state: RegicideState) -> list[int]:
+    return state.tavern[len(state.tavern) - state.tavern_known_top :]
+
+
+class FlatEncoder:
+    """One float32 vector of ``FLAT_SIZE``; slices documented by ``flat_layout()``."""
+
+    name = "flat"
+    version = 0
+
+    def shape(self, game: RegicideGame) -> tuple[int, ...]:
+        return (FLAT_SIZE,)
+
+    def encode(self, state: RegicideState, player: int) -> np.ndarray:
+        out = np.zeros(FLAT_SIZE, dtype=np.float32)
+        for block, cards in enumerate(
+            (state.hands[player], state.in_play, state.discard, _known_top(state))
+        ):
+            offset = block * NUM_KINDS
+            for card in cards:
+                out[offset + KIND[card]] += 1.0
+        offset = len(CARD_BLOCKS) * NUM_KINDS
+        out[offset + _enemy_slot(state.enemy)] = 1.0
+        offset += ENEMY_SLOTS
+        for card in state.castle:
+            out[offset + _enemy_slot(card)] = 1.0
+        offset += ENEMY_SLOTS
+        out[offset:] = table_features(state, player)
+        return out
+
+
+# Entity encoder: one row per card, then table rows.
+ZONES = (
+    "own hand",
+    "in play",
+    "discard",
+    "tavern top (known)",
+    "current enemy",
+    "castle (face down)",
+    "unseen (tavern or other hands)",
+    "out of the game / solo jester",
+)
+CARD_STATIC = 13 + 4 + 2  # rank one-hot, suit one-hot, value / 20, is jester
+ENTITY_WIDTH = CARD_STATIC + len(ZONES)
+TABLE_ROWS = -(-TABLE_SIZE // ENTITY_WIDTH)
+
+
+def _static_card_features() -> np.ndarray:
+    rows = np.zeros((NUM_CARDS, CARD_STATIC), dtype=np.float32)
+    for card in range(NUM_CARDS):
+        if SUIT[card] >= 0:
+            rows[card, RANK[card] - 1] = 1.0
+            rows[card, 13 + SUIT[card]] = 1.0
+        rows[card, 17] = VALUE[card] / 20
+        rows[card, 18] = float(SUIT[card] < 0)
+    return rows
+
+
+STATIC_CARD_FEATURES = _static_card_features()
+
+
+class EntityEncoder:
+    """Rows 0-53: a card each (static features, then its zone one-hot as ``player`` sees it);
+    the last ``TABLE_ROWS`` rows hold ``TABLE_FEATURES`` flattened, zero-padded.
+    The two jester rows are ordered by zone, since jesters are indistinguishable."""
+
+    name = "entity"
+    version = 0
+
+    def shape(self, game: RegicideGame) -> tuple[int, ...]:
+        return (NUM_CARDS + TABLE_ROWS, ENTITY_WIDTH)
+
+    def encode(self, state: RegicideState, player: int) -> np.ndarray:
+        out = np.zeros((NUM_CARDS + TABLE_ROWS, ENTITY_WIDTH), dtype=np.float32)
+        out[:NUM_CARDS, :CARD_STATIC] = STATIC_CARD_FEATURES
+        zone = self._zones(state, player)
+        jesters = sorted(zone[NUM_CARDS - 2 :])
+        zone[NUM_CARDS - 2 :] = jesters
+        out[np.arange(NUM_CARDS), CARD_STATIC + np.asarray(zone)] = 1.0
+        table = np.zeros(TABLE_ROWS * ENTITY_WIDTH, dtype=np.float32)
+        table[:TABLE_SIZE] = table_features(state, player)
+        out[NUM_CARDS:] = table.reshape(TABLE_ROWS, ENTITY_WIDTH)
+        return out
+
+    @staticmethod
+    def _zones(state: RegicideState, player: int) -> list[int]:
+        zone = [ZONES.index("unseen (tavern or other hands)")] * NUM_CARDS
+        for index, cards in enumerate(
+            (
+                state.hands[player],
+                state.in_play,
+                state.discard,
+                _known_top(state),
+                [state.enemy],
+                state.castle,
+            )
+        ):
+            for card in cards:
+                zone[card] = index
+        for card in state.set_aside:
+            zone[card] = len(ZONES) - 1
+        return zone
+
+
+ENCODERS = {"flat": FlatEncoder(), "entity": EntityEncoder()}
