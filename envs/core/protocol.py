@@ -82,7 +82,7 @@ class State(Protocol):
         ...
 
     def stats(self) -> dict[str, float]:
-        """Game-specific figures for reports (e.g. enemies defeated); any time, mostly at the end."""
+        """Game-specific figures for reports (e.g. enemies defeated), mostly read at the end."""
         ...
 
     def resample_hidden(self, observer: int, rng: random.Random) -> State:

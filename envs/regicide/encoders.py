@@ -9,6 +9,7 @@ plus rows of table-wide figures, for attention or set-based networks.
 from __future__ import annotations
 
 import numpy as np
+
 from tabletop.envs.regicide.cards import (
     JACK,
     KIND,

@@ -103,28 +103,34 @@ class RegicideGame:
     def stacked_state(
         self,
         *,
-        castle: Sequence[str],
-        tavern: Sequence[str],
+        castle: Sequence[str] = (),
+        tavern: Sequence[str] = (),
         hands: Sequence[Sequence[str]] | None = None,
         first_player: int = 0,
         seed: int = 0,
     ) -> RegicideState:
-        """A game from a stacked deck, for tests and puzzles: cards named like ``"5H"``.
+        """A game from a stacked deck, for tests and puzzles; cards are named like ``"5H"``.
 
-        ``castle`` and ``tavern`` are listed top card first; the first castle card is the
-        enemy. Hands not given are dealt from the tavern's top as in a real game.
-        Jesters not placed anywhere are set aside (out of the game, or solo powers).
+        ``castle`` and ``tavern`` list their top cards first; the first castle card is the
+        enemy. Cards named nowhere fill up in a fixed order: J, Q, K below the named castle
+        cards, number cards and Aces below the named tavern cards; unnamed jesters are set
+        aside. Hands not given are dealt from the tavern's top as in a real game.
         """
+        hand_ids = [_parse_distinct(hand) for hand in hands] if hands is not None else []
+        named = _parse_distinct([*castle, *tavern, *(c for hand in hands or () for c in hand)])
+        if len(set(named)) != len(named):
+            raise ValueError("regicide: a stacked deck names a card twice")
+        rest = [card for card in range(JESTER) if card not in named]
         castle_ids = _parse_distinct(castle)
-        tavern_ids = _parse_distinct(tavern)
-        hand_ids = [_parse_distinct(hand) for hand in hands] if hands is not None else None
+        castle_ids += sorted((c for c in rest if RANK[c] >= JACK), key=lambda c: (RANK[c], c))
+        tavern_ids = _parse_distinct(tavern) + [c for c in rest if RANK[c] < JACK]
         return RegicideState(
             self,
             random.Random(seed),
             castle=castle_ids[::-1],
             tavern=tavern_ids[::-1],
             first_player=first_player,
-            hands=hand_ids,
+            hands=hand_ids if hands is not None else None,
         )
 
 
@@ -133,9 +139,7 @@ def _parse_distinct(names: Iterable[str]) -> list[int]:
     ids: list[int] = []
     for name in names:
         card = parse_card(name)
-        if card == JESTER and JESTER in ids:
-            card = JESTER + 1
-        ids.append(card)
+        ids.append(JESTER + 1 if card == JESTER and JESTER in ids else card)
     return ids
 
 
