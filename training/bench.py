@@ -22,12 +22,16 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
+
 from tabletop.envs.core.protocol import Game
 from tabletop.training.agents import make_agent, play_game
 from tabletop.training.cli import CommandError
 
-REFERENCE_ENVS = ("connect_four_v3", "leduc_holdem_v4")
-"""PettingZoo classic envs whose AEC speed is the yardstick for ours."""
+REFERENCE_ENVS = {
+    "connect_four_v3": "classic/connect_four-v3",
+    "leduc_holdem_v4": "classic/leduc_holdem-v4",
+}
+"""PettingZoo classic envs whose AEC speed is the yardstick for ours: name -> registry id."""
 
 PLAY_AGENTS = ("heuristic", "random")
 """Agent specs compared in the play-strength part; every seat gets the same kind."""
@@ -44,6 +48,9 @@ class PlayResult:
     win_rate: float
     win_ci95: tuple[float, float]
     stats_mean: dict[str, float]
+    """Mean of each figure over the games that report it."""
+    stats_games: dict[str, int]
+    """How many games reported each figure (some appear only in some outcomes)."""
 
 
 @dataclass
@@ -101,11 +108,10 @@ def _progress(message: str) -> None:
 
 
 def _reference_speed(env_name: str, seconds: float, seed: int) -> float:
-    from pettingzoo.classic import connect_four_v3, leduc_holdem_v4
+    import pettingzoo
 
-    modules = {"connect_four_v3": connect_four_v3, "leduc_holdem_v4": leduc_holdem_v4}
     _progress(f"bench: {env_name} (PettingZoo reference)")
-    return aec_steps_per_second(modules[env_name].env(), seconds, seed)
+    return aec_steps_per_second(pettingzoo.make("aec", REFERENCE_ENVS[env_name]), seconds, seed)
 
 
 def _measure_setting(
@@ -189,18 +195,21 @@ def play_strength(name: str, game: Game, agent_spec: str, games: int, seed: int)
     agents = [make_agent(agent_spec, name, seed + seat) for seat in range(game.num_players)]
     wins = 0
     stats_sums: dict[str, float] = {}
+    stats_games: dict[str, int] = {}
     for game_seed in range(seed, seed + games):
         state = play_game(game.new_state(seed=game_seed), agents)
         wins += min(state.returns()) > 0
         for key, value in numeric_stats(state.stats()).items():
             stats_sums[key] = stats_sums.get(key, 0.0) + value
+            stats_games[key] = stats_games.get(key, 0) + 1
     return PlayResult(
         agents=agent_spec,
         games=games,
         wins=wins,
         win_rate=wins / games,
         win_ci95=wilson_interval(wins, games),
-        stats_mean={key: total / games for key, total in stats_sums.items()},
+        stats_mean={key: total / stats_games[key] for key, total in stats_sums.items()},
+        stats_games=stats_games,
     )
 
 
@@ -272,7 +281,7 @@ def _play_table(results: Sequence[GameResult]) -> str:
             str(play.games),
             f"{play.win_rate:.3f}",
             f"[{play.win_ci95[0]:.3f}, {play.win_ci95[1]:.3f}]",
-            _format_stats(play.stats_mean),
+            _format_stats(play),
         ]
         for r in results
         for play in r.play
@@ -280,8 +289,14 @@ def _play_table(results: Sequence[GameResult]) -> str:
     return format_table(headers, rows)
 
 
-def _format_stats(stats_mean: dict[str, float]) -> str:
-    return ", ".join(f"{key} {value:.2f}" for key, value in stats_mean.items()) or "-"
+def _format_stats(play: PlayResult) -> str:
+    """``key mean`` pairs; a figure missing from some games says in how many it was."""
+    return ", ".join(_format_stat(play, key) for key in play.stats_mean) or "-"
+
+
+def _format_stat(play: PlayResult, key: str) -> str:
+    games = play.stats_games[key]
+    return f"{key} {play.stats_mean[key]:.2f}" + (f" (in {games})" if games < play.games else "")
 
 
 def _save_json(

@@ -1,0 +1,97 @@
+"""Agents on the engine: spec resolution, seeded randomness, hidden information, play_game."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+
+import pytest
+
+from tabletop.envs.core.protocol import State
+from tabletop.training.agents import Agent, RandomAgent, make_agent, play_game
+
+requires_regicide = pytest.mark.skipif(
+    importlib.util.find_spec("tabletop.envs.regicide_v0") is None,
+    reason="tabletop.envs.regicide_v0 has not landed yet",
+)
+
+
+class RecordingAgent:
+    """Wraps an agent to record its moves and count its resets."""
+
+    def __init__(self, inner: Agent) -> None:
+        self.inner = inner
+        self.moves: list[int] = []
+        self.resets = 0
+
+    def reset(self) -> None:
+        self.resets += 1
+        self.inner.reset()
+
+    def act(self, state: State, player: int) -> int:
+        action = self.inner.act(state, player)
+        self.moves.append(action)
+        return action
+
+
+def new_regicide_state(num_players: int = 2, seed: int = 5) -> State:
+    from tabletop.envs import make_game
+
+    return make_game("regicide", num_players=num_players).new_state(seed=seed)
+
+
+def test_make_agent_rejects_unknown_spec_and_lists_known_ones() -> None:
+    with pytest.raises(ValueError, match=r"'minimax'.*random.*heuristic"):
+        make_agent("minimax", "regicide")
+
+
+def test_make_agent_random_is_a_seeded_random_agent() -> None:
+    agent = make_agent("random", "regicide", seed=1)
+    assert isinstance(agent, RandomAgent)
+    assert isinstance(agent, Agent)
+
+
+@requires_regicide
+def test_make_agent_heuristic_comes_from_the_env_module() -> None:
+    agent = make_agent("heuristic", "regicide", seed=1)
+    assert isinstance(agent, Agent)
+    state = play_game(new_regicide_state(), [agent, agent])
+    assert state.is_terminal()
+
+
+@requires_regicide
+def test_random_agents_with_the_same_seed_play_the_same_game() -> None:
+    def moves(seed: int) -> list[int]:
+        agents = [RecordingAgent(RandomAgent(seed + seat)) for seat in range(3)]
+        play_game(new_regicide_state(num_players=3), agents)
+        return [move for agent in agents for move in agent.moves]
+
+    assert moves(seed=11) == moves(seed=11)
+
+
+@requires_regicide
+def test_random_agent_decides_the_same_when_hidden_cards_are_redealt() -> None:
+    state = new_regicide_state(num_players=3)
+    rng = random.Random(0)
+    while not state.is_terminal():
+        player = state.current_player
+        redealt = state.resample_hidden(player, rng)
+        action = RandomAgent(seed=7).act(state, player)
+        assert RandomAgent(seed=7).act(redealt, player) == action
+        state.apply(action)
+
+
+@requires_regicide
+def test_play_game_reaches_the_end_and_resets_each_agent_once() -> None:
+    agents = [RecordingAgent(RandomAgent(seat)) for seat in range(2)]
+    state = new_regicide_state()
+    assert play_game(state, agents) is state
+    assert state.is_terminal()
+    assert [agent.resets for agent in agents] == [1, 1]
+    assert any(agent.moves for agent in agents)
+
+
+@requires_regicide
+def test_play_game_wants_one_agent_per_seat() -> None:
+    with pytest.raises(ValueError, match="1 agents for a 2-player game"):
+        play_game(new_regicide_state(), [RandomAgent()])
