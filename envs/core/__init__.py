@@ -1,0 +1,27 @@
+"""Game-independent core: the engine/encoder protocol and the shared AEC adapter.
+
+The generic test checks live in ``tabletop.envs.core.checks`` and are not re-exported:
+they are test tooling, not part of the runtime API.
+"""
+
+from tabletop.envs.core.aec import TabletopAEC, resolve_encoder, wrap
+from tabletop.envs.core.protocol import (
+    TERMINAL,
+    Encoder,
+    Game,
+    IllegalActionError,
+    State,
+    check_options,
+)
+
+__all__ = [
+    "TERMINAL",
+    "Encoder",
+    "Game",
+    "IllegalActionError",
+    "State",
+    "TabletopAEC",
+    "check_options",
+    "resolve_encoder",
+    "wrap",
+]

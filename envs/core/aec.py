@@ -1,0 +1,242 @@
+"""The one PettingZoo AEC adapter: any ``Game`` plus an ``Encoder`` becomes an ``AECEnv``.
+
+Every game module builds its env from this class, so the AEC conventions (dead steps,
+cumulative rewards, action masks, seeding, illegal actions) are implemented and tested
+once, here, and never per game.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from tabletop.envs.core.protocol import Encoder, Game, IllegalActionError, State
+
+ILLEGAL_ACTION_MODES = ("raise", "terminate")
+ILLEGAL_ACTION_REWARD = -1.0
+"""What the offender gets under ``illegal_action="terminate"``, as in PettingZoo classic."""
+MAX_LISTED_LEGAL_ACTIONS = 50
+"""Error messages list at most this many legal actions, so that huge action sets stay readable."""
+
+
+class TabletopAEC(AECEnv):
+    """A turn-based game as an AEC env with ``{"observation", "action_mask"}`` observations.
+
+    The live engine state is ``env.unwrapped.state``. Treat it as read-only (``clone()`` it
+    for search): the env caches the legal-action mask of the current ply.
+    """
+
+    state: State
+    """The live engine state; it exists from the first ``reset`` on."""
+
+    def __init__(
+        self,
+        game: Game,
+        encoder: Encoder,
+        *,
+        metadata: dict[str, Any],
+        render_mode: str | None = None,
+        max_plies: int | None = None,
+        illegal_action: str = "raise",
+    ) -> None:
+        super().__init__()
+        _check_choice("render_mode", render_mode, [None, *metadata["render_modes"]])
+        _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        if max_plies is not None and (not isinstance(max_plies, int) or max_plies < 1):
+            raise ValueError(f"max_plies must be None or a positive int, got {max_plies!r}")
+        self.game = game
+        self.encoder = encoder
+        self.metadata = metadata
+        self.render_mode = render_mode
+        self.max_plies = max_plies
+        self.illegal_action = illegal_action
+        self.possible_agents = [f"player_{i}" for i in range(game.num_players)]
+        self._player_of = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._observation_spaces = {a: self._new_observation_space() for a in self.possible_agents}
+        self._action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        self._seed_stream = random.Random()
+        self._mask: np.ndarray | None = None
+        self._episode_over = False
+        self._plies = 0
+
+    def _new_observation_space(self) -> spaces.Dict:
+        shape = tuple(self.encoder.shape(self.game))
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, shape, np.float32),
+                "action_mask": spaces.Box(0, 1, (self.game.num_actions,), np.int8),
+            }
+        )
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game. ``reset(seed=s)`` plays ``game.new_state(seed=s)`` and restarts the
+        stream that seeds later unseeded resets and the action spaces' ``sample``.
+        ``options`` is accepted for API compatibility and ignored: game options are fixed
+        when the env is built."""
+        if seed is not None:
+            self._seed_stream = random.Random(seed)
+            for space in self._action_spaces.values():
+                space.seed(self._seed_stream.getrandbits(32))
+        game_seed = seed if seed is not None else self._seed_stream.getrandbits(63)
+        self.state = self.game.new_state(seed=game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        self._episode_over = False
+        self._plies = 0
+        self._mask = None
+        self.agent_selection = self.agents[0]  # replaced at once, unless the game is already over
+        self._follow_state()
+        self._render_if_human()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action_id = self._action_id(action)
+        if action_id is None:
+            self._forfeit(agent)
+            return
+        self.state.apply(action_id)
+        self._plies += 1
+        self._mask = None
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict(zip(self.agents, self.state.rewards(), strict=True))
+        self._accumulate_rewards()
+        self._follow_state()
+        self._render_if_human()
+
+    def _follow_state(self) -> None:
+        """Point ``agent_selection`` at the engine's current player, or end the episode
+        (every agent then takes its dead step, seeing its final cumulative reward)."""
+        if self.state.is_terminal():
+            self._end_episode(self.terminations)
+        elif self.max_plies is not None and self._plies >= self.max_plies:
+            self._end_episode(self.truncations)
+        else:
+            self.agent_selection = self.possible_agents[self.state.current_player]
+
+    def _end_episode(self, flags: dict[str, bool]) -> None:
+        for agent in flags:
+            flags[agent] = True
+        self._episode_over = True
+        self._deads_step_first()
+
+    def _action_id(self, action: Any) -> int | None:
+        """The legal action id of ``action``; ``None`` if it is illegal and the mode is
+        ``"terminate"``. Non-integers always raise: they are bugs, not policy choices."""
+        try:
+            action_id = operator.index(action)
+        except TypeError:
+            raise IllegalActionError(
+                f"action {action!r} is not an action id (an int in range({self.game.num_actions}))"
+            ) from None
+        if 0 <= action_id < self.game.num_actions and self._legal_mask()[action_id]:
+            return action_id
+        if self.illegal_action == "terminate":
+            return None
+        raise IllegalActionError(self._illegal_action_message(action_id))
+
+    def _illegal_action_message(self, action_id: int) -> str:
+        state = self.state
+        if 0 <= action_id < self.game.num_actions:
+            named = f"action {action_id} ({state.action_to_string(action_id)!r}) is not legal"
+        else:
+            named = f"action {action_id} is out of range({self.game.num_actions})"
+        legal = state.legal_actions()
+        listed = ", ".join(
+            f"{a} ({state.action_to_string(a)!r})" for a in legal[:MAX_LISTED_LEGAL_ACTIONS]
+        )
+        more = f", ... ({len(legal) - MAX_LISTED_LEGAL_ACTIONS} more)"
+        more = more if len(legal) > MAX_LISTED_LEGAL_ACTIONS else ""
+        return f"{self.agent_selection}: {named}; legal actions: {listed}{more}"
+
+    def _forfeit(self, offender: str) -> None:
+        """PettingZoo classic's answer to an illegal move: the offender gets -1, everyone
+        else 0, and the episode is over for all (as a termination: the game ended by a
+        rule, and learners must not bootstrap past it)."""
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[offender] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[offender] = ILLEGAL_ACTION_REWARD
+        self._accumulate_rewards()
+        self._end_episode(self.terminations)
+
+    def _legal_mask(self) -> np.ndarray:
+        """The current player's legal actions as an int8 mask, computed once per ply."""
+        if self._mask is None:
+            mask = np.zeros(self.game.num_actions, np.int8)
+            mask[self.state.legal_actions()] = 1
+            self._mask = mask
+        return self._mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s encoded view; the mask is all zeros unless it is ``agent``'s move.
+        The mask is a copy, so that callers may modify it without corrupting the cache."""
+        player = self._player_of[agent]
+        if not self._episode_over and player == self.state.current_player:
+            mask = self._legal_mask().copy()
+        else:
+            mask = np.zeros(self.game.num_actions, np.int8)
+        return {"observation": self.encoder.encode(self.state, player), "action_mask": mask}
+
+    def render(self) -> str | None:
+        """``"ansi"`` returns the omniscient text picture, ``"human"`` prints it."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; nothing to render.")
+            return None
+        picture = self.state.render()
+        if self.render_mode == "human":
+            print(picture)
+            return None
+        return picture
+
+    def _render_if_human(self) -> None:
+        if self.render_mode == "human":
+            self.render()
+
+    def close(self) -> None:
+        """Nothing to release: rendering is text."""
+
+
+def _check_choice(option: str, value: Any, allowed: list[Any] | tuple[Any, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{option}={value!r} is not supported; allowed: {list(allowed)}")
+
+
+def resolve_encoder(encoders: Mapping[str, Encoder], name: str) -> Encoder:
+    """The encoder registered as ``name`` in a game module's ``ENCODERS``."""
+    try:
+        return encoders[name]
+    except KeyError:
+        raise ValueError(f"unknown encoder {name!r}; known encoders: {sorted(encoders)}") from None
+
+
+def wrap(raw: TabletopAEC) -> AECEnv:
+    """The wrapped env a game module's ``env()`` returns.
+
+    Only ``OrderEnforcingWrapper``: PettingZoo classic also adds ``TerminateIllegalWrapper``
+    and ``AssertOutOfBoundsWrapper``, but the adapter already handles illegal and
+    out-of-range actions itself, with clearer errors, as its ``illegal_action`` says.
+    """
+    return OrderEnforcingWrapper(raw)

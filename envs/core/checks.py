@@ -1,0 +1,436 @@
+"""Generic checks that every game's test-suite runs against its engine, encoders and env.
+
+They only use the protocol, so one well-tested implementation covers every game: random
+play against the ``State`` contract (``run_random_games``), information leaks and blind
+spots of an ``Encoder`` (``check_no_leak``), and the AEC masks and rewards of the env built
+on top (``check_env_random_play``). Failures raise ``AssertionError`` with what is needed
+to reproduce them: the game seed and the actions played.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import numpy as np
+from pettingzoo import AECEnv
+
+from tabletop.envs.core.protocol import TERMINAL, Encoder, Game, IllegalActionError, State
+
+CLONE_LOCKSTEP_PLIES = 8
+"""How long a clone is played in lockstep with the original before it is dropped."""
+UNKNOWN_ACTION_TEXT = "\u00a7 not an action \u00a7"
+"""Text no game uses as action notation: ``string_to_action`` must reject it."""
+
+
+@dataclass
+class RandomPlaySummary:
+    """What ``run_random_games`` saw, so that game tests can assert on outcomes."""
+
+    plies: list[int] = field(default_factory=list)
+    """Plies of each game."""
+    returns: list[tuple[float, ...]] = field(default_factory=list)
+    """Final ``returns()`` of each game."""
+    stats: list[dict[str, float]] = field(default_factory=list)
+    """Final ``stats()`` of each game."""
+
+    @property
+    def games(self) -> int:
+        return len(self.plies)
+
+    @property
+    def total_plies(self) -> int:
+        return sum(self.plies)
+
+    def mean_returns(self) -> list[float]:
+        """Mean final return of each player."""
+        return [float(np.mean(column)) for column in zip(*self.returns, strict=True)]
+
+    def outcomes(self) -> Counter[tuple[float, ...]]:
+        """How often each tuple of final returns occurred."""
+        return Counter(self.returns)
+
+
+@dataclass
+class LeakReport:
+    """Counts from ``check_no_leak``, so that game tests can demand enough coverage."""
+
+    states: int = 0
+    resamples: int = 0
+    playouts: int = 0
+    sensitivity_trials: int = 0
+    sensitivity_changes: int = 0
+
+    @property
+    def sensitivity(self) -> float:
+        """Fraction of trials in which resampling for another player changed a player's
+        encoding; 1.0 when there is nothing to test (one player)."""
+        if not self.sensitivity_trials:
+            return 1.0
+        return self.sensitivity_changes / self.sensitivity_trials
+
+
+@dataclass
+class EnvPlaySummary:
+    """What ``check_env_random_play`` saw."""
+
+    episodes: int = 0
+    steps: int = 0
+    returns: list[dict[str, float]] = field(default_factory=list)
+    """Each episode's summed step rewards per agent."""
+
+
+def _where(game_seed: int, actions: Sequence[int]) -> str:
+    """How to reproduce a failure: the seed and the actions up to it."""
+    return f"game.new_state(seed={game_seed}) after {len(actions)} plies, actions {list(actions)}"
+
+
+def _snapshot(state: State) -> tuple[Any, ...]:
+    """Everything observable through the protocol, to compare states for equality."""
+    return (
+        state.render(),
+        state.current_player,
+        state.legal_actions(),
+        state.returns(),
+        state.is_terminal(),
+    )
+
+
+def check_state_contract(state: State, where: str) -> list[int]:
+    """The per-ply protocol checks; returns the legal actions."""
+    game = state.game
+    player, legal, terminal = state.current_player, state.legal_actions(), state.is_terminal()
+    assert terminal == (player == TERMINAL), (
+        f"is_terminal() {terminal} but player {player}: {where}"
+    )
+    assert terminal or 0 <= player < game.num_players, f"current_player {player}: {where}"
+    assert bool(legal) != terminal, f"legal actions {legal} when terminal={terminal}: {where}"
+    assert legal == sorted(set(legal)), f"legal actions not sorted and unique {legal}: {where}"
+    assert all(0 <= a < game.num_actions for a in legal), f"legal out of range {legal}: {where}"
+    for action in legal:
+        text = state.action_to_string(action)
+        back = state.string_to_action(text)
+        assert back == action, f"action {action} -> {text!r} -> {back}: {where}"
+    assert len(state.rewards()) == len(state.returns()) == game.num_players, where
+    return legal
+
+
+def _check_illegal_actions_rejected(state: State, rng: random.Random, where: str) -> None:
+    """Illegal and out-of-range ids and unknown text raise ``IllegalActionError`` and
+    leave the state exactly as it was."""
+    legal = set(state.legal_actions())
+    in_range_illegal = [a for a in range(state.game.num_actions) if a not in legal]
+    probes = [
+        -1,
+        state.game.num_actions,
+        *rng.sample(in_range_illegal, min(1, len(in_range_illegal))),
+    ]
+    before = _snapshot(state)
+    for action in probes:
+        _assert_raises_illegal(partial(state.apply, action), f"apply({action})", where)
+        assert _snapshot(state) == before, f"rejected action {action} changed the state: {where}"
+    _assert_raises_illegal(
+        partial(state.string_to_action, UNKNOWN_ACTION_TEXT),
+        f"string_to_action({UNKNOWN_ACTION_TEXT!r})",
+        where,
+    )
+
+
+def _assert_raises_illegal(call: Callable[[], object], described: str, where: str) -> None:
+    try:
+        call()
+    except IllegalActionError:
+        return
+    except Exception as error:
+        raise AssertionError(
+            f"{described} raised {type(error).__name__} instead of IllegalActionError: {where}"
+        ) from error
+    raise AssertionError(f"{described} was accepted: {where}")
+
+
+def _check_action_texts(state: State, where: str) -> None:
+    """Every id in the action space has a readable text, legal now or not (error messages
+    and logs name illegal actions too)."""
+    for action in range(state.game.num_actions):
+        text = state.action_to_string(action)
+        assert isinstance(text, str) and text, f"action_to_string({action}) = {text!r}: {where}"
+
+
+def run_random_games(
+    game: Game,
+    *,
+    games: int,
+    seed: int,
+    max_plies: int = 100_000,
+    invariant: Callable[[State], None] | None = None,
+    deep_check_fraction: float = 0.2,
+) -> RandomPlaySummary:
+    """Play ``games`` uniformly random games and check the ``State`` contract at every ply.
+
+    Every ply: current player, legal actions (non-empty exactly when not terminal, sorted,
+    unique, in range), action text round trips, ``invariant(state)`` if given. At a
+    ``deep_check_fraction`` of plies: illegal actions are rejected without side effects,
+    and a clone is played in lockstep for a few plies (it must behave identically and
+    independently). Each game must end within ``max_plies`` and its ``returns()`` must equal
+    the sum of its ``rewards()``; the first game (and a fraction of the others) is replayed
+    from its seed and must come out identical.
+    """
+    rng = random.Random(seed)
+    summary = RandomPlaySummary()
+    for index in range(games):
+        game_seed = rng.getrandbits(32)
+        state, actions = _play_checked_game(
+            game, game_seed, rng, max_plies, invariant, deep_check_fraction
+        )
+        if index == 0 or rng.random() < deep_check_fraction:
+            _check_replay(game, game_seed, actions, state)
+        summary.plies.append(len(actions))
+        summary.returns.append(tuple(state.returns()))
+        summary.stats.append(state.stats())
+    return summary
+
+
+def _play_checked_game(
+    game: Game,
+    game_seed: int,
+    rng: random.Random,
+    max_plies: int,
+    invariant: Callable[[State], None] | None,
+    deep_check_fraction: float,
+) -> tuple[State, list[int]]:
+    state = game.new_state(seed=game_seed)
+    assert state.game.num_players == game.num_players, "state.game is not the game"
+    assert not any(state.rewards()), f"rewards before the first apply: {state.rewards()}"
+    actions: list[int] = []
+    totals = [0.0] * game.num_players
+    clone: State | None = None
+    clone_plies = 0
+    while True:
+        where = _where(game_seed, actions)
+        legal = check_state_contract(state, where)
+        if invariant is not None:
+            invariant(state)
+        if state.is_terminal():
+            break
+        assert len(actions) < max_plies, f"no end within {max_plies} plies: {where}"
+        if rng.random() < deep_check_fraction:
+            _check_illegal_actions_rejected(state, rng, where)
+            _check_action_texts(state, where)
+            if clone is None:
+                clone, clone_plies = state.clone(), 0
+        action = rng.choice(legal)
+        state.apply(action)
+        actions.append(action)
+        totals = [total + reward for total, reward in zip(totals, state.rewards(), strict=True)]
+        if clone is not None:
+            clone.apply(action)
+            assert _snapshot(clone) == _snapshot(state), f"clone diverged: {where}, then {action}"
+            assert clone.rewards() == state.rewards(), f"clone rewards differ: {where}"
+            clone_plies += 1
+            clone = clone if clone_plies < CLONE_LOCKSTEP_PLIES else None
+    for player, (total, final) in enumerate(zip(totals, state.returns(), strict=True)):
+        assert math.isclose(total, final, abs_tol=1e-9), (
+            f"player {player}: returns() {final} != sum of rewards() {total}: {where}"
+        )
+    return state, actions
+
+
+def _check_replay(game: Game, game_seed: int, actions: list[int], played: State) -> None:
+    """The same seed and the same actions must give the same game."""
+    replay = game.new_state(seed=game_seed)
+    for action in actions:
+        replay.apply(action)
+    assert _snapshot(replay) == _snapshot(played), (
+        f"replaying the same seed and actions gave another game: {_where(game_seed, actions)}"
+    )
+
+
+def check_no_leak(
+    game: Game,
+    encoder: Encoder,
+    *,
+    games: int,
+    seed: int,
+    samples_per_state: int = 2,
+    playout_fraction: float = 0.1,
+    min_sensitivity: float = 0.25,
+) -> LeakReport:
+    """The encoder reads only what each player may see, and does read what they see.
+
+    At every state of ``games`` random games, for each player ``p``:
+    ``state.resample_hidden(p, rng)`` re-draws what ``p`` cannot see, so ``p``'s encoding
+    must not change (else it leaks); the resampled state must be valid (same player to move,
+    same legal actions if ``p`` moves, and a ``playout_fraction`` of them are played out to
+    the end under the state checks). With several players, resampling for another player
+    re-draws things ``p`` does see (``p``'s own hand), so ``p``'s encoding must change in at
+    least ``min_sensitivity`` of those trials, else the encoder is blind to them.
+    """
+    rng = random.Random(seed)
+    report = LeakReport()
+    for _ in range(games):
+        game_seed = rng.getrandbits(32)
+        state = game.new_state(seed=game_seed)
+        actions: list[int] = []
+        while True:
+            _check_resamples(
+                state,
+                encoder,
+                rng,
+                samples_per_state,
+                playout_fraction,
+                report,
+                _where(game_seed, actions),
+            )
+            if state.is_terminal():
+                break
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            actions.append(action)
+    assert report.sensitivity >= min_sensitivity, (
+        f"encoder {encoder.name!r} v{encoder.version} looks blind: resampling another "
+        f"player's hidden information changed a player's own encoding in only "
+        f"{report.sensitivity_changes}/{report.sensitivity_trials} trials "
+        f"(< {min_sensitivity:.0%}); does it encode the player's own hidden cards?"
+    )
+    return report
+
+
+def _check_resamples(
+    state: State,
+    encoder: Encoder,
+    rng: random.Random,
+    samples_per_state: int,
+    playout_fraction: float,
+    report: LeakReport,
+    where: str,
+) -> None:
+    players = range(state.game.num_players)
+    report.states += 1
+    for player in players:
+        seen = _encoding(encoder, state, player, where)
+        for _ in range(samples_per_state):
+            resampled = state.resample_hidden(player, rng)
+            report.resamples += 1
+            _assert_same_view(encoder, seen, resampled, player, where)
+            _check_resampled_state(state, resampled, player, where)
+            if rng.random() < playout_fraction:
+                _check_playout(state, resampled, rng, where)
+                report.playouts += 1
+        others = [q for q in players if q != player]
+        if others:
+            other_view = state.resample_hidden(rng.choice(others), rng)
+            report.sensitivity_trials += 1
+            changed = not np.array_equal(encoder.encode(other_view, player), seen)
+            report.sensitivity_changes += changed
+
+
+def _encoding(encoder: Encoder, state: State, player: int, where: str) -> np.ndarray:
+    encoding = encoder.encode(state, player)
+    expected = tuple(encoder.shape(state.game))
+    assert isinstance(encoding, np.ndarray), f"encode returned {type(encoding)}: {where}"
+    assert encoding.shape == expected, f"encoding shape {encoding.shape} != {expected}: {where}"
+    assert encoding.dtype == np.float32, f"encoding dtype {encoding.dtype}: {where}"
+    assert np.isfinite(encoding).all(), f"non-finite encoding for player {player}: {where}"
+    return encoding
+
+
+def _assert_same_view(
+    encoder: Encoder, seen: np.ndarray, resampled: State, player: int, where: str
+) -> None:
+    after = encoder.encode(resampled, player)
+    if np.array_equal(after, seen):
+        return
+    differing = np.flatnonzero(after.reshape(-1) != seen.reshape(-1))
+    shown = differing[:20].tolist()
+    raise AssertionError(
+        f"encoder {encoder.name!r} v{encoder.version} leaks hidden information: "
+        f"resample_hidden({player}) changed player {player}'s encoding at flat indices "
+        f"{shown}{' ...' if len(differing) > 20 else ''} "
+        f"(before {seen.reshape(-1)[shown].tolist()}, after {after.reshape(-1)[shown].tolist()})"
+        f": {where}\nplayer's view:\n{resampled.render(player)}"
+    )
+
+
+def _check_resampled_state(state: State, resampled: State, player: int, where: str) -> None:
+    assert resampled is not state, f"resample_hidden returned the state itself: {where}"
+    assert resampled.current_player == state.current_player, (
+        f"resample_hidden({player}) changed the player to move: {where}"
+    )
+    if player == state.current_player:
+        assert resampled.legal_actions() == state.legal_actions(), (
+            f"resample_hidden({player}) changed the mover's legal actions: {where}"
+        )
+
+
+def _check_playout(original: State, resampled: State, rng: random.Random, where: str) -> None:
+    """Play the resampled state out at random; the original must not be affected."""
+    before = _snapshot(original)
+    plies = 0
+    while legal := check_state_contract(resampled, f"playout of a resample at {where}"):
+        resampled.apply(rng.choice(legal))
+        plies += 1
+        assert plies <= 100_000, f"a resampled state never ends: {where}"
+    assert _snapshot(original) == before, f"playing a resample changed the original: {where}"
+
+
+def check_env_random_play(env: AECEnv, *, games: int, seed: int) -> EnvPlaySummary:
+    """Random AEC episodes through ``env`` (wrapped or raw): every mask from ``last()``
+    equals the engine's legal actions for the agent to move and is all zeros for the
+    others, observations lie in their spaces, every agent takes a dead step, and each
+    agent's summed step rewards equal the engine's ``returns()`` on termination."""
+    rng = np.random.default_rng(seed)
+    summary = EnvPlaySummary()
+    for episode in range(games):
+        env.reset(seed=seed + episode)
+        totals = dict.fromkeys(env.agents, 0.0)
+        finished: set[str] = set()
+        for agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            assert env.observation_space(agent).contains(observation), f"{agent}: out of space"
+            if termination or truncation:
+                assert not observation["action_mask"].any(), f"{agent}: mask after the end"
+                finished.add(agent)
+                action = None
+            else:
+                action = _check_live_turn(env, agent, observation, rng)
+            env.step(action)
+            summary.steps += 1
+            for name, reward in env.rewards.items():
+                totals[name] += reward
+        assert finished == set(env.possible_agents), f"dead steps taken only by {finished}"
+        _check_episode_returns(env, totals)
+        summary.episodes += 1
+        summary.returns.append(totals)
+    return summary
+
+
+def _check_live_turn(
+    env: AECEnv, agent: str, observation: dict[str, np.ndarray], rng: np.random.Generator
+) -> int:
+    """Checks the masks of the agent to move and of everyone else; returns a random legal
+    action."""
+    state = env.unwrapped.state
+    assert env.possible_agents[state.current_player] == agent, (
+        f"agent_selection {agent} but the engine's player is {state.current_player}"
+    )
+    legal = np.flatnonzero(observation["action_mask"]).tolist()
+    assert legal == state.legal_actions(), f"{agent}: mask {legal} != {state.legal_actions()}"
+    for other in env.agents:
+        if other != agent:
+            assert not env.observe(other)["action_mask"].any(), f"{other}: mask off turn"
+    return legal[rng.integers(len(legal))]
+
+
+def _check_episode_returns(env: AECEnv, totals: dict[str, float]) -> None:
+    state = env.unwrapped.state
+    if not state.is_terminal():  # truncated or forfeited: the engine's game did not end
+        return
+    for agent, engine_return in zip(env.possible_agents, state.returns(), strict=True):
+        assert math.isclose(totals[agent], engine_return, abs_tol=1e-9), (
+            f"{agent}: step rewards sum to {totals[agent]}, engine returns {engine_return}"
+        )

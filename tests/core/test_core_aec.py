@@ -1,0 +1,292 @@
+"""The shared AEC adapter, driven by the toy game through a real-looking env module."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+import toy_v0
+from pettingzoo.test import api_test, seed_test
+from toy_game import ToyFlatEncoder, ToyGame
+
+from tabletop.envs.core import IllegalActionError, TabletopAEC, resolve_encoder
+from tabletop.envs.core.checks import check_env_random_play
+
+ENV_CONFIGS = [
+    {"num_players": 2},
+    {"num_players": 3},
+    {"num_players": 3, "max_plies": 4},
+    {"num_players": 2, "illegal_action": "terminate"},
+]
+
+CLASSIC_CONVENTION_WARNINGS = [
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be",
+    "Action mask numpy array is all zeros",
+]
+
+
+@pytest.mark.parametrize("options", ENV_CONFIGS)
+def test_pettingzoo_api(options: dict) -> None:
+    with warnings.catch_warnings():
+        # api_test warns about the PettingZoo classic convention itself: dict observations
+        # and the all-zero masks that every off-turn agent sees.
+        for expected in CLASSIC_CONVENTION_WARNINGS:
+            warnings.filterwarnings("ignore", message=expected)
+        api_test(toy_v0.env(**options), num_cycles=200)
+
+
+@pytest.mark.parametrize("options", ENV_CONFIGS)
+def test_pettingzoo_seed(options: dict) -> None:
+    seed_test(lambda: toy_v0.env(**options), num_cycles=100)
+
+
+@pytest.mark.parametrize("options", ENV_CONFIGS)
+def test_masks_and_rewards_follow_the_engine(options: dict) -> None:
+    summary = check_env_random_play(toy_v0.env(**options), games=30, seed=1)
+    assert summary.episodes == 30
+
+
+def test_spaces_are_cached_and_shaped_by_game_and_encoder() -> None:
+    env = toy_v0.env(num_players=3, deck_size=12)
+    for agent in env.possible_agents:
+        assert env.observation_space(agent) is env.observation_space(agent)
+        assert env.action_space(agent) is env.action_space(agent)
+        assert env.action_space(agent).n == 13
+        space = env.observation_space(agent)
+        assert space["observation"].shape == ToyFlatEncoder().shape(
+            ToyGame(num_players=3, deck_size=12)
+        )
+        assert space["observation"].dtype == np.float32
+        assert space["action_mask"].dtype == np.int8
+    assert env.possible_agents == ["player_0", "player_1", "player_2"]
+
+
+def test_the_state_is_reachable_through_the_wrappers() -> None:
+    env = toy_v0.env()
+    env.reset(seed=5)
+    assert env.unwrapped.state.render() == ToyGame().new_state(seed=5).render()
+    assert str(env) == "toy_v0"
+
+
+def test_same_seed_same_game_and_unseeded_resets_continue_the_seeded_stream() -> None:
+    env = toy_v0.raw_env(deck_size=40, hand_size=6)
+    games = []
+    for _ in range(2):
+        env.reset(seed=11)
+        first = env.state.render()
+        env.reset()
+        games.append((first, env.state.render()))
+    assert games[0] == games[1]
+    assert games[0][0] != games[0][1]
+
+
+def test_never_seeded_envs_play_different_games() -> None:
+    renders = set()
+    for _ in range(3):
+        env = toy_v0.raw_env(deck_size=40, hand_size=6)
+        env.reset()
+        renders.add(env.state.render())
+    assert len(renders) == 3
+
+
+def test_seeded_reset_seeds_the_action_spaces() -> None:
+    env = toy_v0.env()
+    samples = []
+    for _ in range(2):
+        env.reset(seed=3)
+        space = env.action_space(env.agent_selection)
+        samples.append([int(space.sample()) for _ in range(10)])
+    assert samples[0] == samples[1]
+
+
+def test_agent_selection_follows_the_engine_with_repeated_turns() -> None:
+    env = toy_v0.env(num_players=3)
+    env.reset(seed=0)
+    movers = []
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        movers.append(agent)
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert any(a == b for a, b in itertools.pairwise(movers))
+
+
+def test_the_mask_is_a_copy_that_callers_may_modify() -> None:
+    env = toy_v0.env()
+    env.reset(seed=2)
+    mask = env.last()[0]["action_mask"]
+    expected = mask.copy()
+    mask[:] = 1
+    assert np.array_equal(env.last()[0]["action_mask"], expected)
+
+
+def _last_rewards_per_agent(env, seed: int) -> tuple[dict[str, float], str]:
+    """Plays a game choosing the first legal action; sums what ``last()`` reports to each
+    agent at each of its turns (the AEC reward convention) and names the final mover."""
+    env.reset(seed=seed)
+    seen = dict.fromkeys(env.possible_agents, 0.0)
+    final_mover = ""
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        seen[agent] += reward
+        if termination or truncation:
+            env.step(None)
+            continue
+        final_mover = agent
+        env.step(int(np.flatnonzero(observation["action_mask"])[-1]))
+    return seen, final_mover
+
+
+def test_every_agent_receives_its_rewards_even_for_moves_of_others() -> None:
+    env = toy_v0.env(num_players=3)
+    penalised_bystanders = 0
+    for seed in range(20):
+        seen, final_mover = _last_rewards_per_agent(env, seed)
+        returns = env.unwrapped.state.returns()
+        assert list(seen.values()) == pytest.approx(returns)
+        final_rewards = env.unwrapped.state.rewards()
+        penalised_bystanders += sum(
+            reward != 0
+            for agent, reward in zip(env.possible_agents, final_rewards, strict=True)
+            if agent != final_mover
+        )
+    assert penalised_bystanders > 0
+
+
+def test_illegal_action_raises_naming_it_and_the_legal_ones() -> None:
+    env = toy_v0.env()
+    env.reset(seed=4)
+    state = env.unwrapped.state
+    legal = state.legal_actions()
+    illegal = next(a for a in range(state.game.deck_size) if a not in legal)
+    before = state.render()
+    with pytest.raises(IllegalActionError) as raised:
+        env.step(illegal)
+    message = str(raised.value)
+    assert f"action {illegal} ('play {illegal}')" in message
+    assert all(f"'play {a}'" in message for a in legal)
+    assert state.render() == before
+    env.step(legal[0])  # still usable
+
+
+@pytest.mark.parametrize("action", [-1, 10, 10**9])
+def test_out_of_range_action_raises(action: int) -> None:
+    env = toy_v0.env()
+    env.reset(seed=4)
+    with pytest.raises(IllegalActionError, match=f"action {action} is out of range"):
+        env.step(action)
+
+
+@pytest.mark.parametrize("action", [None, 1.0, "play 1"])
+def test_non_integer_action_raises_in_every_mode(action: object) -> None:
+    for mode in ("raise", "terminate"):
+        env = toy_v0.env(illegal_action=mode)
+        env.reset(seed=4)
+        with pytest.raises(IllegalActionError, match="is not an action id"):
+            env.step(action)
+
+
+def test_numpy_integer_actions_are_accepted() -> None:
+    env = toy_v0.env()
+    env.reset(seed=4)
+    env.step(np.int32(env.unwrapped.state.legal_actions()[0]))
+
+
+@pytest.mark.parametrize("illegal", ["in range", "out of range"])
+def test_terminate_mode_ends_the_game_with_the_offender_losing(illegal: str) -> None:
+    env = toy_v0.env(num_players=3, illegal_action="terminate")
+    env.reset(seed=4)
+    state = env.unwrapped.state
+    offender = env.agent_selection
+    action = (
+        state.game.num_actions
+        if illegal == "out of range"
+        else next(a for a in range(state.game.deck_size) if a not in state.legal_actions())
+    )
+    env.step(action)
+    assert all(env.terminations.values())
+    assert not any(env.truncations.values())
+    assert env.rewards == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
+    finished = {}
+    for agent in env.agent_iter():
+        observation, reward, termination, _, _ = env.last()
+        assert termination and not observation["action_mask"].any()
+        finished[agent] = reward
+        env.step(None)
+    assert finished == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
+
+
+def test_max_plies_truncates_everyone() -> None:
+    env = toy_v0.env(num_players=3, max_plies=3)
+    env.reset(seed=1)
+    for _ in range(3):
+        env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    assert all(env.truncations.values())
+    assert not any(env.terminations.values())
+    assert not env.unwrapped.state.is_terminal()
+    for agent in env.agent_iter():
+        assert not env.last()[0]["action_mask"].any(), agent
+        env.step(None)
+    assert env.agents == []
+
+
+def test_render_modes() -> None:
+    ansi = toy_v0.env(render_mode="ansi")
+    ansi.reset(seed=1)
+    assert ansi.render() == ansi.unwrapped.state.render()
+    silent = toy_v0.env()
+    silent.reset(seed=1)
+    with pytest.warns(UserWarning, match="without a render_mode"):
+        assert silent.render() is None
+
+
+def test_human_mode_prints_every_position(capsys: pytest.CaptureFixture[str]) -> None:
+    env = toy_v0.env(render_mode="human")
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    printed = capsys.readouterr().out
+    assert printed.count("pile:") == 2
+    assert env.render() is None
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "allowed"),
+    [
+        ("render_mode", "rgb_array", "['ansi', 'human']"),
+        ("illegal_action", "ignore", "['raise', 'terminate']"),
+    ],
+)
+def test_bad_env_options_name_the_value_and_the_allowed_ones(
+    option: str, value: str, allowed: str
+) -> None:
+    with pytest.raises(ValueError, match=rf"{option}='{value}'.*{allowed[1:-1]}"):
+        toy_v0.env(**{option: value})
+
+
+@pytest.mark.parametrize("max_plies", [0, -3, 2.5])
+def test_bad_max_plies(max_plies: object) -> None:
+    with pytest.raises(ValueError, match="max_plies"):
+        toy_v0.env(max_plies=max_plies)
+
+
+def test_unknown_game_option_and_unknown_encoder() -> None:
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['colour'\]"):
+        toy_v0.env(colour="red")
+    with pytest.raises(ValueError, match=r"unknown encoder 'pixels'.*\['flat'\]"):
+        toy_v0.env(encoder="pixels")
+
+
+def test_resolve_encoder_returns_the_named_encoder() -> None:
+    encoder = ToyFlatEncoder()
+    assert resolve_encoder({"flat": encoder}, "flat") is encoder
+
+
+def test_raw_env_is_the_unwrapped_adapter() -> None:
+    env = toy_v0.env()
+    assert isinstance(env.unwrapped, TabletopAEC)
+    assert env.unwrapped.metadata["name"] == "toy_v0"
