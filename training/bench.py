@@ -18,12 +18,13 @@ import random
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
+from pettingzoo import AECEnv
 
-from tabletop.envs.core.protocol import Game
+from tabletop.envs.core.protocol import Game, State
 from tabletop.training.agents import make_agent, play_game
 from tabletop.training.cli import CommandError
 
@@ -61,7 +62,7 @@ class GameResult:
     engine_loop_per_s: float
     aec_steps_per_s: float
     aec_vs_reference: dict[str, float]
-    play: list[PlayResult] = field(default_factory=list)
+    play: list[PlayResult]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -134,7 +135,7 @@ def _measure_setting(
     )
 
 
-def _random_playout_steps(game: Game, seed: int) -> Iterator[tuple[Any, int]]:
+def _random_playout_steps(game: Game, seed: int) -> Iterator[tuple[State, int]]:
     """Endless (state, random legal action) pairs over fresh seeded games."""
     rng = random.Random(seed)
     for game_seed in range(seed, sys.maxsize):
@@ -169,12 +170,13 @@ def engine_loop_steps_per_second(game: Game, seconds: float, seed: int) -> float
     return steps / (time.perf_counter() - start)
 
 
-def aec_steps_per_second(env: Any, seconds: float, seed: int) -> float:
+def aec_steps_per_second(env: AECEnv, seconds: float, seed: int) -> float:
     """The usual AEC loop with a random legal action from the mask, resetting when done."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     steps = 0
     start = time.perf_counter()
+    # The clock is read every 64 steps only, so that reading it costs nothing measurable.
     while steps % 64 or time.perf_counter() - start < seconds:
         observation, _reward, termination, truncation, _info = env.last()
         action = None
