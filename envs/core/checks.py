@@ -228,9 +228,7 @@ def _play_checked_game(
         actions.append(action)
         totals = [total + reward for total, reward in zip(totals, state.rewards(), strict=True)]
         if clone is not None:
-            clone.apply(action)
-            assert _snapshot(clone) == _snapshot(state), f"clone diverged: {where}, then {action}"
-            assert clone.rewards() == state.rewards(), f"clone rewards differ: {where}"
+            _check_clone_follows(clone, state, action, where)
             clone_plies += 1
             clone = clone if clone_plies < CLONE_LOCKSTEP_PLIES else None
     for player, (total, final) in enumerate(zip(totals, state.returns(), strict=True)):
@@ -240,14 +238,28 @@ def _play_checked_game(
     return state, actions
 
 
+def _check_clone_follows(clone: State, state: State, action: int, where: str) -> None:
+    """``action`` was just applied to ``state``; the clone must accept it and end up alike."""
+    try:
+        clone.apply(action)
+    except Exception as error:
+        raise AssertionError(f"clone diverged: it rejected {action}: {where}") from error
+    assert _snapshot(clone) == _snapshot(state), f"clone diverged after {action}: {where}"
+    assert clone.rewards() == state.rewards(), f"clone rewards differ after {action}: {where}"
+
+
 def _check_replay(game: Game, game_seed: int, actions: list[int], played: State) -> None:
     """The same seed and the same actions must give the same game."""
     replay = game.new_state(seed=game_seed)
-    for action in actions:
-        replay.apply(action)
-    assert _snapshot(replay) == _snapshot(played), (
+    complaint = (
         f"replaying the same seed and actions gave another game: {_where(game_seed, actions)}"
     )
+    for action in actions:
+        try:
+            replay.apply(action)
+        except IllegalActionError as error:
+            raise AssertionError(f"{complaint} ({action} was rejected)") from error
+    assert _snapshot(replay) == _snapshot(played), complaint
 
 
 def check_no_leak(

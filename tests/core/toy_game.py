@@ -198,5 +198,9 @@ class ToyFlatEncoder:
         base = 3 * d + n
         out[base : base + n] = [len(state.hands[p]) for p in seats]
         out[base + n : base + 2 * n] = [state.returns()[p] for p in seats]
-        out[base + 2 * n :] = [len(state.deck), state.plays_this_turn, state.player == player]
+        out[base + 2 * n : base + 2 * n + 3] = [
+            len(state.deck),
+            state.plays_this_turn,
+            state.player == player,
+        ]
         return out
