@@ -353,8 +353,10 @@ class RegicideState:
                     actions.append(DONE)
             if self.jester_powers and not self.paid_any:  # RG-7.2: at the start of step 4
                 actions.append(FLIP)
-        else:
+        elif self.phase == CHOOSE_NEXT:
             actions = [NEXT_BASE + p for p in range(self.game.num_players)]
+        else:
+            actions = []
         actions.sort()
         return actions
 
@@ -622,8 +624,10 @@ class RegicideState:
         if self.phase == OVER:
             outcome = "won" if self.won else "lost"
             return f"Game over: {outcome}, enemies defeated {self.enemies_defeated}"
+        if self.phase == DISCARD and self.to_cover > 0:
+            return f"Player {self.player} must discard {self.to_cover} more"
         if self.phase == DISCARD:
-            return f"Player {self.player} must discard {max(self.to_cover, 0)} more"
+            return f"Player {self.player}: damage covered; discard more or done"
         return f"Player {self.player}: {PHASE_NAMES[self.phase]}"
 
 
