@@ -290,3 +290,13 @@ def test_raw_env_is_the_unwrapped_adapter() -> None:
     env = toy_v0.env()
     assert isinstance(env.unwrapped, TabletopAEC)
     assert env.unwrapped.metadata["name"] == "toy_v0"
+
+
+def test_the_wrapper_enforces_reset_before_use() -> None:
+    env = toy_v0.env()
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = env.agent_selection
+    env.reset(seed=0)
+    assert env.last(observe=False)[0] is None
