@@ -314,7 +314,7 @@ def _format_stats(play: PlayResult) -> str:
 
 def _format_stat(play: PlayResult, key: str) -> str:
     games = play.stats_games[key]
-    return f"{key} {play.stats_mean[key]:.2f}" + (f" (in {games})" if games < play.games else "")
+    return f"{key} {play.stats_mean[key]:.3g}" + (f" (in {games})" if games < play.games else "")
 
 
 def _save_json(
