@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import pickle
 import warnings
 
 import numpy as np
@@ -300,3 +301,13 @@ def test_the_wrapper_enforces_reset_before_use() -> None:
         _ = env.agent_selection
     env.reset(seed=0)
     assert env.last(observe=False)[0] is None
+
+
+def test_a_running_env_pickles_for_subprocess_vector_envs() -> None:
+    env = toy_v0.env(num_players=3)
+    env.reset(seed=6)
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy.agent_selection == env.agent_selection
+    assert copy.unwrapped.state.render() == env.unwrapped.state.render()
+    assert np.array_equal(copy.last()[0]["observation"], env.last()[0]["observation"])
