@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 
 import pytest
 
+from tabletop.envs import make_game
 from tabletop.envs.core.protocol import State
 from tabletop.training.agents import Agent, RandomAgent, make_agent, play_game
-
-requires_regicide = pytest.mark.skipif(
-    importlib.util.find_spec("tabletop.envs.regicide_v0") is None,
-    reason="tabletop.envs.regicide_v0 has not landed yet",
-)
 
 
 class RecordingAgent:
@@ -35,8 +30,6 @@ class RecordingAgent:
 
 
 def new_regicide_state(num_players: int = 2, seed: int = 5) -> State:
-    from tabletop.envs import make_game
-
     return make_game("regicide", num_players=num_players).new_state(seed=seed)
 
 
@@ -51,7 +44,6 @@ def test_make_agent_random_is_a_seeded_random_agent() -> None:
     assert isinstance(agent, Agent)
 
 
-@requires_regicide
 def test_make_agent_heuristic_comes_from_the_env_module() -> None:
     agent = make_agent("heuristic", "regicide", seed=1)
     assert isinstance(agent, Agent)
@@ -59,7 +51,6 @@ def test_make_agent_heuristic_comes_from_the_env_module() -> None:
     assert state.is_terminal()
 
 
-@requires_regicide
 def test_random_agents_with_the_same_seed_play_the_same_game() -> None:
     def moves(seed: int) -> list[int]:
         agents = [RecordingAgent(RandomAgent(seed + seat)) for seat in range(3)]
@@ -69,7 +60,6 @@ def test_random_agents_with_the_same_seed_play_the_same_game() -> None:
     assert moves(seed=11) == moves(seed=11)
 
 
-@requires_regicide
 def test_random_agent_decides_the_same_when_hidden_cards_are_redealt() -> None:
     state = new_regicide_state(num_players=3)
     rng = random.Random(0)
@@ -81,7 +71,6 @@ def test_random_agent_decides_the_same_when_hidden_cards_are_redealt() -> None:
         state.apply(action)
 
 
-@requires_regicide
 def test_play_game_reaches_the_end_and_resets_each_agent_once() -> None:
     agents = [RecordingAgent(RandomAgent(seat)) for seat in range(2)]
     state = new_regicide_state()
@@ -91,7 +80,6 @@ def test_play_game_reaches_the_end_and_resets_each_agent_once() -> None:
     assert any(agent.moves for agent in agents)
 
 
-@requires_regicide
 def test_play_game_wants_one_agent_per_seat() -> None:
     with pytest.raises(ValueError, match="1 agents for a 2-player game"):
         play_game(new_regicide_state(), [RandomAgent()])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
@@ -12,13 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tabletop.envs import env_module
 from tabletop.training.bench import wilson_interval
 from tabletop.training.cli import main, parse_option_value
-
-requires_regicide = pytest.mark.skipif(
-    importlib.util.find_spec("tabletop.envs.regicide_v0") is None,
-    reason="tabletop.envs.regicide_v0 has not landed yet",
-)
 
 MENU_LINE = re.compile(r"^\s+(\d+)\. (.+)$", re.MULTILINE)
 MAX_ANSWERS = 5_000
@@ -92,7 +87,6 @@ def test_wilson_interval_stays_in_range_and_is_symmetric_at_one_half() -> None:
     assert low == pytest.approx(0.4038, abs=1e-4)
 
 
-@requires_regicide
 def test_play_takes_numbers_and_texts_reprompts_bad_input_and_finishes(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -112,7 +106,6 @@ def test_play_takes_numbers_and_texts_reprompts_bad_input_and_finishes(
     assert "enemies_defeated" in output
 
 
-@requires_regicide
 def test_play_shows_the_human_only_their_own_hand(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -121,7 +114,6 @@ def test_play_shows_the_human_only_their_own_hand(
     assert re.search(r"^Player 0: \d+ cards", human.output(), re.MULTILINE)
 
 
-@requires_regicide
 def test_play_leaves_quietly_at_end_of_input(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -130,7 +122,6 @@ def test_play_leaves_quietly_at_end_of_input(
     assert "Input closed; game abandoned." in human.output()
 
 
-@requires_regicide
 def test_play_reads_real_stdin_until_it_closes() -> None:
     command = "from tabletop.training.cli import main; raise SystemExit(main())"
     result = subprocess.run(
@@ -146,7 +137,6 @@ def test_play_reads_real_stdin_until_it_closes() -> None:
     assert "Traceback" not in result.stderr
 
 
-@requires_regicide
 def test_watch_lets_agents_play_every_seat_to_the_end(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "regicide", "--watch", "--players", "3", "--seed", "1"]) == 0
     output = capsys.readouterr().out
@@ -157,7 +147,6 @@ def test_watch_lets_agents_play_every_seat_to_the_end(capsys: pytest.CaptureFixt
     assert "Game over." in output
 
 
-@requires_regicide
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -183,12 +172,9 @@ def test_malformed_game_option_is_a_usage_error(capsys: pytest.CaptureFixture[st
     assert "expected key=value" in capsys.readouterr().err
 
 
-@requires_regicide
 def test_bench_prints_speed_and_play_tables_and_saves_json(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from tabletop.envs import env_module
-
     json_path = tmp_path / "bench.json"
     args = ["bench", "--only", "regicide", "--games", "3", "--seconds", "0.01"]
     assert main([*args, "--json", str(json_path)]) == 0
