@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
+from tabletop.envs import env_module
 from tabletop.envs.core.protocol import State
 
 
@@ -42,9 +43,6 @@ class RandomAgent:
 
 
 def _heuristic_agent(game_name: str, seed: int | None) -> Agent:
-    # Imported late: the registry imports every game, which the random agent never needs.
-    from tabletop.envs import env_module
-
     return env_module(game_name).heuristic_agent(seed=seed)
 
 

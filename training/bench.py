@@ -23,8 +23,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
+import pettingzoo
 from pettingzoo import AECEnv
 
+from tabletop import envs
 from tabletop.envs.core.protocol import Game, State
 from tabletop.training.agents import make_agent, play_game
 from tabletop.training.cli import CommandError
@@ -83,8 +85,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tabletop import envs
-
     names = _selected_games(envs.names(), args.only)
     reference = {name: _reference_speed(name, args.seconds, args.seed) for name in REFERENCE_ENVS}
     results = [
@@ -114,8 +114,6 @@ def _progress(message: str) -> None:
 
 
 def _reference_speed(env_name: str, seconds: float, seed: int) -> float:
-    import pettingzoo
-
     _progress(f"bench: {env_name} (PettingZoo reference)")
     return best_speed(
         lambda s: aec_steps_per_second(pettingzoo.make("aec", REFERENCE_ENVS[env_name]), s, seed),
@@ -126,8 +124,6 @@ def _reference_speed(env_name: str, seconds: float, seed: int) -> float:
 def _measure_setting(
     name: str, options: dict[str, Any], args: argparse.Namespace, reference: dict[str, float]
 ) -> GameResult:
-    from tabletop import envs
-
     module = envs.env_module(name)
     _progress(f"bench: {name} {format_options(options)}")
     game = module.new_game(**options)

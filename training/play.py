@@ -15,6 +15,7 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tabletop import envs
 from tabletop.envs.core.protocol import IllegalActionError, State
 from tabletop.training.agents import Agent, make_agent
 from tabletop.training.cli import CommandError, add_game_options, game_options
@@ -57,8 +58,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _set_up(args: argparse.Namespace) -> tuple[State, list[Seat]]:
     """The starting state and its seats; user mistakes become a ``CommandError``."""
-    from tabletop import envs
-
     try:
         game = envs.make_game(args.game, **game_options(args))
         human_seat = None if args.watch else args.seat
