@@ -20,7 +20,14 @@ from tabletop.envs.regicide.cards import (
     SUIT,
     VALUE,
 )
-from tabletop.envs.regicide.engine import CHOOSE_NEXT, DISCARD, PLAY, RegicideGame, RegicideState
+from tabletop.envs.regicide.engine import (
+    CHOOSE_NEXT,
+    DISCARD,
+    OVER,
+    PLAY,
+    RegicideGame,
+    RegicideState,
+)
 
 CARD_BLOCKS = (
     ("hand", "own hand: count of each card kind (52 cards, then jesters 0-2)"),
@@ -69,51 +76,57 @@ def flat_layout() -> list[tuple[str, slice, str]]:
 FLAT_SIZE = flat_layout()[-1][1].stop
 
 
-def _enemy_slot(card: int) -> int:
-    return (RANK[card] - JACK) * 4 + SUIT[card]
+ENEMY_SLOT: dict[int, int] = {
+    card: (RANK[card] - JACK) * 4 + SUIT[card] for card in range(NUM_CARDS) if RANK[card] >= JACK
+}
+ONE_HOT = tuple(tuple(float(i == j) for j in range(MAX_PLAYERS)) for i in range(MAX_PLAYERS))
+NO_SUIT = (0.0,) * 4
+PHASE_ONE_HOT = {
+    PLAY: (1.0, 0.0, 0.0),
+    DISCARD: (0.0, 1.0, 0.0),
+    CHOOSE_NEXT: (0.0, 0.0, 1.0),
+    OVER: (0.0, 0.0, 0.0),
+}
 
 
 def table_features(state: RegicideState, player: int) -> list[float]:
-    """The TABLE_FEATURES of ``player``'s view, in order."""
+    """The TABLE_FEATURES of ``player``'s view, in order (on every step: kept lean)."""
     game = state.game
     n = game.num_players
     seats = [(player + k) % n for k in range(n)]
     pad = [0.0] * (MAX_PLAYERS - n)
-    immune = [0.0] * 4
-    if state.immune_suit >= 0:
-        immune[state.immune_suit] = 1.0
-    phase = [float(state.phase == p) for p in (PLAY, DISCARD, CHOOSE_NEXT)]
-    to_move = [0.0] * MAX_PLAYERS
-    if not state.is_terminal():
-        to_move[(state.current_player - player) % n] = 1.0
-    players = [0.0] * MAX_PLAYERS
-    players[n - 1] = 1.0
-    return [
+    hands, yielded, phase = state.hands, state.yielded, state.phase
+    features = [
         state.enemy_damage / 40,
         (state.enemy_health - state.enemy_damage) / 40,
         state.enemy_attack / 20,
         state.shields / 20,
-        *immune,
-        float(state.immunity_cancelled),
-        len(state.tavern) / NUM_CARDS,
-        len(state.castle) / 12,
-        *[len(state.hands[p]) / game.max_hand for p in seats],
-        *pad,
-        *[float(state.yielded[p]) for p in seats],
-        *pad,
-        float(state.can_yield()),
-        *phase,
-        *to_move,
-        max(state.to_cover, 0) / 20,
-        float(state.phase == DISCARD and state.to_cover <= 0),
-        state.jester_powers / 2,
-        *players,
-        state.enemies_defeated / 12,
     ]
+    features += NO_SUIT if state.immune_suit < 0 else ONE_HOT[state.immune_suit]
+    features += (float(state.immunity_cancelled), len(state.tavern) / 54, len(state.castle) / 12)
+    features += [len(hands[p]) / game.max_hand for p in seats] + pad
+    features += [float(yielded[p]) for p in seats] + pad
+    features.append(float(state.can_yield()))
+    features += PHASE_ONE_HOT[phase]
+    features += (0.0,) * MAX_PLAYERS if phase == OVER else ONE_HOT[(state.player - player) % n]
+    features += (max(state.to_cover, 0) / 20, float(phase == DISCARD and state.to_cover <= 0))
+    features.append(state.jester_powers / 2)
+    features += ONE_HOT[n - 1]
+    features.append(state.enemies_defeated / 12)
+    return features
 
 
 def _known_top(state: RegicideState) -> list[int]:
     return state.tavern[len(state.tavern) - state.tavern_known_top :]
+
+
+CASTLE_OFFSET = len(CARD_BLOCKS) * NUM_KINDS
+TABLE_OFFSET = CASTLE_OFFSET + 2 * ENEMY_SLOTS
+BLOCK_INDEX = tuple(
+    tuple(block * NUM_KINDS + KIND[card] for card in range(NUM_CARDS))
+    for block in range(len(CARD_BLOCKS))
+)
+"""BLOCK_INDEX[block][card]: the card's position in that card block of the flat vector."""
 
 
 class FlatEncoder:
@@ -126,20 +139,15 @@ class FlatEncoder:
         return (FLAT_SIZE,)
 
     def encode(self, state: RegicideState, player: int) -> np.ndarray:
-        out = np.zeros(FLAT_SIZE, dtype=np.float32)
-        for block, cards in enumerate(
-            (state.hands[player], state.in_play, state.discard, _known_top(state))
-        ):
-            offset = block * NUM_KINDS
-            for card in cards:
-                out[offset + KIND[card]] += 1.0
-        offset = len(CARD_BLOCKS) * NUM_KINDS
-        out[offset + _enemy_slot(state.enemy)] = 1.0
-        offset += ENEMY_SLOTS
-        for card in state.castle:
-            out[offset + _enemy_slot(card)] = 1.0
-        offset += ENEMY_SLOTS
-        out[offset:] = table_features(state, player)
+        hand, in_play, discard, known_top = BLOCK_INDEX
+        hot = [hand[c] for c in state.hands[player]]
+        hot += [in_play[c] for c in state.in_play]
+        hot += [discard[c] for c in state.discard]
+        hot += [known_top[c] for c in _known_top(state)]
+        hot.append(CASTLE_OFFSET + ENEMY_SLOT[state.enemy])
+        hot += [CASTLE_OFFSET + ENEMY_SLOTS + ENEMY_SLOT[c] for c in state.castle]
+        out = np.bincount(hot, minlength=FLAT_SIZE).astype(np.float32)  # counts: two jesters
+        out[TABLE_OFFSET:] = table_features(state, player)
         return out
 
 
