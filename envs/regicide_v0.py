@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo import AECEnv
-
-from tabletop.envs.core.aec import TabletopAEC, resolve_encoder, wrap
+from tabletop.envs.core.aec import env_constructors
 from tabletop.envs.regicide.encoders import ENCODERS
 from tabletop.envs.regicide.engine import RegicideGame
 from tabletop.envs.regicide.heuristic import RegicideHeuristic
@@ -28,7 +26,7 @@ metadata = {
 }
 
 DEFAULT_MAX_PLIES = 2_000
-"""Far above any real game (the longest of 10,000 random games is a few hundred plies)."""
+"""Far above any real game: the longest of 10,000 random and heuristic games was 98 plies."""
 
 BENCH_OPTIONS = [{"num_players": n} for n in (1, 2, 3, 4)]
 
@@ -38,26 +36,7 @@ def new_game(**game_options: Any) -> RegicideGame:
     return RegicideGame.from_options(**game_options)
 
 
-def raw_env(
-    *,
-    render_mode: str | None = None,
-    max_plies: int | None = DEFAULT_MAX_PLIES,
-    illegal_action: str = "raise",
-    encoder: str = "flat",
-    **game_options: Any,
-) -> TabletopAEC:
-    return TabletopAEC(
-        new_game(**game_options),
-        resolve_encoder(ENCODERS, encoder),
-        metadata=metadata,
-        render_mode=render_mode,
-        max_plies=max_plies,
-        illegal_action=illegal_action,
-    )
-
-
-def env(**options: Any) -> AECEnv:
-    return wrap(raw_env(**options))
+raw_env, env = env_constructors(new_game, ENCODERS, metadata, default_max_plies=DEFAULT_MAX_PLIES)
 
 
 def heuristic_agent(seed: int | None = None) -> RegicideHeuristic:

@@ -4,7 +4,7 @@ The generic test checks live in ``tabletop.envs.core.checks`` and are not re-exp
 they are test tooling, not part of the runtime API.
 """
 
-from tabletop.envs.core.aec import TabletopAEC, resolve_encoder, wrap
+from tabletop.envs.core.aec import TabletopAEC, env_constructors, resolve_encoder, wrap
 from tabletop.envs.core.protocol import (
     TERMINAL,
     Encoder,
@@ -22,6 +22,7 @@ __all__ = [
     "State",
     "TabletopAEC",
     "check_options",
+    "env_constructors",
     "resolve_encoder",
     "wrap",
 ]

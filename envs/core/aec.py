@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import gymnasium
@@ -255,3 +255,41 @@ class _OrderEnforcing(OrderEnforcingWrapper):
     def __str__(self) -> str:
         """The env's name, e.g. ``regicide_v0``, as PettingZoo's own wrapper gives."""
         return str(self.env)
+
+
+def env_constructors(
+    new_game: Callable[..., Game],
+    encoders: Mapping[str, Encoder],
+    metadata: dict[str, Any],
+    *,
+    default_max_plies: int | None = None,
+) -> tuple[Callable[..., TabletopAEC], Callable[..., AECEnv]]:
+    """The ``raw_env`` and ``env`` functions of a game module (PettingZoo's convention),
+    so that each module states only what is its own: game factory, encoders, metadata.
+
+    Both take the env options ``render_mode``, ``max_plies``, ``illegal_action`` and
+    ``encoder`` (default ``"flat"``); every other keyword goes to ``new_game``, which
+    rejects unknown ones.
+    """
+
+    def raw_env(
+        *,
+        render_mode: str | None = None,
+        max_plies: int | None = default_max_plies,
+        illegal_action: str = "raise",
+        encoder: str = "flat",
+        **game_options: Any,
+    ) -> TabletopAEC:
+        return TabletopAEC(
+            new_game(**game_options),
+            resolve_encoder(encoders, encoder),
+            metadata=metadata,
+            render_mode=render_mode,
+            max_plies=max_plies,
+            illegal_action=illegal_action,
+        )
+
+    def env(**options: Any) -> AECEnv:
+        return wrap(raw_env(**options))
+
+    return raw_env, env

@@ -10,7 +10,7 @@ import pytest
 import toy_v0
 from toy_game import ToyFlatEncoder, ToyGame, ToyState
 
-from tabletop.envs.core import IllegalActionError
+from tabletop.envs.core import IllegalActionError, TabletopAEC
 from tabletop.envs.core.checks import check_env_random_play, check_no_leak, run_random_games
 
 
@@ -183,7 +183,7 @@ def test_no_leak_catches_a_resample_that_redraws_what_the_observer_sees() -> Non
 
 
 def test_env_check_catches_a_wrong_mask() -> None:
-    class AllOnesMask(toy_v0.TabletopAEC):
+    class AllOnesMask(TabletopAEC):
         def observe(self, agent: str) -> dict[str, np.ndarray]:
             observation = super().observe(agent)
             observation["action_mask"][:] = 1

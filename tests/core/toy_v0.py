@@ -6,7 +6,7 @@ from typing import Any
 
 from toy_game import ToyFlatEncoder, ToyGame
 
-from tabletop.envs.core import Game, State, TabletopAEC, resolve_encoder, wrap
+from tabletop.envs.core import Game, State, env_constructors
 
 metadata = {"name": "toy_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 ENCODERS = {"flat": ToyFlatEncoder()}
@@ -17,26 +17,7 @@ def new_game(**game_options: Any) -> Game:
     return ToyGame(**game_options)
 
 
-def raw_env(
-    *,
-    render_mode: str | None = None,
-    max_plies: int | None = None,
-    illegal_action: str = "raise",
-    encoder: str = "flat",
-    **game_options: Any,
-) -> TabletopAEC:
-    return TabletopAEC(
-        new_game(**game_options),
-        resolve_encoder(ENCODERS, encoder),
-        metadata=metadata,
-        render_mode=render_mode,
-        max_plies=max_plies,
-        illegal_action=illegal_action,
-    )
-
-
-def env(**options: Any) -> Any:
-    return wrap(raw_env(**options))
+raw_env, env = env_constructors(new_game, ENCODERS, metadata)
 
 
 class HighestCardAgent:
