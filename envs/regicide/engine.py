@@ -524,10 +524,13 @@ class RegicideState:
     # ----- copies and determinization -----------------------------------------------------
 
     def clone(self) -> RegicideState:
+        return self._copy(_copy_generator(self.rng))
+
+    def _copy(self, rng: random.Random) -> RegicideState:
+        """A copy of every zone and counter that draws its chance events from ``rng``."""
         other = RegicideState.__new__(RegicideState)
         other.game = self.game
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = rng
         other.hands = [hand[:] for hand in self.hands]
         other.tavern = self.tavern[:]
         other.tavern_known_top = self.tavern_known_top
@@ -563,7 +566,7 @@ class RegicideState:
         The new state draws its future chance events from a fresh generator.
         """
         for _ in range(MAX_RESAMPLE_TRIES):
-            other = self.clone()
+            other = self._copy(self.rng)  # shares the generator until it gets its own below
             other._redeal_hidden(observer, rng)
             legal = other._compute_legal()
             if len(legal) > 1 or self.phase == OVER:
@@ -579,6 +582,7 @@ class RegicideState:
         pool = self.tavern[:unknown_tavern]
         for p in hidden_hands:
             pool += self.hands[p]
+        pool.sort()  # the same unseen cards in any order give the same deal for the same rng
         rng.shuffle(pool)
         self.tavern[:unknown_tavern] = pool[:unknown_tavern]
         start = unknown_tavern
@@ -631,6 +635,13 @@ class RegicideState:
         return f"Player {self.player}: {PHASE_NAMES[self.phase]}"
 
 
+def _copy_generator(rng: random.Random) -> random.Random:
+    """A generator in ``rng``'s state; skips ``Random()``'s costly seeding from the OS."""
+    copy = random.Random.__new__(random.Random)
+    copy.setstate(rng.getstate())
+    return copy
+
+
 def _sets_of_size(kinds: list[int], size: int) -> list[int]:
     return [PLAY_ACTION[kinds_mask(combo)] for combo in combinations(kinds, size)]
 
@@ -638,7 +649,7 @@ def _sets_of_size(kinds: list[int], size: int) -> list[int]:
 def _shuffle_within_ranks(castle: list[int], rng: random.Random) -> None:
     for rank in (JACK, QUEEN, KING):
         positions = [i for i, card in enumerate(castle) if RANK[card] == rank]
-        cards = [castle[i] for i in positions]
+        cards = sorted(castle[i] for i in positions)
         rng.shuffle(cards)
         for i, card in zip(positions, cards, strict=True):
             castle[i] = card

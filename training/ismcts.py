@@ -1,0 +1,265 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS), for any game.
+
+The search talks to a game only through the engine protocol (``resample_hidden``,
+``legal_actions``, ``apply``, ``returns``, ``current_player``, ``is_terminal``), so it
+knows no game. Hidden information is handled the ISMCTS way (Cowling, Powley & Whitehouse,
+2012): every iteration starts from a fresh *determinization*, the real state with everything
+the deciding player cannot see re-drawn by ``state.resample_hidden(player, rng)``, and walks
+one shared tree whose nodes are action sequences. Because a determinization decides which
+actions are legal, a child is scored by UCB1 over the iterations in which it was *available*
+rather than over its parent's visits (the subset-armed bandit of ISMCTS). Chance happens
+inside ``apply`` and is drawn from the determinization's own fresh generator, so the tree is
+open-loop over chance: a node stands for "these actions were taken", whatever the dice said.
+
+Every player maximises their own return (in a cooperative game they share it); each node
+stores the return of the player who chose the action leading to it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from tabletop.envs import env_module
+from tabletop.envs.core.protocol import State
+
+if TYPE_CHECKING:  # agents.py builds ISMCTS agents from specs, so no import at run time
+    from tabletop.training.agents import Agent
+
+DEFAULT_ITERATIONS = 1000
+"""Iterations per decision when neither an iteration nor a time budget is given."""
+
+DEFAULT_EXPLORATION = 0.7
+"""UCB1 exploration constant; returns of the tabletop games are mostly in [-1, 1]."""
+
+DEFAULT_MAX_ROLLOUT_PLIES = 2000
+"""A rollout this long stops and scores the returns so far: a safety net for games whose
+random play can wander (the AEC envs truncate at the same length); real games end sooner."""
+
+
+@dataclass(frozen=True)
+class SearchBudget:
+    """When to stop searching: after ``iterations``, after ``seconds``, or whichever comes
+    first when both are given."""
+
+    iterations: int | None = DEFAULT_ITERATIONS
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("ismcts: a budget needs iterations, seconds or both")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"ismcts: iterations must be at least 1, got {self.iterations}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"ismcts: seconds must be positive, got {self.seconds}")
+
+
+class Node:
+    """An action sequence from the root; statistics for the player who chose its last action."""
+
+    __slots__ = ("player", "children", "visits", "available", "total")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        """Who chose the action leading here (whose return ``total`` sums)."""
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.available = 0
+        """Iterations in which the action leading here was legal when its parent was visited."""
+        self.total = 0.0
+
+
+@dataclass
+class SearchResult:
+    """What one search found: the chosen action and the root's statistics."""
+
+    action: int
+    iterations: int
+    visits: dict[int, int]
+    """Root action -> how many iterations went through it."""
+    mean_return: dict[int, float]
+    """Root action -> mean return of the deciding player after it."""
+
+
+class ISMCTS:
+    """The search itself: ``search(state, player)`` returns a ``SearchResult``.
+
+    ``rollout`` is the agent that finishes an iteration's game after the tree (uniformly
+    random when None), e.g. a game's heuristic; it is asked to act for every seat of a
+    determinization, so it must not keep per-game memory that a rollout would spoil.
+    ``clock`` is injectable so tests can check the time budget without timing anything.
+    """
+
+    def __init__(
+        self,
+        budget: SearchBudget | None = None,
+        exploration: float = DEFAULT_EXPLORATION,
+        rollout: Agent | None = None,
+        seed: int | None = None,
+        max_rollout_plies: int = DEFAULT_MAX_ROLLOUT_PLIES,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        if exploration < 0:
+            raise ValueError(f"ismcts: exploration must be >= 0, got {exploration}")
+        self.budget = budget or SearchBudget()
+        self.exploration = exploration
+        self.rollout_agent = rollout
+        self.max_rollout_plies = max_rollout_plies
+        self.rng = random.Random(seed)
+        self.clock = clock
+
+    def search(self, state: State, player: int) -> SearchResult:
+        """Search from ``player``'s information set at ``state`` (where ``player`` moves)."""
+        if state.is_terminal() or state.current_player != player:
+            raise ValueError(f"ismcts: player {player} is not to move in this state")
+        root = Node(player)
+        iterations = 0
+        limit = self.budget.iterations
+        deadline = None if self.budget.seconds is None else self.clock() + self.budget.seconds
+        while True:  # at least one iteration, so that there is always an answer
+            self._iterate(root, state.resample_hidden(player, self.rng))
+            iterations += 1
+            if (limit is not None and iterations >= limit) or (
+                deadline is not None and self.clock() >= deadline
+            ):
+                break
+        return _result(root, state.legal_actions(), iterations)
+
+    def _iterate(self, root: Node, state: State) -> None:
+        """Select and expand down the tree in ``state`` (a determinization), roll out,
+        and back the returns up the path."""
+        path = [root]
+        node = root
+        while not state.is_terminal():
+            mover = state.current_player
+            child, action = self._select(node, state.legal_actions(), mover)
+            state.apply(action)
+            path.append(child)
+            if child.visits == 0:
+                break
+            node = child
+        returns = self._rollout(state)
+        for visited in path[1:]:
+            visited.visits += 1
+            visited.total += returns[visited.player]
+
+    def _select(self, node: Node, legal: list[int], mover: int) -> tuple[Node, int]:
+        """An untried legal action if there is one (expanding the tree), else the legal
+        child with the best UCB1 score over its availability; counts availability."""
+        children = node.children
+        untried = [action for action in legal if action not in children]
+        for action in legal:
+            child = children.get(action)
+            if child is not None:
+                child.available += 1
+        if untried:
+            action = self.rng.choice(untried)
+            child = children[action] = Node(mover)
+            child.available = 1
+            return child, action
+        best_score, best_action = -math.inf, legal[0]
+        exploration = self.exploration
+        for action in legal:
+            child = children[action]
+            score = child.total / child.visits + exploration * math.sqrt(
+                math.log(child.available) / child.visits
+            )
+            if score > best_score:
+                best_score, best_action = score, action
+        return children[best_action], best_action
+
+    def _rollout(self, state: State) -> list[float]:
+        """Play on with the rollout policy; the returns at the end (or at the ply limit)."""
+        agent, rng = self.rollout_agent, self.rng
+        for _ in range(self.max_rollout_plies):
+            if state.is_terminal():
+                break
+            if agent is None:
+                state.apply(rng.choice(state.legal_actions()))
+            else:
+                state.apply(agent.act(state, state.current_player))
+        return state.returns()
+
+
+def _result(root: Node, legal: list[int], iterations: int) -> SearchResult:
+    """The most visited root action (ties: the better mean, then the lower id)."""
+    children = {action: root.children[action] for action in legal if action in root.children}
+    visits = {action: child.visits for action, child in children.items()}
+    means = {action: child.total / child.visits for action, child in children.items()}
+    action = max(visits, key=lambda a: (visits[a], means[a], -a))
+    return SearchResult(action=action, iterations=iterations, visits=visits, mean_return=means)
+
+
+class ISMCTSAgent:
+    """The search as an ``Agent``: one fresh tree per decision, seeded and reproducible
+    under an iteration budget (a time budget depends on the machine's speed)."""
+
+    def __init__(self, search: ISMCTS) -> None:
+        self.search = search
+        self.last_result: SearchResult | None = None
+
+    def reset(self) -> None:
+        """Nothing to forget between games; the generator runs on so later games differ."""
+        self.last_result = None
+
+    def act(self, state: State, player: int) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        self.last_result = self.search.search(state, player)
+        return self.last_result.action
+
+
+ROLLOUT_POLICIES = ("random", "heuristic")
+
+OPTION_TYPES: dict[str, type] = {"iterations": int, "seconds": float, "c": float, "rollout": str}
+"""Options of the ``ismcts:key=value,...`` agent spec and the type of each value."""
+
+
+def make_ismcts_agent(game_name: str, seed: int | None, options: str = "") -> ISMCTSAgent:
+    """The agent of spec ``ismcts:iterations=2000,c=0.7,rollout=heuristic,seconds=1`` for
+    game ``game_name``. The budget is ``DEFAULT_ITERATIONS`` iterations when neither
+    ``iterations`` nor ``seconds`` is given; with both, whichever runs out first."""
+    chosen = parse_options(options)
+    seconds = chosen.get("seconds")
+    iterations = chosen.get("iterations", None if seconds is not None else DEFAULT_ITERATIONS)
+    rollout = None
+    if chosen.get("rollout", "random") == "heuristic":
+        rollout = env_module(game_name).heuristic_agent(seed=seed)
+    search = ISMCTS(
+        SearchBudget(iterations, seconds),
+        exploration=chosen.get("c", DEFAULT_EXPLORATION),
+        rollout=rollout,
+        seed=seed,
+    )
+    return ISMCTSAgent(search)
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    """``"iterations=2000,c=0.7"`` -> ``{"iterations": 2000, "c": 0.7}``, each option
+    checked by name and type (a whole number is fine where a float is expected)."""
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, separator, raw = (piece.strip() for piece in item.partition("="))
+        if not separator or key not in OPTION_TYPES:
+            raise ValueError(
+                f"ismcts: bad option {item!r}; write key=value with key one of "
+                f"{', '.join(OPTION_TYPES)}, e.g. ismcts:iterations=2000,c=0.7"
+            )
+        options[key] = _convert(key, raw)
+    return options
+
+
+def _convert(key: str, raw: str) -> Any:
+    wanted = OPTION_TYPES[key]
+    try:
+        value = wanted(raw)
+    except ValueError:
+        raise ValueError(f"ismcts: option {key}={raw!r} is not a {wanted.__name__}") from None
+    if key == "rollout" and value not in ROLLOUT_POLICIES:
+        raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUT_POLICIES)}")
+    return value
