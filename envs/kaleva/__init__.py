@@ -1,0 +1,1 @@
+"""Kaleva: a 2-player board game of hidden character cards (shared/rules/kaleva.md)."""

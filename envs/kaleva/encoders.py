@@ -1,0 +1,232 @@
+"""Kaleva observation encoders: one player's view (KV-7) as float32 arrays.
+
+Both read only what the observing player may see, plus what a careful human remembers
+(KV-7.2): own cards by column, the opponent's face-up cards by column, where each face-down
+card came from (one of the six shown at setup and not seen since, or drawn later), which of
+the opponent's shown cards are still unseen, both discard piles, deck sizes, discs and lost
+discs. The board stays in absolute coordinates (row 0 is Silver's shield), like the action
+ids, with a seat one-hot; discs and cards are split into own and opponent's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tabletop.envs.kaleva.board import COLS, DECK_SIZE, DISCS_PER_PLAYER, NUM_SQUARES, NUM_VALUES
+from tabletop.envs.kaleva.engine import (
+    EMPTY,
+    MOVE,
+    ORIGINAL,
+    SETUP,
+    SWAP,
+    TUURI_CHOICE,
+    KalevaGame,
+    KalevaState,
+)
+
+SLOT_STATUSES = ("empty (setup)", "face up", "shown at setup, unseen since", "drawn later")
+"""How a slot's card is known to the opponent (KV-7.2)."""
+PHASES = (SETUP, MOVE, TUURI_CHOICE, SWAP)
+MAX_COPIES = 3
+
+BOARD_FEATURES = (
+    ("own_discs", NUM_SQUARES, "1 on squares (row * 6 + col) holding an own disc"),
+    ("opponent_discs", NUM_SQUARES, "1 on squares holding an opponent disc"),
+)
+SLOT_FEATURES = (
+    ("own_cards", COLS * NUM_VALUES, "own card per column: one-hot value at col * 10 + value"),
+    ("own_card_status", COLS * 4, "own card per column: one-hot status as the opponent knows it"),
+    ("opponent_cards", COLS * NUM_VALUES, "opponent's face-up cards: one-hot col * 10 + value"),
+    ("opponent_card_status", COLS * 4, "opponent's card per column: one-hot status"),
+)
+COUNT_FEATURES = (
+    ("own_to_arrange", "own shown cards not yet arranged (setup), count per value / 3"),
+    ("own_shown", "own six cards shown at setup, count per value / 3"),
+    ("opponent_shown", "opponent's six cards shown at setup, count per value / 3"),
+    ("opponent_unseen_shown", "opponent's shown cards not seen since, count per value / 3"),
+    ("own_discard", "own discard pile, count per value / 3"),
+    ("opponent_discard", "opponent's discard pile, count per value / 3"),
+)
+TABLE_FEATURES = (
+    ("lost_discs", 2, "own, opponent's lost discs / 6"),
+    ("deck_sizes", 2, "own, opponent's deck size / 27"),
+    ("seat", 2, "one-hot: the observer is Silver, Bronze"),
+    ("phase", 4, "one-hot: arrange cards, move, Tuuri decision, swap two cards"),
+    ("to_move", 1, "1 if the observer decides now"),
+    ("first_turn", 2, "own, opponent's first turn still to come (KV-3.2)"),
+    ("turns", 1, "turns played / turn limit"),
+)
+PENDING_FEATURES = (
+    ("pending_from", NUM_SQUARES, "during a Tuuri decision: one-hot square the disc leaves"),
+    ("pending_to", NUM_SQUARES, "during a Tuuri decision: one-hot square the disc enters"),
+)
+
+
+def flat_layout() -> list[tuple[str, slice, str]]:
+    """(feature, slice, meaning) for every part of the flat vector; the README's table."""
+    parts = [*BOARD_FEATURES, *SLOT_FEATURES]
+    parts += [(name, NUM_VALUES, meaning) for name, meaning in COUNT_FEATURES]
+    parts += [*TABLE_FEATURES, *PENDING_FEATURES]
+    layout, start = [], 0
+    for name, size, meaning in parts:
+        layout.append((name, slice(start, start + size), meaning))
+        start += size
+    return layout
+
+
+LAYOUT = {name: part for name, part, _ in flat_layout()}
+FLAT_SIZE = flat_layout()[-1][1].stop
+COUNTS_START = LAYOUT["own_to_arrange"].start
+TABLE_START = LAYOUT["lost_discs"].start
+TABLE_SIZE = sum(size for _, size, _ in TABLE_FEATURES)
+FACE_UP, UNSEEN_SHOWN, DRAWN = 1, 2, 3
+
+
+def slot_status(state: KalevaState, player: int, col: int) -> int:
+    """Index into SLOT_STATUSES of ``player``'s card on ``col``."""
+    if state.slots[player][col] == EMPTY:
+        return 0
+    if state.revealed[player][col]:
+        return FACE_UP
+    return UNSEEN_SHOWN if state.origin[player][col] == ORIGINAL else DRAWN
+
+
+def count_lists(state: KalevaState, player: int) -> tuple[list[int], ...]:
+    """The card lists behind COUNT_FEATURES, in order."""
+    opponent = 1 - player
+    return (
+        state.unplaced[player],
+        state.shown[player],
+        state.shown[opponent],
+        state.unseen_shown_cards(opponent),
+        state.discards[player],
+        state.discards[opponent],
+    )
+
+
+def table_features(state: KalevaState, player: int) -> list[float]:
+    """TABLE_FEATURES of ``player``'s view, in order."""
+    opponent = 1 - player
+    phase = [float(state.phase == p) for p in PHASES]
+    deciding = state.phase in PHASES and state.player == player
+    return [
+        state.lost[player] / DISCS_PER_PLAYER,
+        state.lost[opponent] / DISCS_PER_PLAYER,
+        len(state.decks[player]) / DECK_SIZE,
+        len(state.decks[opponent]) / DECK_SIZE,
+        float(player == 0),
+        float(player == 1),
+        *phase,
+        float(deciding),
+        float(state.turns_taken[player] == 0),
+        float(state.turns_taken[opponent] == 0),
+        state.plies / state.game.turn_limit,
+    ]
+
+
+class FlatEncoder:
+    """One float32 vector of ``FLAT_SIZE``; slices documented by ``flat_layout()``."""
+
+    name = "flat"
+    version = 0
+
+    def shape(self, game: KalevaGame) -> tuple[int, ...]:
+        return (FLAT_SIZE,)
+
+    def encode(self, state: KalevaState, player: int) -> np.ndarray:
+        opponent = 1 - player
+        hot = [square for square, disc in enumerate(state.board) if disc == player]
+        hot += [NUM_SQUARES + square for square, disc in enumerate(state.board) if disc == opponent]
+        own_cards, own_status = LAYOUT["own_cards"].start, LAYOUT["own_card_status"].start
+        opp_cards, opp_status = LAYOUT["opponent_cards"].start, LAYOUT["opponent_card_status"].start
+        for col in range(COLS):
+            card = state.slots[player][col]
+            if card != EMPTY:
+                hot.append(own_cards + col * NUM_VALUES + card)
+            hot.append(own_status + col * 4 + slot_status(state, player, col))
+            status = slot_status(state, opponent, col)
+            hot.append(opp_status + col * 4 + status)
+            if status == FACE_UP:
+                hot.append(opp_cards + col * NUM_VALUES + state.slots[opponent][col])
+        if state.pending is not None:
+            hot.append(LAYOUT["pending_from"].start + state.pending[0])
+            hot.append(LAYOUT["pending_to"].start + state.pending[1])
+        out = np.bincount(hot, minlength=FLAT_SIZE).astype(np.float32)
+        out[COUNTS_START:TABLE_START] = _counts(state, player)
+        out[TABLE_START : TABLE_START + TABLE_SIZE] = table_features(state, player)
+        return out
+
+
+def _counts(state: KalevaState, player: int) -> np.ndarray:
+    counts = [np.bincount(cards, minlength=NUM_VALUES) for cards in count_lists(state, player)]
+    return np.concatenate(counts) / MAX_COPIES
+
+
+# Entity encoder: a row per square, a row per card slot, then table rows.
+ROW_TYPES = ("square", "card slot", "table")
+SQUARE_WIDTH = 2 + 5 + COLS + 2  # own/opponent disc, row and column one-hot, pending from/to
+SLOT_WIDTH = 1 + COLS + NUM_VALUES + len(SLOT_STATUSES)  # is own, column, value, status
+ENTITY_WIDTH = len(ROW_TYPES) + max(SQUARE_WIDTH, SLOT_WIDTH)
+ENTITY_TABLE_SIZE = len(COUNT_FEATURES) * NUM_VALUES + TABLE_SIZE
+TABLE_ROWS = -(-ENTITY_TABLE_SIZE // ENTITY_WIDTH)
+SLOT_ROWS = 2 * COLS
+ENTITY_ROWS = NUM_SQUARES + SLOT_ROWS + TABLE_ROWS
+
+
+def _static_rows() -> np.ndarray:
+    rows = np.zeros((ENTITY_ROWS, ENTITY_WIDTH), dtype=np.float32)
+    types = len(ROW_TYPES)
+    for square in range(NUM_SQUARES):
+        rows[square, 0] = 1.0
+        rows[square, types + 2 + square // COLS] = 1.0
+        rows[square, types + 7 + square % COLS] = 1.0
+    for index in range(SLOT_ROWS):
+        rows[NUM_SQUARES + index, 1] = 1.0
+        rows[NUM_SQUARES + index, types] = float(index < COLS)
+        rows[NUM_SQUARES + index, types + 1 + index % COLS] = 1.0
+    rows[NUM_SQUARES + SLOT_ROWS :, 2] = 1.0
+    return rows
+
+
+STATIC_ROWS = _static_rows()
+TABLE_WIDTH = ENTITY_WIDTH - len(ROW_TYPES)
+
+
+class EntityEncoder:
+    """Rows 0-29: squares (type one-hot, own disc, opponent disc, row and column one-hot,
+    pending from/to); rows 30-41: card slots, own columns a-f then the opponent's (type,
+    is own, column one-hot, value one-hot if known to the observer, status one-hot); the last
+    rows: COUNT_FEATURES then TABLE_FEATURES flattened after the type one-hot, zero-padded."""
+
+    name = "entity"
+    version = 0
+
+    def shape(self, game: KalevaGame) -> tuple[int, ...]:
+        return (ENTITY_ROWS, ENTITY_WIDTH)
+
+    def encode(self, state: KalevaState, player: int) -> np.ndarray:
+        out = STATIC_ROWS.copy()
+        types, opponent = len(ROW_TYPES), 1 - player
+        for square, disc in enumerate(state.board):
+            if disc != EMPTY:
+                out[square, types + (disc != player)] = 1.0
+        if state.pending is not None:
+            out[state.pending[0], types + 13] = 1.0
+            out[state.pending[1], types + 14] = 1.0
+        value_at, status_at = types + 1 + COLS, types + 1 + COLS + NUM_VALUES
+        for index in range(SLOT_ROWS):
+            owner, col = (player, index) if index < COLS else (opponent, index - COLS)
+            row = NUM_SQUARES + index
+            status = slot_status(state, owner, col)
+            out[row, status_at + status] = 1.0
+            if status and (owner == player or status == FACE_UP):
+                out[row, value_at + state.slots[owner][col]] = 1.0
+        table = np.zeros(TABLE_ROWS * TABLE_WIDTH, dtype=np.float32)
+        counts = len(COUNT_FEATURES) * NUM_VALUES
+        table[:counts] = _counts(state, player)
+        table[counts:ENTITY_TABLE_SIZE] = table_features(state, player)
+        out[NUM_SQUARES + SLOT_ROWS :, types:] = table.reshape(TABLE_ROWS, TABLE_WIDTH)
+        return out
+
+
+ENCODERS = {"flat": FlatEncoder(), "entity": EntityEncoder()}
