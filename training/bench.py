@@ -5,7 +5,8 @@ only State.apply and the full loop (legal_actions + choice + apply + new games);
 (b) AEC env steps/s with observation and action mask, compared with PettingZoo's own
 connect_four_v3 and leduc_holdem_v4 run through the same loop; (c) all seats heuristic
 vs all seats random: team win rate (a game is won when every seat's return is positive)
-with a 95% Wilson interval, and the mean of each numeric State.stats() figure.
+with a 95% Wilson interval, and the mean of each numeric State.stats() figure; (d) ISMCTS
+iterations/s (random rollouts) searching at the decisions of random games.
 Speeds are wall-clock figures of this machine (each the best of three slices of --seconds,
 to shed other load), meant for comparison, never for asserting.
 """
@@ -30,6 +31,7 @@ from tabletop import envs
 from tabletop.envs.core.protocol import Game, State
 from tabletop.training.agents import make_agent, play_game
 from tabletop.training.cli import CommandError
+from tabletop.training.ismcts import ISMCTS, SearchBudget
 
 REFERENCE_ENVS = {
     "connect_four_v3": "classic/connect_four-v3",
@@ -69,6 +71,7 @@ class GameResult:
     engine_loop_per_s: float
     aec_steps_per_s: float
     aec_vs_reference: dict[str, float]
+    ismcts_iterations_per_s: float
     play: list[PlayResult]
 
 
@@ -138,6 +141,9 @@ def _measure_setting(
         ),
         aec_steps_per_s=aec_speed,
         aec_vs_reference={ref: aec_speed / speed for ref, speed in reference.items()},
+        ismcts_iterations_per_s=best_speed(
+            lambda s: ismcts_iterations_per_second(game, s, seed), seconds
+        ),
         play=[play_strength(name, game, spec, args.games, args.seed) for spec in PLAY_AGENTS],
     )
 
@@ -204,6 +210,25 @@ def aec_steps_per_second(env: AECEnv, seconds: float, seed: int) -> float:
     return steps / elapsed
 
 
+ISMCTS_SEARCH_ITERATIONS = 50
+"""Iterations of each search when measuring ISMCTS speed; small, so that one measurement
+spans the positions of whole games rather than a few openings."""
+
+
+def ismcts_iterations_per_second(game: Game, seconds: float, seed: int) -> float:
+    """ISMCTS with random rollouts searching at each decision of random games: the
+    iterations per second a search agent gets (resample, apply, rollouts and tree work)."""
+    search = ISMCTS(SearchBudget(ISMCTS_SEARCH_ITERATIONS), seed=seed)
+    iterations = 0
+    start = time.perf_counter()
+    for state, action in _random_playout_steps(game, seed):
+        iterations += search.search(state, state.current_player).iterations
+        state.apply(action)
+        if time.perf_counter() - start > seconds:
+            break
+    return iterations / (time.perf_counter() - start)
+
+
 def play_strength(name: str, game: Game, agent_spec: str, games: int, seed: int) -> PlayResult:
     """``games`` games with ``agent_spec`` at every seat: team wins and mean stats."""
     agents = [make_agent(agent_spec, name, seed + seat) for seat in range(game.num_players)]
@@ -267,6 +292,7 @@ def _rate(per_second: float) -> str:
 def _speed_table(results: Sequence[GameResult], reference: dict[str, float]) -> str:
     headers = ["game", "options", "engine apply/s", "engine loop/s", "AEC steps/s"]
     headers += [f"AEC vs {name}" for name in reference]
+    headers.append("ISMCTS iterations/s")
     rows = [
         [
             r.game,
@@ -275,12 +301,14 @@ def _speed_table(results: Sequence[GameResult], reference: dict[str, float]) -> 
             _rate(r.engine_loop_per_s),
             _rate(r.aec_steps_per_s),
             *(f"{r.aec_vs_reference[name]:.2f}x" for name in reference),
+            _rate(r.ismcts_iterations_per_s),
         ]
         for r in results
     ]
     blanks = ["-"] * len(reference)
     rows += [
-        [name, "pettingzoo", "-", "-", _rate(speed), *blanks] for name, speed in reference.items()
+        [name, "pettingzoo", "-", "-", _rate(speed), *blanks, "-"]
+        for name, speed in reference.items()
     ]
     return format_table(headers, rows)
 
