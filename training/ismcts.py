@@ -83,6 +83,7 @@ class SearchResult:
     """Root action -> how many iterations went through it."""
     mean_return: dict[int, float]
     """Root action -> mean return of the deciding player after it."""
+    root: Node
 
 
 class ISMCTS:
@@ -112,11 +113,12 @@ class ISMCTS:
         self.rng = random.Random(seed)
         self.clock = clock
 
-    def search(self, state: State, player: int) -> SearchResult:
-        """Search from ``player``'s information set at ``state`` (where ``player`` moves)."""
+    def search(self, state: State, player: int, root: Node | None = None) -> SearchResult:
+        """Search from ``player``'s information set at ``state`` (where ``player`` moves),
+        growing ``root`` (a tree kept from an earlier search) or a new tree."""
         if state.is_terminal() or state.current_player != player:
             raise ValueError(f"ismcts: player {player} is not to move in this state")
-        root = Node(player)
+        root = root or Node(player)
         iterations = 0
         limit = self.budget.iterations
         deadline = None if self.budget.seconds is None else self.clock() + self.budget.seconds
@@ -191,32 +193,60 @@ def _result(root: Node, legal: list[int], iterations: int) -> SearchResult:
     visits = {action: child.visits for action, child in children.items()}
     means = {action: child.total / child.visits for action, child in children.items()}
     action = max(visits, key=lambda a: (visits[a], means[a], -a))
-    return SearchResult(action=action, iterations=iterations, visits=visits, mean_return=means)
+    return SearchResult(
+        action=action, iterations=iterations, visits=visits, mean_return=means, root=root
+    )
 
 
 class ISMCTSAgent:
-    """The search as an ``Agent``: one fresh tree per decision, seeded and reproducible
-    under an iteration budget (a time budget depends on the machine's speed)."""
+    """The search as an ``Agent``, seeded and reproducible under an iteration budget (a time
+    budget depends on the machine's speed).
 
-    def __init__(self, search: ISMCTS) -> None:
+    With ``reuse`` in a one-player game, the subtree below the chosen action becomes the
+    next decision's starting tree: nobody else moves in between, so the next decision is a
+    node of that subtree. This assumes ``act`` sees the consecutive decisions of one game
+    (as ``play_game`` and the env loop do); ``reset`` drops the tree. With more players the
+    others' moves in between are unknown to the agent, so every decision starts afresh.
+    """
+
+    def __init__(self, search: ISMCTS, reuse: bool = False) -> None:
         self.search = search
+        self.reuse = reuse
         self.last_result: SearchResult | None = None
+        self._kept: Node | None = None
 
     def reset(self) -> None:
-        """Nothing to forget between games; the generator runs on so later games differ."""
+        """Drop the kept tree; the generator runs on so later games differ."""
         self.last_result = None
+        self._kept = None
 
     def act(self, state: State, player: int) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        self.last_result = self.search.search(state, player)
-        return self.last_result.action
+        result = self.search.search(state, player, self._kept)
+        self.last_result = result
+        if self.reuse and state.game.num_players == 1:
+            self._kept = result.root.children[result.action]
+        return result.action
 
 
 ROLLOUT_POLICIES = ("random", "heuristic")
 
-OPTION_TYPES: dict[str, type] = {"iterations": int, "seconds": float, "c": float, "rollout": str}
+
+def _parse_bool(text: str) -> bool:
+    if text.lower() not in ("true", "false"):
+        raise ValueError(text)
+    return text.lower() == "true"
+
+
+OPTION_TYPES: dict[str, Callable[[str], Any]] = {
+    "iterations": int,
+    "seconds": float,
+    "c": float,
+    "rollout": str,
+    "reuse": _parse_bool,
+}
 """Options of the ``ismcts:key=value,...`` agent spec and the type of each value."""
 
 
@@ -236,7 +266,7 @@ def make_ismcts_agent(game_name: str, seed: int | None, options: str = "") -> IS
         rollout=rollout,
         seed=seed,
     )
-    return ISMCTSAgent(search)
+    return ISMCTSAgent(search, reuse=chosen.get("reuse", False))
 
 
 def parse_options(text: str) -> dict[str, Any]:
@@ -259,7 +289,8 @@ def _convert(key: str, raw: str) -> Any:
     try:
         value = wanted(raw)
     except ValueError:
-        raise ValueError(f"ismcts: option {key}={raw!r} is not a {wanted.__name__}") from None
+        kind = "true/false" if wanted is _parse_bool else f"a {wanted.__name__}"
+        raise ValueError(f"ismcts: option {key}={raw!r} is not {kind}") from None
     if key == "rollout" and value not in ROLLOUT_POLICIES:
         raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUT_POLICIES)}")
     return value

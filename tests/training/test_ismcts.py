@@ -196,6 +196,25 @@ def test_iteration_budget_is_exact() -> None:
     assert sum(result.visits.values()) == 37
 
 
+def second_decision_visits(players: int, reuse: bool) -> int:
+    """Root visits at a player's second decision of a Ten game, 50 new iterations each."""
+    agent = ISMCTSAgent(search(iterations=50), reuse=reuse)
+    state = TenGame(players).position([[1, 2, 3]] * players, deck=[1, 2, 3, 4], total=0, player=0)
+    state.apply(agent.act(state, 0))
+    while state.current_player != 0:
+        state.apply(state.legal_actions()[0])
+    assert len(state.legal_actions()) > 1  # a real decision, so the agent searches
+    agent.act(state, 0)
+    assert agent.last_result is not None
+    return sum(agent.last_result.visits.values())
+
+
+def test_tree_reuse_keeps_the_chosen_subtree_in_one_player_games_only() -> None:
+    assert second_decision_visits(players=1, reuse=False) == 50
+    assert second_decision_visits(players=1, reuse=True) > 50
+    assert second_decision_visits(players=2, reuse=True) == 50
+
+
 class FakeClock:
     """Each reading is one second after the previous one."""
 
@@ -237,6 +256,7 @@ def test_spec_sets_budget_exploration_and_rollout() -> None:
     plain = make_agent("ismcts", "regicide")
     assert plain.search.budget == SearchBudget(iterations=DEFAULT_ITERATIONS)
     assert plain.search.rollout_agent is None
+    assert not plain.reuse and make_agent("ismcts:reuse=true", "regicide").reuse
 
 
 @pytest.mark.parametrize(
@@ -247,6 +267,7 @@ def test_spec_sets_budget_exploration_and_rollout() -> None:
         ("ismcts:iterations=many", "not a int"),
         ("ismcts:c=high", "not a float"),
         ("ismcts:rollout=greedy", "rollout must be"),
+        ("ismcts:reuse=1", "true/false"),
         ("ismcts:iterations=0", "at least 1"),
     ],
 )
