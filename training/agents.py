@@ -8,12 +8,14 @@ information with ``State.resample_hidden`` and expecting the same decision).
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 from tabletop.envs import env_module
 from tabletop.envs.core.protocol import State
+from tabletop.training.ismcts import make_ismcts_agent
 
 
 @runtime_checkable
@@ -42,23 +44,66 @@ class RandomAgent:
         return self._rng.choice(state.legal_actions())
 
 
-def _heuristic_agent(game_name: str, seed: int | None) -> Agent:
+AgentFactory = Callable[[str, int | None, str], Agent]
+"""factory(game_name, seed, options): ``options`` is the text after ``kind:`` in a spec
+(empty without one); each kind parses and checks its own."""
+
+
+def _without_options(kind: str, options: str) -> None:
+    if options:
+        raise ValueError(f"agent {kind!r} takes no options, got {options!r}")
+
+
+def _random_agent(game_name: str, seed: int | None, options: str) -> Agent:
+    _without_options("random", options)
+    return RandomAgent(seed)
+
+
+def _heuristic_agent(game_name: str, seed: int | None, options: str) -> Agent:
+    _without_options("heuristic", options)
     return env_module(game_name).heuristic_agent(seed=seed)
 
 
-AGENT_FACTORIES: dict[str, Callable[[str, int | None], Agent]] = {
-    "random": lambda _game_name, seed: RandomAgent(seed),
+def _policy_agent(game_name: str, seed: int | None, path: str) -> Agent:
+    """A saved policy (``policy:PATH``); imported lazily so that playing and benchmarking
+    work without torch installed."""
+    from tabletop.training.policy import load_agent
+
+    return load_agent(path, game=game_name, seed=seed)
+
+
+AGENT_FACTORIES: dict[str, AgentFactory] = {
+    "random": _random_agent,
     "heuristic": _heuristic_agent,
+    "ismcts": make_ismcts_agent,
+    "policy": _policy_agent,
 }
-"""Agent spec -> factory(game_name, seed); later trained policies and search join here."""
+"""Agent kind -> factory. A spec is ``kind`` or ``kind:options``
+(e.g. ``ismcts:iterations=2000,c=0.7``, ``policy:runs/regicide``), so a new kind of agent
+is one entry here."""
+
+POLICY_SUFFIX = ".pt"
 
 
 def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
-    """The agent named by ``spec`` (e.g. ``"heuristic"``) for the game ``game_name``."""
-    factory = AGENT_FACTORIES.get(spec.strip().lower())
-    if factory is None:
-        raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(AGENT_FACTORIES)}")
-    return factory(game_name, seed)
+    """The agent named by ``spec`` for the game ``game_name``: ``kind[:options]`` as in
+    ``AGENT_FACTORIES``, or the bare path of a saved policy (a ``.pt`` file or a training
+    run directory)."""
+    text = spec.strip()
+    kind, _, options = text.partition(":")
+    factory = AGENT_FACTORIES.get(kind.strip().lower())
+    if factory is not None:
+        return factory(game_name, seed, options.strip())
+    if _looks_like_path(text):
+        return _policy_agent(game_name, seed, text)
+    raise ValueError(
+        f"unknown agent {spec!r}; known agents: {', '.join(AGENT_FACTORIES)}, "
+        "or the path of a saved policy (file or training run directory)"
+    )
+
+
+def _looks_like_path(text: str) -> bool:
+    return os.path.exists(text) or "/" in text or os.sep in text or text.endswith(POLICY_SUFFIX)
 
 
 def play_game(state: State, agents: Sequence[Agent]) -> State:

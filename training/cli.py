@@ -17,6 +17,8 @@ from typing import Any
 SUBCOMMANDS: dict[str, str] = {
     "play": "tabletop.training.play",
     "bench": "tabletop.training.bench",
+    "train": "tabletop.training.train",
+    "eval": "tabletop.training.evaluate",
 }
 """Subcommand name -> module implementing it."""
 

@@ -1,0 +1,6 @@
+"""Wrappers that adapt tabletop AEC envs to single-agent learners (sb3-contrib MaskablePPO)."""
+
+from tabletop.wrappers.opponents import OpponentPool
+from tabletop.wrappers.single_agent import SingleAgentEnv, outcome
+
+__all__ = ["OpponentPool", "SingleAgentEnv", "outcome"]

@@ -1,0 +1,51 @@
+"""Per-game default settings of training and evaluation, read from ``configs.toml``.
+
+The file is data: shared code asks "is this game cooperative?" or "which PPO settings?"
+here and stays free of game names. A game without a table of its own gets ``[default]``.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tabletop import envs
+
+CONFIG_PATH = Path(__file__).with_name("configs.toml")
+
+
+@cache
+def _all_configs() -> dict[str, Any]:
+    with CONFIG_PATH.open("rb") as file:
+        return tomllib.load(file)
+
+
+def merged(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``override``'s keys replacing it, sub-tables merged key by key."""
+    result = copy.deepcopy(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(result.get(key), dict):
+            result[key] = merged(result[key], value)
+        else:
+            result[key] = copy.deepcopy(value)
+    return result
+
+
+def game_config(game_name: str) -> dict[str, Any]:
+    """The settings of ``game_name``: ``[default]`` overridden by the game's own table."""
+    configs = _all_configs()
+    return merged(configs["default"], configs.get(game_name, {}))
+
+
+def is_cooperative(game_name: str) -> bool:
+    return bool(game_config(game_name)["cooperative"])
+
+
+def registered_name(name: str) -> str:
+    """The registry's name of a game given as ``"regicide"`` or ``"regicide_v0"``: the
+    key of its per-game settings."""
+    module_name = envs.env_module(name).__name__
+    return next(key for key, path in envs.REGISTRY.items() if path == module_name)

@@ -1,0 +1,487 @@
+"""Evaluate agents against each other: a round-robin table, ratings, JSON and a PNG.
+
+Competitive games: every pair of agents plays ``--games`` games; in a game one agent holds
+one seat and the other every other seat, and each deal is played once from every
+arrangement (in two-player games: both seat orders), so seats are swapped equally and
+the luck of the deal cancels. Per pair: wins, draws and losses with 95% Wilson intervals;
+over all games: how often the first seat wins; and openskill (Plackett-Luce) ratings.
+
+Cooperative games: each agent plays every seat of ``--games`` games; the team win rate with
+its interval, the mean of each ``State.stats()`` figure and the distribution of the
+game's ``distribution_stats`` (configs.toml), for every player count asked for.
+
+Agents are specs: ``random``, ``heuristic``, ``kind:options``, or a saved policy (a file
+or a training run directory; a run's learning curve then joins the PNG).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from tabletop import envs
+from tabletop.training.agents import Agent, make_agent, play_game
+from tabletop.training.bench import format_table, numeric_stats, wilson_interval
+from tabletop.training.cli import CommandError, add_game_options, game_options
+from tabletop.training.config import game_config, registered_name
+from tabletop.wrappers.single_agent import outcome
+
+AgentSource = str | Agent
+"""An agent spec (resolved where the game is played, e.g. in a worker) or an agent."""
+
+GAMES_PER_TASK = 25
+"""Games a worker plays per task: enough to amortise building its agents."""
+
+
+@dataclass
+class GameRecord:
+    seats: tuple[str, ...]
+    """The label of the agent at each seat."""
+    returns: tuple[float, ...]
+    stats: dict[str, float]
+
+
+@dataclass
+class PairResult:
+    """``a`` against ``b``, counted from ``a``'s side."""
+
+    a: str
+    b: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    win_rate: float
+    win_ci95: tuple[float, float]
+    loss_rate: float
+    loss_ci95: tuple[float, float]
+
+
+@dataclass
+class TeamResult:
+    """One agent at every seat of a cooperative game."""
+
+    agent: str
+    games: int
+    wins: int
+    win_rate: float
+    win_ci95: tuple[float, float]
+    stats_mean: dict[str, float]
+    distributions: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+@dataclass
+class PlayerCountResult:
+    num_players: int
+    mode: str
+    """``"competitive"`` or ``"cooperative"``."""
+    pairs: list[PairResult] = field(default_factory=list)
+    first_seat: dict[str, Any] = field(default_factory=dict)
+    ratings: list[dict[str, Any]] = field(default_factory=list)
+    teams: list[TeamResult] = field(default_factory=list)
+
+
+# ----- playing ------------------------------------------------------------------------------
+
+
+def play_games(
+    game_name: str,
+    options: dict[str, Any],
+    agents: dict[str, AgentSource],
+    schedule: Sequence[tuple[tuple[str, ...], int]],
+    agent_seed: int,
+) -> list[GameRecord]:
+    """Play each ``(seat labels, game seed)`` of ``schedule``; ``agents`` maps labels to
+    agents or specs (built once here, each with its own seed)."""
+    game = envs.make_game(game_name, **options)
+    built = {
+        label: make_agent(source, game_name, agent_seed + index)
+        if isinstance(source, str)
+        else source
+        for index, (label, source) in enumerate(agents.items())
+    }
+    records = []
+    for seats, game_seed in schedule:
+        state = play_game(game.new_state(seed=game_seed), [built[label] for label in seats])
+        records.append(GameRecord(seats, tuple(state.returns()), numeric_stats(state.stats())))
+    return records
+
+
+def _play_task(task: tuple) -> list[GameRecord]:
+    _limit_torch_threads()
+    return play_games(*task)
+
+
+def _limit_torch_threads() -> None:
+    """Workers share the cores: one torch thread each (if torch is loaded at all)."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+
+
+def play_schedule(
+    game_name: str,
+    options: dict[str, Any],
+    agents: dict[str, AgentSource],
+    schedule: Sequence[tuple[tuple[str, ...], int]],
+    *,
+    agent_seed: int = 0,
+    workers: int = 1,
+) -> list[GameRecord]:
+    """``play_games`` split over ``workers`` processes (in order of ``schedule``)."""
+    if workers <= 1:
+        return play_games(game_name, options, agents, schedule, agent_seed)
+    chunks = [schedule[i : i + GAMES_PER_TASK] for i in range(0, len(schedule), GAMES_PER_TASK)]
+    tasks = [
+        (game_name, options, agents, chunk, agent_seed + 1000 * index)
+        for index, chunk in enumerate(chunks)
+    ]
+    with ProcessPoolExecutor(workers, mp_context=get_context("forkserver")) as pool:
+        return [record for records in pool.map(_play_task, tasks) for record in records]
+
+
+def pair_arrangements(a: str, b: str, num_players: int) -> list[tuple[str, ...]]:
+    """Every distinct arrangement of ``a`` alone at one seat against ``b`` at all others,
+    and the reverse: both seat orders when two play."""
+    arrangements: list[tuple[str, ...]] = []
+    for lone, field_agent in ((a, b), (b, a)):
+        for seat in range(num_players):
+            seats = tuple(lone if s == seat else field_agent for s in range(num_players))
+            if seats not in arrangements:
+                arrangements.append(seats)
+    return arrangements
+
+
+def pair_schedule(
+    a: str, b: str, num_players: int, games: int, seed: int
+) -> list[tuple[tuple[str, ...], int]]:
+    """``games`` games of ``a`` against ``b``: each deal (seed) is played in every
+    arrangement before the next deal, so seats are swapped equally."""
+    arrangements = pair_arrangements(a, b, num_players)
+    return [
+        (arrangements[g % len(arrangements)], seed + g // len(arrangements)) for g in range(games)
+    ]
+
+
+# ----- counting -----------------------------------------------------------------------------
+
+
+def side_outcome(record: GameRecord, label: str) -> str:
+    """``label``'s result in a two-sided game: its best seat against the other side's best."""
+    own = max(r for r, s in zip(record.returns, record.seats, strict=True) if s == label)
+    other = max(r for r, s in zip(record.returns, record.seats, strict=True) if s != label)
+    return "win" if own > other else "draw" if own == other else "loss"
+
+
+def pair_result(a: str, b: str, records: Sequence[GameRecord]) -> PairResult:
+    counts = Counter(side_outcome(record, a) for record in records)
+    games = len(records)
+    return PairResult(
+        a=a,
+        b=b,
+        games=games,
+        wins=counts["win"],
+        draws=counts["draw"],
+        losses=counts["loss"],
+        win_rate=counts["win"] / games,
+        win_ci95=wilson_interval(counts["win"], games),
+        loss_rate=counts["loss"] / games,
+        loss_ci95=wilson_interval(counts["loss"], games),
+    )
+
+
+def first_seat_result(records: Sequence[GameRecord]) -> dict[str, Any]:
+    """How often seat 0 wins outright; with seats swapped equally, agent strength cancels
+    and the remainder is the seat's advantage (no advantage: about 1 / players)."""
+    wins = sum(outcome(list(record.returns), 0, cooperative=False) == "win" for record in records)
+    games = len(records)
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games,
+        "win_ci95": wilson_interval(wins, games),
+        "even_share": 1 / len(records[0].seats),
+    }
+
+
+def ratings(records: Sequence[GameRecord], labels: Sequence[str]) -> list[dict[str, Any]]:
+    """Plackett-Luce ratings from every game, in schedule order; sorted best first by the
+    conservative ``ordinal`` (mu - 3 sigma)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    rating = {label: model.rating(name=label) for label in labels}
+    for record in records:
+        sides = sorted(set(record.seats))
+        rank = {"win": 1, "draw": 1, "loss": 2}
+        ranks = [rank[side_outcome(record, side)] for side in sides]
+        updated = model.rate([[rating[side]] for side in sides], ranks=ranks)
+        for side, (new_rating,) in zip(sides, updated, strict=True):
+            rating[side] = new_rating
+    table = [
+        {"agent": label, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}
+        for label, r in rating.items()
+    ]
+    return sorted(table, key=lambda row: -row["ordinal"])
+
+
+def team_result(
+    label: str, records: Sequence[GameRecord], distribution_stats: Sequence[str]
+) -> TeamResult:
+    games = len(records)
+    wins = sum(outcome(list(r.returns), 0, cooperative=True) == "win" for r in records)
+    sums: Counter[str] = Counter()
+    for record in records:
+        sums.update(record.stats)
+    distributions = {
+        key: dict(sorted(Counter(_stat_label(r.stats.get(key)) for r in records).items()))
+        for key in distribution_stats
+    }
+    return TeamResult(
+        agent=label,
+        games=games,
+        wins=wins,
+        win_rate=wins / games,
+        win_ci95=wilson_interval(wins, games),
+        stats_mean={key: total / games for key, total in sums.items()},
+        distributions=distributions,
+    )
+
+
+def _stat_label(value: float | None) -> str:
+    """A stat value as a distribution key; ``"-"`` for games that do not report it."""
+    if value is None:
+        return "-"
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+# ----- a whole evaluation -------------------------------------------------------------------
+
+
+def evaluate(
+    game_name: str,
+    specs: Sequence[str],
+    *,
+    player_counts: Sequence[int | None],
+    games: int,
+    seed: int = 0,
+    workers: int = 1,
+    options: dict[str, Any] | None = None,
+) -> list[PlayerCountResult]:
+    """The round-robin (competitive) or team table (cooperative) for each player count."""
+    config = game_config(game_name)
+    agents = {spec: spec for spec in specs}
+    results = []
+    for num_players in player_counts:
+        setting = dict(options or {})
+        if num_players is not None:
+            setting["num_players"] = num_players
+        players = envs.make_game(game_name, **setting).num_players
+        if config["cooperative"]:
+            result = _cooperative(game_name, setting, agents, games, seed, workers, config)
+        else:
+            result = _competitive(game_name, setting, agents, games, seed, workers)
+        result.num_players = players
+        results.append(result)
+    return results
+
+
+def _competitive(
+    game_name: str,
+    options: dict[str, Any],
+    agents: dict[str, AgentSource],
+    games: int,
+    seed: int,
+    workers: int,
+) -> PlayerCountResult:
+    players = envs.make_game(game_name, **options).num_players
+    pairs = list(itertools.combinations(agents, 2))
+    if not pairs:
+        raise ValueError("a competitive evaluation needs at least two agents")
+    schedule = [entry for a, b in pairs for entry in pair_schedule(a, b, players, games, seed)]
+    records = play_schedule(game_name, options, agents, schedule, agent_seed=seed, workers=workers)
+    per_pair = [records[i * games : (i + 1) * games] for i in range(len(pairs))]
+    return PlayerCountResult(
+        num_players=players,
+        mode="competitive",
+        pairs=[pair_result(a, b, rs) for (a, b), rs in zip(pairs, per_pair, strict=True)],
+        first_seat=first_seat_result(records),
+        ratings=ratings(records, list(agents)),
+    )
+
+
+def _cooperative(
+    game_name: str,
+    options: dict[str, Any],
+    agents: dict[str, AgentSource],
+    games: int,
+    seed: int,
+    workers: int,
+    config: dict[str, Any],
+) -> PlayerCountResult:
+    players = envs.make_game(game_name, **options).num_players
+    teams = []
+    for label in agents:
+        schedule = [((label,) * players, seed + g) for g in range(games)]
+        records = play_schedule(
+            game_name, options, {label: agents[label]}, schedule, agent_seed=seed, workers=workers
+        )
+        teams.append(team_result(label, records, config["distribution_stats"]))
+    return PlayerCountResult(num_players=players, mode="cooperative", teams=teams)
+
+
+# ----- output -------------------------------------------------------------------------------
+
+
+def _interval(ci: tuple[float, float]) -> str:
+    return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def result_tables(results: Sequence[PlayerCountResult]) -> str:
+    """The terminal (and Markdown) tables of an evaluation."""
+    parts = []
+    for result in results:
+        parts.append(f"{result.num_players} players ({result.mode})")
+        if result.mode == "cooperative":
+            parts.append(_team_table(result.teams))
+        else:
+            parts += [_pair_table(result.pairs), _rating_table(result), ""]
+        parts.append("")
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def _team_table(teams: Sequence[TeamResult]) -> str:
+    stat_keys = sorted({key for team in teams for key in team.stats_mean})
+    dist_keys = sorted({key for team in teams for key in team.distributions})
+    headers = ["agent", "games", "team win rate", "95% CI"]
+    headers += [f"mean {key}" for key in stat_keys] + [f"{key} counts" for key in dist_keys]
+    rows = [
+        [
+            team.agent,
+            str(team.games),
+            f"{team.win_rate:.3f}",
+            _interval(team.win_ci95),
+            *(f"{team.stats_mean.get(key, 0.0):.3g}" for key in stat_keys),
+            *(_counts(team.distributions.get(key, {})) for key in dist_keys),
+        ]
+        for team in teams
+    ]
+    return format_table(headers, rows)
+
+
+def _counts(distribution: dict[str, int]) -> str:
+    return " ".join(f"{value}:{count}" for value, count in distribution.items()) or "-"
+
+
+def _pair_table(pairs: Sequence[PairResult]) -> str:
+    headers = ["agent", "opponent", "games", "win", "draw", "loss", "win rate", "95% CI"]
+    headers += ["loss rate", "95% CI (loss)"]
+    rows = [
+        [
+            p.a,
+            p.b,
+            str(p.games),
+            str(p.wins),
+            str(p.draws),
+            str(p.losses),
+            f"{p.win_rate:.3f}",
+            _interval(p.win_ci95),
+            f"{p.loss_rate:.3f}",
+            _interval(p.loss_ci95),
+        ]
+        for p in pairs
+    ]
+    return format_table(headers, rows)
+
+
+def _rating_table(result: PlayerCountResult) -> str:
+    seat = result.first_seat
+    first = (
+        f"first seat wins {seat['win_rate']:.3f} {_interval(seat['win_ci95'])} of "
+        f"{seat['games']} games (even share {seat['even_share']:.3f})"
+    )
+    rows = [
+        [r["agent"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}"]
+        for r in result.ratings
+    ]
+    return first + "\n\n" + format_table(["agent", "mu", "sigma", "ordinal"], rows)
+
+
+def save_json(path: Path, header: dict[str, Any], results: Sequence[PlayerCountResult]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    document = {**header, "results": [asdict(result) for result in results]}
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+
+
+# ----- command line -------------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="registered game name, e.g. regicide")
+    parser.add_argument(
+        "--agents",
+        default="random,heuristic",
+        help="comma-separated agent specs (default random,heuristic)",
+    )
+    parser.add_argument("--games", type=int, default=200, help="games per pair or agent")
+    parser.add_argument("--workers", type=int, default=1, help="parallel processes")
+    parser.add_argument("--seed", type=int, default=0, help="first game seed")
+    parser.add_argument(
+        "--players-list",
+        metavar="N,M",
+        help="evaluate at each of these player counts (default: --players or the game's)",
+    )
+    parser.add_argument("--out", metavar="DIR", help="write results.json and results.png here")
+    add_game_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        game_name = registered_name(args.game)
+        specs = [spec.strip() for spec in args.agents.split(",") if spec.strip()]
+        if len(set(specs)) != len(specs):
+            raise ValueError(f"--agents names an agent twice: {args.agents}")
+        options = game_options(args)
+        counts = _player_counts(args.players_list, options.pop("num_players", None))
+        if args.games < 1:
+            raise ValueError("--games must be at least 1")
+        results = evaluate(
+            game_name,
+            specs,
+            player_counts=counts,
+            games=args.games,
+            seed=args.seed,
+            workers=args.workers,
+            options=options,
+        )
+    except (ValueError, FileNotFoundError, TypeError) as error:
+        raise CommandError(str(error)) from error
+    print(result_tables(results))
+    if args.out:
+        out = Path(args.out)
+        header = {"game": game_name, "agents": specs, "games": args.games, "seed": args.seed}
+        header["options"] = options
+        save_json(out / "results.json", header, results)
+        from tabletop.training.plots import evaluation_figure
+
+        evaluation_figure(out / "results.png", game_name, specs, results)
+        print(f"wrote {out / 'results.json'} and {out / 'results.png'}", file=sys.stderr)
+    return 0
+
+
+def _player_counts(text: str | None, single: int | None) -> list[int | None]:
+    if text is None:
+        return [single]
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--players-list must be numbers like 2,3, got {text!r}") from None

@@ -1,0 +1,127 @@
+"""The PNG of ``tabletop eval``: the results of each player count, and the learning curve
+of every training run among the agents (read from the run's ``log.csv``)."""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no display is needed, nor wanted in workers and CI
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+LOG_NAME = "log.csv"
+
+
+def run_logs(specs: Sequence[str]) -> dict[str, Path]:
+    """Agent spec -> training log, for the specs that are training run directories."""
+    logs = {}
+    for spec in specs:
+        path = Path(spec.removeprefix("policy:"))
+        if path.is_dir() and (path / LOG_NAME).is_file():
+            logs[spec] = path / LOG_NAME
+    return logs
+
+
+def evaluation_figure(path: Path, game: str, specs: Sequence[str], results: Sequence[Any]) -> None:
+    """One panel per player count (win-rate matrix, or team results), then one learning
+    curve per training run among ``specs``."""
+    logs = run_logs(specs)
+    panels = len(results) + len(logs)
+    figure, axes = plt.subplots(1, panels, figsize=(6.5 * panels, 5.2), squeeze=False)
+    for ax, result in zip(axes[0], results, strict=False):
+        if result.mode == "competitive":
+            win_rate_matrix(ax, specs, result)
+        else:
+            team_bars(ax, result)
+        ax.set_title(f"{game}, {result.num_players} players ({result.mode})")
+    for ax, (spec, log) in zip(axes[0][len(results) :], logs.items(), strict=True):
+        learning_curve(ax, log)
+        ax.set_title(f"learning curve of {spec}")
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def win_rate_matrix(ax: Any, specs: Sequence[str], result: Any) -> None:
+    """Cell (row a, column b): a's win rate against b; the diagonal is left blank."""
+    index = {spec: i for i, spec in enumerate(specs)}
+    matrix = np.full((len(specs), len(specs)), np.nan)
+    for pair in result.pairs:
+        matrix[index[pair.a], index[pair.b]] = pair.win_rate
+        matrix[index[pair.b], index[pair.a]] = pair.loss_rate
+    image = ax.imshow(matrix, vmin=0, vmax=1, cmap="RdYlGn")
+    labels = [_short(spec) for spec in specs]
+    ax.set_xticks(range(len(specs)), labels, rotation=30, ha="right")
+    ax.set_yticks(range(len(specs)), labels)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("agent (win rate)")
+    for (row, column), value in np.ndenumerate(matrix):
+        if not np.isnan(value):
+            ax.text(column, row, f"{value:.2f}", ha="center", va="center")
+    ax.figure.colorbar(image, ax=ax, fraction=0.046)
+
+
+def team_bars(ax: Any, result: Any) -> None:
+    """Team win rate with its 95% interval per agent, and each agent's mean stats beside."""
+    names = [_short(team.agent) for team in result.teams]
+    rates = [team.win_rate for team in result.teams]
+    errors = np.array(
+        [[t.win_rate - t.win_ci95[0], t.win_ci95[1] - t.win_rate] for t in result.teams]
+    ).T
+    ax.bar(names, rates, yerr=errors, capsize=4, color="tab:green")
+    ax.set_ylabel("team win rate (95% CI)")
+    ax.set_ylim(0, max(0.05, max(t.win_ci95[1] for t in result.teams) * 1.2))
+    stat_keys = [key for key in result.teams[0].stats_mean if key not in ("won",)]
+    lines = [
+        f"{_short(team.agent)}: "
+        + ", ".join(f"{key} {team.stats_mean.get(key, 0):.2f}" for key in stat_keys)
+        for team in result.teams
+    ]
+    ax.text(0.02, 0.98, "\n".join(lines), transform=ax.transAxes, va="top", fontsize=8)
+
+
+def learning_curve(ax: Any, log: Path) -> None:
+    """Evaluation figures against training steps; baselines measured once are lines."""
+    with log.open(newline="", encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    series: defaultdict[str, list[tuple[int, float, float, float]]] = defaultdict(list)
+    baselines: dict[str, float] = {}
+    metric = rows[0]["metric"] if rows else "win_rate"
+    for row in rows:
+        if row["phase"] == "eval":
+            value, low, high = _curve_point(row, metric)
+            series[row["opponent"]].append((int(row["step"]), value, low, high))
+        elif row["phase"] == "baseline":
+            baselines[row["opponent"]] = float(row["metric_value"])
+    for opponent, points in series.items():
+        steps, values, lows, highs = (list(column) for column in zip(*points, strict=True))
+        label = f"vs {opponent}" if opponent != "self" else "learner team"
+        ax.plot(steps, values, marker="o", label=label)
+        if metric == "win_rate":
+            ax.fill_between(steps, lows, highs, alpha=0.2)
+    for name, value in baselines.items():
+        ax.axhline(value, linestyle="--", color="grey")
+        ax.annotate(name, (0, value), textcoords="offset points", xytext=(2, 2), fontsize=8)
+    ax.set_xlabel("training steps")
+    ax.set_ylabel("win rate (95% CI)" if metric == "win_rate" else f"mean {metric}")
+    ax.legend(loc="lower right")
+
+
+def _curve_point(row: dict[str, str], metric: str) -> tuple[float, float, float]:
+    if metric == "win_rate":
+        return float(row["win_rate"]), float(row["ci_low"]), float(row["ci_high"])
+    value = float(row["metric_value"])
+    return value, value, value
+
+
+def _short(spec: str) -> str:
+    """A label that fits under a matrix column: a run directory's last part."""
+    return Path(spec).name if "/" in spec else spec

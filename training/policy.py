@@ -1,0 +1,292 @@
+"""Saved policies: a trained network plus the metadata that says where it can play.
+
+A policy file is a ``torch.save`` of plain data (metadata, network shape, ``state_dict``),
+loadable with ``weights_only=True``, so opening a file never runs code from it. Loading
+checks the metadata against the env it is meant for and names every difference: a policy
+fed another game's or another encoder version's observations would play nonsense silently.
+
+``load_agent(path)`` turns a file (or a training run directory) into an ``Agent`` that
+plays any seat on the engine state, like the baselines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from gymnasium import spaces
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+from tabletop.envs import env_module
+from tabletop.envs.core.aec import TabletopAEC
+from tabletop.envs.core.protocol import Encoder, Game, State
+
+FILE_FORMAT = "tabletop-policy"
+FORMAT_VERSION = 1
+POLICY_SUFFIX = ".pt"
+RUN_DIR_POLICIES = ("best_policy.pt", "last_policy.pt")
+"""The files ``load_agent`` looks for, in this order, when given a training run directory."""
+
+
+class PolicyMismatchError(ValueError):
+    """A policy was loaded for an env it was not trained for."""
+
+
+@dataclass(frozen=True)
+class PolicyMetadata:
+    """Where a policy can play and how it came to be."""
+
+    game: str
+    """Registered game name, e.g. ``"regicide"``."""
+    env: str
+    """Versioned env name, e.g. ``"regicide_v0"``."""
+    encoder: str
+    encoder_version: int
+    observation_shape: tuple[int, ...]
+    num_actions: int
+    training_steps: int
+    seed: int | None
+    game_options: dict[str, Any] = field(default_factory=dict)
+    """Options of the training env (informative: e.g. another player count is allowed
+    when the observation shape and action count agree)."""
+
+    def differences(self, other: PolicyMetadata) -> list[str]:
+        """What makes ``other`` (an env's description) unplayable for this policy."""
+        checked = ("env", "encoder", "encoder_version", "observation_shape", "num_actions")
+        return [
+            f"{name}: policy {getattr(self, name)!r}, env {getattr(other, name)!r}"
+            for name in checked
+            if getattr(self, name) != getattr(other, name)
+        ]
+
+
+@dataclass(frozen=True)
+class NetworkSpec:
+    """What rebuilds the network: hidden layers and activation (a ``torch.nn`` name)."""
+
+    net_arch: list[int] | dict[str, list[int]]
+    activation: str
+
+    def policy_kwargs(self) -> dict[str, Any]:
+        return {"net_arch": self.net_arch, "activation_fn": getattr(torch.nn, self.activation)}
+
+
+def env_metadata(
+    env: Any, *, training_steps: int = 0, seed: int | None = None, game_options: dict | None = None
+) -> PolicyMetadata:
+    """The metadata a policy trained in (or loaded into) the AEC ``env`` must carry."""
+    raw = env.unwrapped
+    if not isinstance(raw, TabletopAEC):
+        raise TypeError(f"expected a tabletop AEC env, got {type(raw).__name__}")
+    name = raw.metadata["name"]
+    return _metadata_for(name, raw.game, raw.encoder, training_steps, seed, game_options)
+
+
+def _metadata_for(
+    env_name: str,
+    game: Game,
+    encoder: Encoder,
+    training_steps: int,
+    seed: int | None,
+    game_options: dict | None,
+) -> PolicyMetadata:
+    return PolicyMetadata(
+        game=game.name,
+        env=env_name,
+        encoder=encoder.name,
+        encoder_version=encoder.version,
+        observation_shape=tuple(int(n) for n in encoder.shape(game)),
+        num_actions=game.num_actions,
+        training_steps=training_steps,
+        seed=seed,
+        game_options=dict(game_options or {}),
+    )
+
+
+def new_policy(metadata: PolicyMetadata, network: NetworkSpec) -> MaskableActorCriticPolicy:
+    """An untrained network of ``network``'s shape for ``metadata``'s spaces."""
+    observation_space = spaces.Box(-np.inf, np.inf, metadata.observation_shape, np.float32)
+    return MaskableActorCriticPolicy(
+        observation_space,
+        spaces.Discrete(metadata.num_actions),
+        lr_schedule=lambda _progress: 0.0,
+        **network.policy_kwargs(),
+    )
+
+
+def save_policy(
+    path: str | Path,
+    policy: MaskableActorCriticPolicy,
+    metadata: PolicyMetadata,
+    network: NetworkSpec,
+) -> Path:
+    """Write ``policy``'s weights with its metadata; written whole or not at all."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    state_dict = {key: tensor.detach().cpu() for key, tensor in policy.state_dict().items()}
+    payload = {
+        "format": FILE_FORMAT,
+        "format_version": FORMAT_VERSION,
+        "metadata": {**asdict(metadata), "observation_shape": list(metadata.observation_shape)},
+        "network": asdict(network),
+        "state_dict": state_dict,
+    }
+    partial = path.with_name(path.name + ".partial")
+    torch.save(payload, partial)
+    partial.replace(path)
+    return path
+
+
+def read_policy_file(
+    path: str | Path,
+) -> tuple[PolicyMetadata, NetworkSpec, dict[str, torch.Tensor]]:
+    """Metadata, network spec and weights of a policy file, with clear errors for non-policies."""
+    path = resolve_policy_path(path)
+    try:
+        payload = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:
+        raise ValueError(f"{path} is not a readable policy file: {error}") from error
+    if not isinstance(payload, dict) or payload.get("format") != FILE_FORMAT:
+        raise ValueError(f"{path} is not a tabletop policy file")
+    if payload["format_version"] != FORMAT_VERSION:
+        raise ValueError(
+            f"{path} has policy file format {payload['format_version']}, "
+            f"this tabletop reads format {FORMAT_VERSION}"
+        )
+    fields = dict(payload["metadata"])
+    fields["observation_shape"] = tuple(fields["observation_shape"])
+    return PolicyMetadata(**fields), NetworkSpec(**payload["network"]), payload["state_dict"]
+
+
+def resolve_policy_path(path: str | Path) -> Path:
+    """``path`` itself if it is a file; in a training run directory, its best policy, else
+    its last one."""
+    path = Path(path)
+    if path.is_dir():
+        for name in RUN_DIR_POLICIES:
+            if (path / name).is_file():
+                return path / name
+        raise FileNotFoundError(f"{path} holds no policy ({' or '.join(RUN_DIR_POLICIES)})")
+    if not path.is_file():
+        raise FileNotFoundError(f"no policy file or run directory at {path}")
+    return path
+
+
+class PolicyAgent:
+    """A trained policy as an ``Agent``: it encodes the state for the seat it plays with
+    its own encoder and picks among ``state.legal_actions()`` only.
+
+    ``deterministic`` picks the most likely legal action (evaluation); otherwise it samples
+    (self-play opponents, for variety), from its own seeded generator.
+    """
+
+    def __init__(
+        self,
+        policy: MaskableActorCriticPolicy,
+        metadata: PolicyMetadata,
+        network: NetworkSpec,
+        encoder: Encoder,
+        *,
+        deterministic: bool = True,
+        seed: int | None = None,
+    ) -> None:
+        self.policy = policy.eval()
+        self.metadata = metadata
+        self.network = network
+        self.encoder = encoder
+        self.deterministic = deterministic
+        self._rng = np.random.default_rng(seed)
+        self._checked_games: set[int] = set()
+
+    def reset(self) -> None:
+        """Stateless between games (the network has no memory)."""
+
+    def act(self, state: State, player: int) -> int:
+        self._check_game(state.game)
+        legal = state.legal_actions()
+        logits = self.action_logits(self.encoder.encode(state, player))
+        legal_logits = logits[legal]
+        if self.deterministic:
+            return int(legal[int(np.argmax(legal_logits))])
+        probabilities = np.exp(legal_logits - legal_logits.max())
+        probabilities /= probabilities.sum()
+        return int(legal[self._rng.choice(len(legal), p=probabilities)])
+
+    def action_logits(self, observation: np.ndarray) -> np.ndarray:
+        """The policy head's unmasked logits for one observation."""
+        with torch.no_grad():
+            obs = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
+            features = self.policy.extract_features(obs, self.policy.pi_features_extractor)
+            latent = self.policy.mlp_extractor.forward_actor(features)
+            return self.policy.action_net(latent)[0].numpy()
+
+    def _check_game(self, game: Game) -> None:
+        """Refuse a game whose observations or actions differ from the training env's."""
+        if id(game) in self._checked_games:
+            return
+        here = _metadata_for(self.metadata.env, game, self.encoder, 0, None, None)
+        differences = self.metadata.differences(here)
+        if game.name != self.metadata.game:
+            differences.insert(0, f"game: policy {self.metadata.game!r}, env {game.name!r}")
+        if differences:
+            raise PolicyMismatchError("policy cannot play this game: " + "; ".join(differences))
+        self._checked_games.add(id(game))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled as weights and metadata (the network is rebuilt), for subprocess envs."""
+        state = dict(self.__dict__)
+        state["policy"] = {k: v.detach().cpu() for k, v in self.policy.state_dict().items()}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        weights = state.pop("policy")
+        self.__dict__.update(state)
+        self.policy = new_policy(self.metadata, self.network).eval()
+        self.policy.load_state_dict(weights)
+        self._checked_games = set()
+
+
+def load_agent(
+    path: str | Path,
+    *,
+    env: Any = None,
+    game: str | None = None,
+    deterministic: bool = True,
+    seed: int | None = None,
+) -> PolicyAgent:
+    """The policy at ``path`` (a policy file or a training run directory) as an agent.
+
+    With ``env`` (an AEC env) or ``game`` (a registered game name), it is first checked to
+    fit that env or game's default env; a ``PolicyMismatchError`` says what differs.
+    """
+    metadata, network, weights = read_policy_file(path)
+    if env is not None:
+        _raise_on_mismatch(path, metadata, env_metadata(env))
+    module = env_module(game if game is not None else metadata.game)
+    expected_env = module.metadata["name"]
+    if metadata.env != expected_env:
+        raise PolicyMismatchError(
+            f"policy {path} was trained for {metadata.env}, not for {expected_env}"
+        )
+    encoder = module.ENCODERS.get(metadata.encoder)
+    if encoder is None:
+        raise PolicyMismatchError(
+            f"policy {path} uses encoder {metadata.encoder!r}, which {expected_env} does not "
+            f"have (encoders: {sorted(module.ENCODERS)})"
+        )
+    here = _metadata_for(
+        expected_env, module.new_game(**metadata.game_options), encoder, 0, None, None
+    )
+    _raise_on_mismatch(path, metadata, here)
+    policy = new_policy(metadata, network)
+    policy.load_state_dict(weights)
+    return PolicyAgent(policy, metadata, network, encoder, deterministic=deterministic, seed=seed)
+
+
+def _raise_on_mismatch(path: str | Path, metadata: PolicyMetadata, here: PolicyMetadata) -> None:
+    differences = metadata.differences(here)
+    if differences:
+        raise PolicyMismatchError(f"policy {path} does not fit this env: " + "; ".join(differences))

@@ -1,0 +1,201 @@
+"""Train a policy for a game with MaskablePPO and self-play; resumable after a kill.
+
+The learner plays one seat of the game (every seat of a cooperative game) through
+``SingleAgentEnv``. In competitive games its opponents come from a pool that starts with
+the baselines (``random``, ``heuristic``) and gains a snapshot of the learner every
+``snapshot_every`` steps; wrappers/opponents.py documents how one is drawn per game.
+Settings come from training/configs.toml (``[default]`` and the game's table) and flags.
+
+The run directory holds: ``settings.json``; ``checkpoint.zip`` (the whole PPO model with
+its optimiser, every ``checkpoint_every`` steps) and ``checkpoint.json``; ``snapshots/``;
+``best_policy.pt`` (best evaluation so far) and ``last_policy.pt``, both loadable with
+``load_agent`` or as an agent spec; ``log.csv``; and TensorBoard logs in ``tb/``.
+``--resume`` continues from the last checkpoint, so a kill loses at most one interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from tabletop.training.cli import CommandError, add_game_options, game_options
+from tabletop.training.config import game_config, merged, registered_name
+
+CHECKPOINT = "checkpoint.zip"
+CHECKPOINT_INFO = "checkpoint.json"
+SETTINGS = "settings.json"
+LOG = "log.csv"
+BEST_POLICY = "best_policy.pt"
+LAST_POLICY = "last_policy.pt"
+SNAPSHOTS = "snapshots"
+EVAL_SEED_OFFSET = 1_000_000
+"""Evaluation deals are seeds ``seed + EVAL_SEED_OFFSET + k``: the same at every evaluation
+(so that curves compare like with like) and apart from the training deals."""
+FPS_BENCHMARK_STEPS = 20_000
+"""Default ``--steps`` of ``--fps-benchmark``."""
+LOG_FIELDS = (
+    "step",
+    "elapsed_s",
+    "phase",
+    "opponent",
+    "games",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+    "draw_rate",
+    "mean_return",
+    "metric",
+    "metric_value",
+)
+"""Columns of ``log.csv``: one row per opponent at each report; ``phase`` is ``train``
+(recent training games), ``eval`` (periodic evaluation) or ``baseline`` (the baselines'
+own figures in a cooperative game, measured once)."""
+
+
+@dataclass
+class TrainSettings:
+    """Everything that defines a run; saved in the run directory and reused by --resume."""
+
+    game: str
+    steps: int
+    seed: int
+    envs: int
+    out: str
+    env_options: dict[str, Any]
+    cooperative: bool
+    seat: str
+    best_metric: str
+    ppo: dict[str, Any]
+    network: dict[str, Any]
+    selfplay: dict[str, Any]
+    run: dict[str, Any]
+
+    @classmethod
+    def from_config(
+        cls,
+        game: str,
+        *,
+        out: str,
+        steps: int | None = None,
+        seed: int = 0,
+        n_envs: int | None = None,
+        quick: bool = False,
+        env_options: dict[str, Any] | None = None,
+        overrides: dict[str, Any] | None = None,
+    ) -> TrainSettings:
+        """The game's configured settings, with the command line's choices on top;
+        ``overrides`` replaces config keys (sub-tables merged), e.g. for tiny test runs."""
+        config = merged(game_config(game), overrides or {})
+        run = merged(config["run"], config["quick"]) if quick else config["run"]
+        default_steps = config["quick_steps"] if quick else config["steps"]
+        return cls(
+            game=game,
+            steps=steps if steps is not None else default_steps,
+            seed=seed,
+            envs=n_envs if n_envs is not None else config["envs"],
+            out=out,
+            env_options={**config["env"], **(env_options or {})},
+            cooperative=config["cooperative"],
+            seat=config["seat"],
+            best_metric=config["best_metric"],
+            ppo=config["ppo"],
+            network=config["network"],
+            selfplay=config["selfplay"],
+            run=run,
+        )
+
+
+@dataclass
+class CheckpointInfo:
+    """What a checkpoint adds to the model: where the run stood when it was written."""
+
+    steps: int = 0
+    best_value: float = -math.inf
+    best_step: int = -1
+    elapsed_s: float = 0.0
+
+
+def write_json(path: Path, document: dict[str, Any]) -> None:
+    """Write ``path`` whole or not at all (a kill mid-write leaves the old file)."""
+    partial_path = path.with_name(path.name + ".partial")
+    partial_path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    partial_path.replace(path)
+
+
+# ----- command line -------------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="registered game name, e.g. regicide")
+    parser.add_argument("--steps", type=int, help="total environment steps (config: steps)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    parser.add_argument("--envs", type=int, metavar="N", help="parallel environments")
+    parser.add_argument("--out", metavar="DIR", help="run directory (default runs/GAME)")
+    parser.add_argument(
+        "--resume", action="store_true", help="continue the run in --out from its checkpoint"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="the short demo run (config: quick_steps)"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument(
+        "--fps-benchmark",
+        action="store_true",
+        help="measure training steps/s on the game and on a zero-cost env of the same spaces",
+    )
+    add_game_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        game = registered_name(args.game)
+        out = args.out or f"runs/{game}"
+        settings = _settings(args, game, out)
+        if args.fps_benchmark:
+            from tabletop.training.fps import print_fps_benchmark
+
+            settings.steps = args.steps or FPS_BENCHMARK_STEPS
+            print_fps_benchmark(settings)
+            return 0
+        from tabletop.training.trainer import Trainer
+
+        info = Trainer(settings, resume=args.resume, progress=not args.no_progress).run()
+    except (ValueError, FileNotFoundError, FileExistsError) as error:
+        raise CommandError(str(error)) from error
+    print(
+        f"trained {info.steps} steps in {info.elapsed_s:.0f} s; best {settings.best_metric} "
+        f"{info.best_value:.3f} at step {info.best_step}; policies in {out}"
+    )
+    return 0
+
+
+def _settings(args: argparse.Namespace, game: str, out: str) -> TrainSettings:
+    settings_path = Path(out) / SETTINGS
+    if args.resume:
+        if not settings_path.exists():
+            raise FileNotFoundError(f"{out} holds no run to resume ({SETTINGS} is missing)")
+        settings = TrainSettings(**json.loads(settings_path.read_text(encoding="utf-8")))
+        if settings.game != game:
+            raise ValueError(f"{out} is a {settings.game} run, not a {game} run")
+        if args.steps is not None:
+            settings.steps = args.steps
+        return settings
+    if (Path(out) / CHECKPOINT).exists() and not args.fps_benchmark:
+        raise FileExistsError(f"{out} already holds a run: pass --resume, or another --out")
+    settings = TrainSettings.from_config(
+        game,
+        out=out,
+        steps=args.steps,
+        seed=args.seed,
+        n_envs=args.envs,
+        quick=args.quick,
+        env_options=game_options(args),
+    )
+    if not args.fps_benchmark:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        write_json(settings_path, asdict(settings))
+    return settings
