@@ -6,12 +6,19 @@ spec and any game work:
     python -m tabletop.training.search_bench --game regicide --players 1 \\
         --option shaped_reward=true --agent ismcts:iterations=3000 --games 200 \\
         --log /tmp/ismcts_3000.jsonl
+    python -m tabletop.training.search_bench --game kaleva --agent ismcts:seconds=0.2 \\
+        --opponent heuristic --games 50
+
+Without ``--opponent`` the agent takes every seat and a game is won when every seat's
+return is positive (the team result of a cooperative game). With ``--opponent`` each game
+seed is played once with the agent at each seat in turn, the opponent at the others, and
+the agent wins when its return beats every other seat's.
 
 Every finished game is appended to ``--log`` as one JSON line, so a long run killed halfway
 still leaves its games; ``--report LOG...`` prints the table of finished logs. Figures:
-team win rate with a 95% Wilson interval (a game is won when every seat's return is
-positive), mean enemies or other ``State.stats()`` figures, the distribution of a ``grade``
-figure when the game reports one, and milliseconds and search iterations per decision.
+win rate with a 95% Wilson interval, the mean of each ``State.stats()`` figure, the
+distribution of a ``grade`` figure when the game reports one, and the agent's milliseconds
+and search iterations per decision.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from tabletop import envs
-from tabletop.training.agents import Agent, make_agent
+from tabletop.training.agents import Agent, make_agent, play_game
 from tabletop.training.bench import format_table, numeric_stats, wilson_interval
 from tabletop.training.cli import parse_option
 
@@ -39,6 +46,7 @@ class Setting:
     game: str
     options: tuple[tuple[str, Any], ...]
     agent: str
+    opponent: str | None = None
 
 
 @dataclass
@@ -51,6 +59,8 @@ class GameRecord:
     seconds: float
     iterations: int
     """Search iterations over all decisions (0 for agents that do not search)."""
+    seat: int | None = None
+    """The agent's seat when playing against an opponent; None when it has every seat."""
 
 
 class TimedAgent:
@@ -75,31 +85,42 @@ class TimedAgent:
         return action
 
 
-def play_one(setting: Setting, seed: int) -> GameRecord:
-    """Game ``seed`` with a fresh agent per seat, seeded from the game seed and the seat."""
+def play_one(setting: Setting, seed: int, seat: int | None) -> GameRecord:
+    """Game ``seed`` with a fresh agent per seat, seeded from the game seed and the seat:
+    the tested agent at ``seat`` and the opponent elsewhere, or the agent everywhere."""
     game = envs.make_game(setting.game, **dict(setting.options))
-    agents = [
-        TimedAgent(make_agent(setting.agent, setting.game, seed=seed * 16 + seat))
-        for seat in range(game.num_players)
+    tested = [
+        TimedAgent(make_agent(setting.agent, setting.game, seed=seed * 16 + p))
+        for p in range(game.num_players)
+        if seat is None or p == seat
     ]
-    state = game.new_state(seed=seed)
-    for agent in agents:
-        agent.reset()
-    while not state.is_terminal():
-        player = state.current_player
-        state.apply(agents[player].act(state, player))
+    agents: list[Agent] = list(tested)
+    if seat is not None:
+        assert setting.opponent is not None
+        agents = [
+            make_agent(setting.opponent, setting.game, seed=seed * 16 + p)
+            for p in range(game.num_players)
+        ]
+        agents[seat] = tested[0]
+    state = play_game(game.new_state(seed=seed), agents)
+    returns = state.returns()
+    if seat is None:
+        won = min(returns) > 0
+    else:
+        won = all(returns[seat] > r for p, r in enumerate(returns) if p != seat)
     return GameRecord(
         setting=setting,
         seed=seed,
-        won=min(state.returns()) > 0,
+        won=won,
         stats=numeric_stats(state.stats()),
-        decisions=sum(agent.decisions for agent in agents),
-        seconds=sum(agent.seconds for agent in agents),
-        iterations=sum(agent.iterations for agent in agents),
+        decisions=sum(agent.decisions for agent in tested),
+        seconds=sum(agent.seconds for agent in tested),
+        iterations=sum(agent.iterations for agent in tested),
+        seat=seat,
     )
 
 
-def _play_one_packed(arguments: tuple[Setting, int]) -> GameRecord:
+def _play_one_packed(arguments: tuple[Setting, int, int | None]) -> GameRecord:
     return play_one(*arguments)
 
 
@@ -108,14 +129,18 @@ def run_games(
 ) -> list[GameRecord]:
     """Play the games (in ``workers`` processes when more than one), logging each one."""
     records = []
-    jobs = [(setting, seed) for seed in seeds]
+    seats: list[int | None] = [None]
+    if setting.opponent is not None:
+        seats = list(range(envs.make_game(setting.game, **dict(setting.options)).num_players))
+    jobs = [(setting, seed, seat) for seed in seeds for seat in seats]
     with multiprocessing.Pool(workers) if workers > 1 else _NoPool() as pool:
         for record in pool.imap_unordered(_play_one_packed, jobs):
             records.append(record)
             if log_path:
                 _append_log(log_path, record)
             print(
-                f"game {record.seed}: won {record.won}, {_short_stats(record.stats)}, "
+                f"game {record.seed} seat {record.seat}: won {record.won}, "
+                f"{_short_stats(record.stats)}, "
                 f"{1000 * record.seconds / max(record.decisions, 1):.0f} ms/decision",
                 file=sys.stderr,
                 flush=True,
@@ -165,7 +190,8 @@ def report(records: Sequence[GameRecord]) -> str:
     by_setting: dict[Setting, list[GameRecord]] = {}
     for record in records:
         by_setting.setdefault(record.setting, []).append(record)
-    headers = ["game", "options", "agent", "games", "win rate", "95% CI", "mean stats"]
+    headers = ["game", "options", "agent", "opponent", "games", "win rate", "95% CI"]
+    headers.append("mean stats")
     headers += ["grades", "ms/decision", "iterations/decision"]
     rows = [_report_row(setting, group) for setting, group in by_setting.items()]
     return format_table(headers, rows)
@@ -185,6 +211,7 @@ def _report_row(setting: Setting, group: list[GameRecord]) -> list[str]:
         setting.game,
         " ".join(f"{key}={value}" for key, value in setting.options) or "-",
         setting.agent,
+        setting.opponent or "(itself)",
         str(games),
         f"{wins / games:.3f}",
         f"[{low:.3f}, {high:.3f}]",
@@ -206,7 +233,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--option", type=parse_option, action="append", default=[], metavar="KEY=VALUE"
     )
-    parser.add_argument("--agent", default="ismcts", help="agent spec for every seat")
+    parser.add_argument("--agent", default="ismcts", help="spec of the agent measured")
+    parser.add_argument(
+        "--opponent", metavar="SPEC", help="spec of the other seats (default: the agent too)"
+    )
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
@@ -225,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = dict(args.option)
     if args.players is not None:
         options["num_players"] = args.players
-    setting = Setting(args.game, tuple(sorted(options.items())), args.agent)
+    setting = Setting(args.game, tuple(sorted(options.items())), args.agent, args.opponent)
     seeds = range(args.seed, args.seed + args.games)
     print(report(run_games(setting, seeds, args.workers, args.log)))
     return 0
