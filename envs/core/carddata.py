@@ -1,0 +1,104 @@
+"""Game-independent helpers for card games whose cards are data files (TOML + pydantic).
+
+A card game keeps its schema (pydantic models) and its meaning of the fields in its own
+folder; what every such game needs the same way lives here: reading a TOML file, and turning
+validation failures into one error format that names where the problem is, so that a person
+editing a data file can fix it without reading Python:
+
+    ``pool.toml: card 'Pikeman': field 'hp': Input should be greater than or equal to 1``
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+class CardDataError(ValueError):
+    """A card or deck file that cannot be used, with the place of the problem in the message."""
+
+
+def location(source: str, card: str | None = None, field: str | None = None) -> str:
+    """``"file: card 'X': field 'y'"``, leaving out the parts that are not known."""
+    parts = [source]
+    if card is not None:
+        parts.append(f"card {card!r}")
+    if field:
+        parts.append(f"field {field!r}")
+    return ": ".join(parts)
+
+
+def data_error(source: str, problem: str, card: str | None = None, field: str | None = None):
+    """A ``CardDataError`` saying ``problem`` at ``location(source, card, field)``."""
+    return CardDataError(f"{location(source, card, field)}: {problem}")
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """The parsed file; a missing file or a TOML syntax error names the file."""
+    path = Path(path)
+    try:
+        with path.open("rb") as file:
+            return tomllib.load(file)
+    except FileNotFoundError:
+        raise CardDataError(f"{path}: no such file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise CardDataError(f"{path.name}: not valid TOML: {error}") from None
+
+
+def field_path(loc: Sequence[int | str]) -> str:
+    """A pydantic error location as a readable field path, e.g. ``on_play[0].amount``."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text
+
+
+def validate_record(
+    model: type[ModelT], record: Any, source: str, label: str | None, field_prefix: str = ""
+) -> ModelT:
+    """``record`` validated as ``model``; the first failure becomes a ``CardDataError``
+    naming ``source``, the record's ``label`` (e.g. a card name) and the failing field."""
+    try:
+        return model.model_validate(record)
+    except ValidationError as error:
+        first = error.errors()[0]
+        path = field_path([*([field_prefix] if field_prefix else []), *first["loc"]])
+        message = first["msg"].removeprefix("Value error, ")
+        raise data_error(source, message, label, path or None) from None
+
+
+def validate_records(
+    model: type[ModelT], records: Any, source: str, table: str, key: str = "name"
+) -> list[ModelT]:
+    """Each record of the array of tables ``table`` validated as ``model``; errors name the
+    record by its ``key`` field (or its position when that is missing)."""
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        raise data_error(source, f"[[{table}]] must be an array of tables", field=table)
+    return [
+        validate_record(model, record, source, _label(record, key, table, index))
+        for index, record in enumerate(records)
+    ]
+
+
+def _label(record: dict[str, Any], key: str, table: str, index: int) -> str:
+    value = record.get(key)
+    return value if isinstance(value, str) and value else f"{table} #{index + 1}"
+
+
+def check_unique_names(names: Iterable[str], source: str) -> None:
+    """Names identify cards in decks and in notation: two records may not share one
+    (compared case-insensitively, as notation is read)."""
+    seen: set[str] = set()
+    for name in names:
+        if name.lower() in seen:
+            raise data_error(source, "the name is used twice", name, "name")
+        seen.add(name.lower())

@@ -1,0 +1,51 @@
+"""Gold & Dust's fixed action space: ids address hand slots and board slots, never card ids,
+so the same ``Discrete(NUM_ACTIONS)`` serves every pool and deck.
+
+| ids | action | notation |
+|---|---|---|
+| 0 | end the current step | ``done`` |
+| PLAY | play hand slot h at target t (none, a Hero, a unit slot) | ``play Firebolt>Pikeman`` |
+| MOVE | move own unit in slot s up to the first row | ``move Pikeman up`` |
+| SHOOT | ranged unit in slot s shoots the enemy Hero or enemy slot u | ``shoot Archer>Hero`` |
+| ATTACK | declare own first-row unit in slot s an attacker | ``attack Pikeman`` |
+| BLOCK | the defender blocks attacker slot a with its slot b | ``block Pikeman with Wall`` |
+| STRIKE | the next unblocked attacker hits the Hero or enemy slot u | ``strike Pikeman>Hero`` |
+"""
+
+from __future__ import annotations
+
+MAX_HAND = 5  # GD-1.3
+BOARD_SLOTS = 8
+"""Units a player may have on the table at once [decision: the rules set no limit, a fixed
+action space needs one; 8 is rarely reached]."""
+ARTIFACT_SLOTS = 4
+"""Lasting artifacts a player may have on the table at once [decision, as BOARD_SLOTS]."""
+
+NO_TARGET, HERO_TARGET = 0, 1
+PLAY_TARGETS = 2 + BOARD_SLOTS
+"""Per hand slot: no target, the Hero of the card's side, or a unit slot of that side."""
+SHOT_TARGETS = 1 + BOARD_SLOTS
+"""Shots and strikes: the enemy Hero, or an enemy unit slot."""
+
+DONE = 0
+PLAY_BASE = 1
+MOVE_BASE = PLAY_BASE + MAX_HAND * PLAY_TARGETS
+SHOOT_BASE = MOVE_BASE + BOARD_SLOTS
+ATTACK_BASE = SHOOT_BASE + BOARD_SLOTS * SHOT_TARGETS
+BLOCK_BASE = ATTACK_BASE + BOARD_SLOTS
+STRIKE_BASE = BLOCK_BASE + BOARD_SLOTS * BOARD_SLOTS
+NUM_ACTIONS = STRIKE_BASE + SHOT_TARGETS
+
+
+def play_action(hand_slot: int, target: int) -> int:
+    """``target``: NO_TARGET, HERO_TARGET or 2 + unit slot."""
+    return PLAY_BASE + hand_slot * PLAY_TARGETS + target
+
+
+def shoot_action(slot: int, target: int) -> int:
+    """``target``: 0 the enemy Hero, 1 + enemy unit slot."""
+    return SHOOT_BASE + slot * SHOT_TARGETS + target
+
+
+def block_action(attacker: int, blocker: int) -> int:
+    return BLOCK_BASE + attacker * BOARD_SLOTS + blocker
