@@ -15,6 +15,7 @@ from pettingzoo import AECEnv
 from tabletop.envs.core.protocol import Game
 
 REGISTRY: dict[str, str] = {
+    "kaleva": "tabletop.envs.kaleva_v0",
     "regicide": "tabletop.envs.regicide_v0",
 }
 """Game name -> module providing ``env``, ``raw_env``, ``new_game``, ``ENCODERS``,

@@ -46,16 +46,17 @@ ROW_OF = tuple(square // COLS for square in range(NUM_SQUARES))
 COL_OF = tuple(square % COLS for square in range(NUM_SQUARES))
 
 
+SQUARE_NAMES = tuple(f"{COLUMN_LETTERS[COL_OF[sq]]}{ROW_OF[sq]}" for sq in range(NUM_SQUARES))
+SQUARE_BY_NAME = {name: square for square, name in enumerate(SQUARE_NAMES)}
+
+
 def square_name(square: int) -> str:
-    return f"{COLUMN_LETTERS[COL_OF[square]]}{ROW_OF[square]}"
+    return SQUARE_NAMES[square]
 
 
 def parse_square(text: str) -> int | None:
     """``"b1"`` -> its square, or None if ``text`` names no square."""
-    if len(text) != 2 or text[0] not in COLUMN_LETTERS or not text[1].isdigit():
-        return None
-    row = int(text[1])
-    return row * COLS + COLUMN_LETTERS.index(text[0]) if row < ROWS else None
+    return SQUARE_BY_NAME.get(text)
 
 
 def parse_column(text: str) -> int | None:

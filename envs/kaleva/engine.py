@@ -26,9 +26,7 @@ from tabletop.envs.kaleva.board import (
     COL_OF,
     COLS,
     COLUMN_LETTERS,
-    COPIES_PER_VALUE,
     CORNERS,
-    DECK_SIZE,
     DISCS_PER_PLAYER,
     FORWARD,
     FULL_DECK,
@@ -558,10 +556,13 @@ class KalevaState:
     # ----- copies and determinization -----------------------------------------------------
 
     def clone(self) -> KalevaState:
+        return self._copy(_copy_generator(self.rng))
+
+    def _copy(self, rng: random.Random) -> KalevaState:
+        """A copy of every zone and counter that draws its chance events from ``rng``."""
         other = KalevaState.__new__(KalevaState)
         other.game = self.game
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = rng
         other.board = self.board[:]
         other.lost = self.lost[:]
         other.slots = [self.slots[0][:], self.slots[1][:]]
@@ -597,7 +598,7 @@ class KalevaState:
         its future chance events from a fresh generator.
         """
         for _ in range(MAX_RESAMPLE_TRIES):
-            other = self.clone()
+            other = self._copy(self.rng)  # shares the generator until it gets its own below
             other._redraw_hidden(observer, rng)
             legal = other._compute_legal()
             if self.phase == OVER or len(legal) > 1:
@@ -607,6 +608,7 @@ class KalevaState:
         raise RuntimeError(f"kaleva: no consistent draw found in {MAX_RESAMPLE_TRIES} tries")
 
     def _redraw_hidden(self, observer: int, rng: random.Random) -> None:
+        self.decks[observer].sort()  # hidden order never influences the draw
         rng.shuffle(self.decks[observer])
         opponent = 1 - observer
         slots, origin = self.slots[opponent], self.origin[opponent]
@@ -620,7 +622,7 @@ class KalevaState:
             extra = self.unplaced[opponent] if source == ORIGINAL else []
             if source == self.deck_generation[opponent]:
                 extra = self.decks[opponent]
-            pool = [slots[col] for col in columns] + extra
+            pool = sorted([slots[col] for col in columns] + extra)
             rng.shuffle(pool)
             for col, card in zip(columns, pool, strict=False):
                 slots[col] = card
@@ -747,9 +749,8 @@ class KalevaState:
         )
 
 
-def deck_counts_ok(cards: Iterable[int]) -> bool:
-    """True when ``cards`` is exactly one player's 27-card deck (KV-1.3)."""
-    counts = Counter(cards)
-    return sum(counts.values()) == DECK_SIZE and all(
-        counts[value] == copies for value, copies in enumerate(COPIES_PER_VALUE)
-    )
+def _copy_generator(rng: random.Random) -> random.Random:
+    """A generator in ``rng``'s state; skips ``Random()``'s costly seeding from the OS."""
+    copy = random.Random.__new__(random.Random)
+    copy.setstate(rng.getstate())
+    return copy

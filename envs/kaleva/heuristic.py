@@ -1,0 +1,214 @@
+"""A rule-based Kaleva player that plays like a sensible beginner.
+
+It races its discs to the enemy shield, attacks only when its card is sure not to lose
+(its card beats or ties the best card the defender may hold), steps threatened discs out of
+reach and avoids squares where a likely stronger enemy card can hit them, blocks an enemy disc
+about to enter its shield, spends Tuuri to look at the column it is about to attack, and
+after losing a disc moves its strongest card behind its most advanced disc.
+
+It reads only what its player sees (own cards, face-up enemy cards, public origins of the
+face-down ones, discard piles, discs), which the tests check by resampling hidden information
+and asking again.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from tabletop.envs.kaleva.board import (
+    COL_OF,
+    COLS,
+    CORNERS,
+    FORWARD,
+    FULL_DECK,
+    HOME_ROW,
+    KEEP_TUURI,
+    MOVE_BASE,
+    MOVES,
+    NO_SWAP,
+    NUM_SQUARES,
+    RETURN_BASE,
+    ROW_OF,
+    SHIELD_WIN,
+    SWAP_ACTION,
+    TUURI,
+    TUURI_BASE,
+    place_action,
+)
+from tabletop.envs.kaleva.engine import EMPTY, ORIGINAL, SETUP, SWAP, TUURI_CHOICE, KalevaState
+
+COLUMN_PRIORITY = (2, 3, 1, 4, 0, 5)
+"""Where the strongest cards go at setup: the centre columns see the most fights."""
+NEIGHBOURS = tuple(tuple(to for frm, to in MOVES if frm == square) for square in range(NUM_SQUARES))
+
+WIN = 1000.0
+ENTER_SHIELD = 60.0
+SAFE_ATTACK = 25.0
+UNSAFE_ATTACK = -30.0
+PROGRESS = 3.0
+ESCAPE = 6.0
+EXPOSED = -8.0
+BLOCK = 12.0
+RETURN_DISC = 4.0
+
+
+class KalevaHeuristic:
+    """Baseline agent (``act(state, player) -> action``); deterministic."""
+
+    def reset(self) -> None:
+        """Stateless between games."""
+
+    def act(self, state: KalevaState, player: int) -> int:
+        legal = state.legal_actions()
+        if state.phase == SETUP:
+            return _arrange(state, player)
+        if state.phase == TUURI_CHOICE:
+            return _tuuri(state, player, legal)
+        if state.phase == SWAP:
+            return _swap(state, player, legal)
+        return max(legal, key=lambda action: (_turn_score(state, player, action), -action))
+
+
+# ----- what the player knows about the enemy's cards ------------------------------------------
+
+
+def possible_cards(state: KalevaState, player: int, col: int) -> list[int]:
+    """The values the enemy card on ``col`` may have, as ``player`` knows (KV-7.2)."""
+    enemy = 1 - player
+    if state.revealed[enemy][col]:
+        return [state.slots[enemy][col]]
+    unseen_shown = state.unseen_shown_cards(enemy)
+    if state.origin[enemy][col] == ORIGINAL:
+        return unseen_shown
+    rest = Counter(FULL_DECK)
+    rest.subtract(state.discards[enemy])
+    rest.subtract(unseen_shown)
+    rest.subtract(state.slots[enemy][c] for c in range(COLS) if state.revealed[enemy][c])
+    return sorted(rest.elements())
+
+
+def _best_enemy_card(state: KalevaState, player: int, col: int) -> int:
+    return max(possible_cards(state, player, col), default=9)
+
+
+def _likely_enemy_card(state: KalevaState, player: int, col: int) -> float:
+    cards = possible_cards(state, player, col)
+    return sum(cards) / len(cards) if cards else 4.5
+
+
+# ----- setup, Tuuri and swaps ----------------------------------------------------------------
+
+
+def _arrange(state: KalevaState, player: int) -> int:
+    """Strongest cards on the centre columns (COLUMN_PRIORITY), filled from column a on."""
+    col = COLS - len(state.unplaced[player])
+    remaining = sorted(range(col, COLS), key=COLUMN_PRIORITY.index)
+    cards = sorted(state.unplaced[player], reverse=True)
+    return place_action(cards[remaining.index(col)], col)
+
+
+def _tuuri(state: KalevaState, player: int, legal: list[int]) -> int:
+    """Reveal the enemy card of the column the moved disc will attack next, if any; a Tuuri
+    about to fight anyway is always used."""
+    assert state.pending is not None
+    frm, to = state.pending
+    reveals = [a for a in legal if a != KEEP_TUURI]
+    attacking = state.board[to] == 1 - player
+    fighting_tuuri = attacking and state.slots[player][COL_OF[frm]] == TUURI
+    targets = _next_targets(state, player, to)
+    for target_col in targets:
+        for action in reveals:
+            own, col = divmod(action - TUURI_BASE, COLS)
+            if col == target_col and (not fighting_tuuri or own == COL_OF[frm]):
+                return action
+    if fighting_tuuri:
+        return next(a for a in reveals if (a - TUURI_BASE) // COLS == COL_OF[frm])
+    return KEEP_TUURI
+
+
+def _next_targets(state: KalevaState, player: int, square: int) -> list[int]:
+    """Columns of enemy discs next to ``square`` (nearest the enemy shield first), then the
+    column straight ahead."""
+    enemy, shield = 1 - player, HOME_ROW[1 - player]
+    near = [to for to in NEIGHBOURS[square] if state.board[to] == enemy]
+    near.sort(key=lambda sq: (abs(ROW_OF[sq] - shield), sq))
+    return [COL_OF[sq] for sq in near] + [COL_OF[square]]
+
+
+def _swap(state: KalevaState, player: int, legal: list[int]) -> int:
+    """The strongest card behind the most advanced disc, if it is not there already."""
+    squares = [sq for sq, disc in enumerate(state.board) if disc == player]
+    movable = [sq for sq in squares if not state.is_frozen(sq)]
+    if not movable:
+        return NO_SWAP
+    lead = min(movable, key=lambda sq: (_distance(player, sq), sq))
+    cards = state.slots[player]
+    strongest = max(range(COLS), key=lambda col: (cards[col], -col))
+    lead_col = COL_OF[lead]
+    if cards[strongest] <= cards[lead_col]:
+        return NO_SWAP
+    action = SWAP_ACTION[(min(strongest, lead_col), max(strongest, lead_col))]
+    return action if action in legal else NO_SWAP
+
+
+# ----- a turn ---------------------------------------------------------------------------------
+
+
+def _distance(player: int, square: int) -> int:
+    """Rows still to go to the enemy shield."""
+    return abs(HOME_ROW[1 - player] - ROW_OF[square])
+
+
+def _turn_score(state: KalevaState, player: int, action: int) -> float:
+    if action >= RETURN_BASE:
+        corner = CORNERS[action - RETURN_BASE]
+        return RETURN_DISC + (EXPOSED if _threatened(state, player, corner) else 0.0)
+    frm, to = MOVES[action - MOVE_BASE]
+    enters = ROW_OF[to] == HOME_ROW[1 - player]
+    winning = enters and state.discs_in_shield(player) + 1 >= SHIELD_WIN
+    if winning and (state.board[to] == EMPTY or _safe_attack(state, player, frm, to)):
+        return WIN
+    if state.board[to] == 1 - player:
+        if not _safe_attack(state, player, frm, to):
+            return UNSAFE_ATTACK
+        return SAFE_ATTACK + (ENTER_SHIELD if enters else PROGRESS * _gain(player, frm, to))
+    score = ENTER_SHIELD if enters else PROGRESS * _gain(player, frm, to)
+    if not enters and _threatened(state, player, to, moved_from=frm):
+        score += EXPOSED
+    if _threatened(state, player, frm):
+        score += ESCAPE
+    if _blocks_entry(state, player, to):
+        score += BLOCK
+    return score
+
+
+def _gain(player: int, frm: int, to: int) -> int:
+    return _distance(player, frm) - _distance(player, to)
+
+
+def _safe_attack(state: KalevaState, player: int, frm: int, to: int) -> bool:
+    """The attacking card beats or ties the best card the defender may hold."""
+    attack = state.slots[player][COL_OF[frm]]
+    return attack >= _best_enemy_card(state, player, COL_OF[to])
+
+
+def _threatened(state: KalevaState, player: int, square: int, moved_from: int = -1) -> bool:
+    """An enemy disc next to ``square`` would likely beat our card on its column."""
+    enemy = 1 - player
+    defence = state.slots[player][COL_OF[square]]
+    for attacker in NEIGHBOURS[square]:
+        if attacker == moved_from or state.board[attacker] != enemy:
+            continue
+        if state.is_frozen(attacker) or ROW_OF[square] == HOME_ROW[enemy]:
+            continue  # frozen discs never attack; our discs there cannot be attacked
+        if _likely_enemy_card(state, player, COL_OF[attacker]) > defence:
+            return True
+    return False
+
+
+def _blocks_entry(state: KalevaState, player: int, square: int) -> bool:
+    """``square`` is on our shield row, straight in front of an enemy disc about to enter."""
+    if ROW_OF[square] != HOME_ROW[player]:
+        return False
+    ahead = square + FORWARD[player] * COLS
+    return state.board[ahead] == 1 - player
