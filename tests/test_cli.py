@@ -190,6 +190,28 @@ def test_bench_prints_speed_and_play_tables_and_saves_json(
     assert [play["games"] for play in figures["results"][0]["play"]] == [3, 3]
 
 
+def test_bench_pits_heuristic_against_random_with_seats_rotating_in_a_competitive_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert env_module("kaleva").COMPETITIVE
+    json_path = tmp_path / "bench.json"
+    args = ["bench", "--only", "kaleva", "--games", "6", "--seconds", "0.01"]
+    assert main([*args, "--json", str(json_path)]) == 0
+    output = capsys.readouterr().out
+    for column in ["agents (seats rotate)", "win rate", "draw rate", "loss rate", "95% CI"]:
+        assert column in output
+    assert "| heuristic vs random " in output
+    assert output.count("| kaleva ") == 2  # a speed row and a match row, no team rows
+    (result,) = json.loads(json_path.read_text())["results"]
+    assert result["play"] == []
+    (match,) = result["matches"]
+    assert match["games_by_seat"] == [3, 3]
+    assert match["wins"] + match["draws"] + match["losses"] == 6
+    assert sum(match["wins_by_seat"]) == match["wins"]
+    low, high = match["win_ci95"]
+    assert low <= match["win_rate"] <= high
+
+
 def test_bench_rejects_an_unknown_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--only", "chess", "--games", "1", "--seconds", "0.01"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err

@@ -5,8 +5,11 @@ only State.apply and the full loop (legal_actions + choice + apply + new games);
 (b) AEC env steps/s with observation and action mask, compared with PettingZoo's own
 connect_four_v3 and leduc_holdem_v4 run through the same loop; (c) all seats heuristic
 vs all seats random: team win rate (a game is won when every seat's return is positive)
-with a 95% Wilson interval, and the mean of each numeric State.stats() figure; (d) ISMCTS
-iterations/s (random rollouts) searching at the decisions of random games.
+with a 95% Wilson interval, and the mean of each numeric State.stats() figure; for a
+competitive game (its env module says ``COMPETITIVE = True``) instead one heuristic seat
+against random seats, the heuristic's seat rotating from game to game: its win, draw and
+loss rates, each with a 95% Wilson interval; (d) ISMCTS iterations/s (random rollouts)
+searching at the decisions of random games.
 Speeds are wall-clock figures of this machine (each the best of three slices of --seconds,
 to shed other load), meant for comparison, never for asserting.
 """
@@ -20,7 +23,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -41,6 +44,10 @@ REFERENCE_ENVS = {
 
 PLAY_AGENTS = ("heuristic", "random")
 """Agent specs compared in the play-strength part; every seat gets the same kind."""
+
+MATCHES = (("heuristic", "random"),)
+"""(agent, opponent) specs pitted against each other in competitive games: the agent takes
+one seat (rotating over the games), the opponent kind every other seat."""
 
 SPEED_ROUNDS = 3
 """Each speed figure is the best of this many equal slices of ``--seconds``: other load on
@@ -64,6 +71,29 @@ class PlayResult:
 
 
 @dataclass
+class MatchResult:
+    """One agent against opponents at every other seat, seen from the agent."""
+
+    agent: str
+    opponent: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    win_rate: float
+    draw_rate: float
+    loss_rate: float
+    win_ci95: tuple[float, float]
+    draw_ci95: tuple[float, float]
+    loss_ci95: tuple[float, float]
+    games_by_seat: list[int]
+    """How many games the agent played from each seat."""
+    wins_by_seat: list[int]
+    stats_mean: dict[str, float]
+    stats_games: dict[str, int]
+
+
+@dataclass
 class GameResult:
     game: str
     options: dict[str, Any]
@@ -73,6 +103,8 @@ class GameResult:
     aec_vs_reference: dict[str, float]
     ismcts_iterations_per_s: float
     play: list[PlayResult]
+    matches: list[MatchResult] = field(default_factory=list)
+    """Filled for competitive games, whose ``play`` (team results) stays empty."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -96,8 +128,12 @@ def run(args: argparse.Namespace) -> int:
         for options in envs.env_module(name).BENCH_OPTIONS
     ]
     print(_speed_table(results, reference))
-    print()
-    print(_play_table(results))
+    if any(r.play for r in results):
+        print()
+        print(_play_table(results))
+    if any(r.matches for r in results):
+        print()
+        print(_match_table(results))
     if args.json:
         _save_json(args.json, args, reference, results)
     return 0
@@ -132,6 +168,7 @@ def _measure_setting(
     game = module.new_game(**options)
     seconds, seed = args.seconds, args.seed
     aec_speed = best_speed(lambda s: aec_steps_per_second(module.env(**options), s, seed), seconds)
+    competitive = getattr(module, "COMPETITIVE", False)
     return GameResult(
         game=name,
         options=options,
@@ -144,7 +181,15 @@ def _measure_setting(
         ismcts_iterations_per_s=best_speed(
             lambda s: ismcts_iterations_per_second(game, s, seed), seconds
         ),
-        play=[play_strength(name, game, spec, args.games, args.seed) for spec in PLAY_AGENTS],
+        play=[]
+        if competitive
+        else [play_strength(name, game, spec, args.games, args.seed) for spec in PLAY_AGENTS],
+        matches=[
+            match_strength(name, game, agent, opponent, args.games, args.seed)
+            for agent, opponent in MATCHES
+        ]
+        if competitive
+        else [],
     )
 
 
@@ -252,6 +297,58 @@ def play_strength(name: str, game: Game, agent_spec: str, games: int, seed: int)
     )
 
 
+def match_strength(
+    name: str, game: Game, agent_spec: str, opponent_spec: str, games: int, seed: int
+) -> MatchResult:
+    """``games`` games of ``agent_spec`` against ``opponent_spec`` at every other seat, the
+    agent's seat rotating (game ``i`` at seat ``i % num_players``) so that no seat's
+    advantage biases the rates. A win is a return above every opponent's, a draw a tie
+    with the best of them."""
+    seats = game.num_players
+    agent = make_agent(agent_spec, name, seed)
+    opponents = [make_agent(opponent_spec, name, seed + 1 + seat) for seat in range(seats)]
+    outcomes = {"win": 0, "draw": 0, "loss": 0}
+    games_by_seat, wins_by_seat = [0] * seats, [0] * seats
+    stats_sums: dict[str, float] = {}
+    stats_games: dict[str, int] = {}
+    for index, game_seed in enumerate(range(seed, seed + games)):
+        seat = index % seats
+        agents = [agent if s == seat else opponents[s] for s in range(seats)]
+        state = play_game(game.new_state(seed=game_seed), agents)
+        outcome = _outcome(state.returns(), seat)
+        outcomes[outcome] += 1
+        games_by_seat[seat] += 1
+        wins_by_seat[seat] += outcome == "win"
+        for key, value in numeric_stats(state.stats()).items():
+            stats_sums[key] = stats_sums.get(key, 0.0) + value
+            stats_games[key] = stats_games.get(key, 0) + 1
+    return MatchResult(
+        agent=agent_spec,
+        opponent=opponent_spec,
+        games=games,
+        wins=outcomes["win"],
+        draws=outcomes["draw"],
+        losses=outcomes["loss"],
+        win_rate=outcomes["win"] / games,
+        draw_rate=outcomes["draw"] / games,
+        loss_rate=outcomes["loss"] / games,
+        win_ci95=wilson_interval(outcomes["win"], games),
+        draw_ci95=wilson_interval(outcomes["draw"], games),
+        loss_ci95=wilson_interval(outcomes["loss"], games),
+        games_by_seat=games_by_seat,
+        wins_by_seat=wins_by_seat,
+        stats_mean={key: total / stats_games[key] for key, total in stats_sums.items()},
+        stats_games=stats_games,
+    )
+
+
+def _outcome(returns: Sequence[float], seat: int) -> str:
+    best_other = max(r for s, r in enumerate(returns) if s != seat)
+    if returns[seat] > best_other:
+        return "win"
+    return "draw" if returns[seat] == best_other else "loss"
+
+
 def numeric_stats(stats: dict[str, Any]) -> dict[str, float]:
     """The figures of ``stats`` that can be averaged (numbers and flags)."""
     return {key: float(value) for key, value in stats.items() if isinstance(value, int | float)}
@@ -331,12 +428,38 @@ def _play_table(results: Sequence[GameResult]) -> str:
     return format_table(headers, rows)
 
 
-def _format_stats(play: PlayResult) -> str:
+def _match_table(results: Sequence[GameResult]) -> str:
+    headers = ["game", "options", "agents (seats rotate)", "games"]
+    for outcome in ("win", "draw", "loss"):
+        headers += [f"{outcome} rate", "95% CI"]
+    headers.append("mean stats")
+    rows = [
+        [
+            r.game,
+            format_options(r.options),
+            f"{match.agent} vs {match.opponent}",
+            str(match.games),
+            *_rate_and_interval(match.win_rate, match.win_ci95),
+            *_rate_and_interval(match.draw_rate, match.draw_ci95),
+            *_rate_and_interval(match.loss_rate, match.loss_ci95),
+            _format_stats(match),
+        ]
+        for r in results
+        for match in r.matches
+    ]
+    return format_table(headers, rows)
+
+
+def _rate_and_interval(rate: float, interval: tuple[float, float]) -> list[str]:
+    return [f"{rate:.3f}", f"[{interval[0]:.3f}, {interval[1]:.3f}]"]
+
+
+def _format_stats(play: PlayResult | MatchResult) -> str:
     """``key mean`` pairs; a figure missing from some games says in how many it was."""
     return ", ".join(_format_stat(play, key) for key in play.stats_mean) or "-"
 
 
-def _format_stat(play: PlayResult, key: str) -> str:
+def _format_stat(play: PlayResult | MatchResult, key: str) -> str:
     games = play.stats_games[key]
     return f"{key} {play.stats_mean[key]:.3g}" + (f" (in {games})" if games < play.games else "")
 
