@@ -80,15 +80,26 @@ COUNTS_START = LAYOUT["own_to_arrange"].start
 TABLE_START = LAYOUT["lost_discs"].start
 TABLE_SIZE = sum(size for _, size, _ in TABLE_FEATURES)
 FACE_UP, UNSEEN_SHOWN, DRAWN = 1, 2, 3
+OPPONENT_DISCS = LAYOUT["opponent_discs"].start
+OWN_CARDS, OWN_STATUS = LAYOUT["own_cards"].start, LAYOUT["own_card_status"].start
+OPPONENT_CARDS = LAYOUT["opponent_cards"].start
+OPPONENT_STATUS = LAYOUT["opponent_card_status"].start
+COUNT_OFFSETS = tuple(LAYOUT[name].start for name, _ in COUNT_FEATURES)
+PENDING_FROM, PENDING_TO = LAYOUT["pending_from"].start, LAYOUT["pending_to"].start
 
 
 def slot_status(state: KalevaState, player: int, col: int) -> int:
     """Index into SLOT_STATUSES of ``player``'s card on ``col``."""
     if state.slots[player][col] == EMPTY:
         return 0
-    if state.revealed[player][col]:
+    return _status(state.revealed[player][col], state.origin[player][col])
+
+
+def _status(face_up: bool, origin: int) -> int:
+    """SLOT_STATUSES index of a filled slot."""
+    if face_up:
         return FACE_UP
-    return UNSEEN_SHOWN if state.origin[player][col] == ORIGINAL else DRAWN
+    return UNSEEN_SHOWN if origin == ORIGINAL else DRAWN
 
 
 def count_lists(state: KalevaState, player: int) -> tuple[list[int], ...]:
@@ -134,25 +145,38 @@ class FlatEncoder:
         return (FLAT_SIZE,)
 
     def encode(self, state: KalevaState, player: int) -> np.ndarray:
+        """One bincount over the indices of every set flag and counted card (kept lean:
+        it runs on every env step), then the counts scaled and the table written."""
         opponent = 1 - player
-        hot = [square for square, disc in enumerate(state.board) if disc == player]
-        hot += [NUM_SQUARES + square for square, disc in enumerate(state.board) if disc == opponent]
-        own_cards, own_status = LAYOUT["own_cards"].start, LAYOUT["own_card_status"].start
-        opp_cards, opp_status = LAYOUT["opponent_cards"].start, LAYOUT["opponent_card_status"].start
+        hot = [
+            square if disc == player else OPPONENT_DISCS + square
+            for square, disc in enumerate(state.board)
+            if disc != EMPTY
+        ]
+        own, opp = state.slots[player], state.slots[opponent]
+        own_seen, opp_seen = state.revealed[player], state.revealed[opponent]
+        own_origin, opp_origin = state.origin[player], state.origin[opponent]
         for col in range(COLS):
-            card = state.slots[player][col]
-            if card != EMPTY:
-                hot.append(own_cards + col * NUM_VALUES + card)
-            hot.append(own_status + col * 4 + slot_status(state, player, col))
-            status = slot_status(state, opponent, col)
-            hot.append(opp_status + col * 4 + status)
-            if status == FACE_UP:
-                hot.append(opp_cards + col * NUM_VALUES + state.slots[opponent][col])
+            if own[col] == EMPTY:
+                hot.append(OWN_STATUS + col * 4)
+            else:
+                hot.append(OWN_CARDS + col * NUM_VALUES + own[col])
+                hot.append(OWN_STATUS + col * 4 + _status(own_seen[col], own_origin[col]))
+            if opp[col] == EMPTY:
+                hot.append(OPPONENT_STATUS + col * 4)
+            elif opp_seen[col]:
+                hot.append(OPPONENT_STATUS + col * 4 + FACE_UP)
+                hot.append(OPPONENT_CARDS + col * NUM_VALUES + opp[col])
+            else:
+                hot.append(OPPONENT_STATUS + col * 4 + _status(False, opp_origin[col]))
+        for offset, cards in zip(COUNT_OFFSETS, count_lists(state, player), strict=True):
+            hot.extend(map(offset.__add__, cards))
         if state.pending is not None:
-            hot.append(LAYOUT["pending_from"].start + state.pending[0])
-            hot.append(LAYOUT["pending_to"].start + state.pending[1])
-        out = np.bincount(hot, minlength=FLAT_SIZE).astype(np.float32)
-        out[COUNTS_START:TABLE_START] = _counts(state, player)
+            hot.append(PENDING_FROM + state.pending[0])
+            hot.append(PENDING_TO + state.pending[1])
+        indices = np.fromiter(hot, np.intp, len(hot))
+        out = np.bincount(indices, minlength=FLAT_SIZE).astype(np.float32)
+        out[COUNTS_START:TABLE_START] /= MAX_COPIES
         out[TABLE_START : TABLE_START + TABLE_SIZE] = table_features(state, player)
         return out
 

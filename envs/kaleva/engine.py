@@ -308,7 +308,7 @@ class KalevaState:
     def discs_in_shield(self, player: int) -> int:
         """``player``'s discs on the opponent's shield row (KV-6.1)."""
         start = HOME_ROW[1 - player] * COLS
-        return sum(disc == player for disc in self.board[start : start + COLS])
+        return self.board[start : start + COLS].count(player)
 
     def is_frozen(self, square: int) -> bool:
         """KV-3.6: a disc on the opponent's shield row neither moves nor can be attacked."""
@@ -318,14 +318,13 @@ class KalevaState:
     def unseen_shown_cards(self, player: int) -> list[int]:
         """KV-7.2: the cards ``player`` showed at setup that the opponent has not seen since
         (neither in a fight nor revealed), sorted; during setup, all six."""
-        cards = list(self.unplaced[player])
-        for col in range(COLS):
-            if self.slots[player][col] != EMPTY and self._is_original_unseen(player, col):
-                cards.append(self.slots[player][col])
-        return sorted(cards)
-
-    def _is_original_unseen(self, player: int, col: int) -> bool:
-        return self.origin[player][col] == ORIGINAL and not self.revealed[player][col]
+        slots, origin, revealed = self.slots[player], self.origin[player], self.revealed[player]
+        cards = [
+            slots[col]
+            for col in range(COLS)
+            if origin[col] == ORIGINAL and not revealed[col] and slots[col] != EMPTY
+        ]
+        return sorted(cards + self.unplaced[player])
 
     # ----- applying actions -----------------------------------------------------------------
 
