@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.envs import env_module
+from tabletop.envs import env_module, names
 from tabletop.training.bench import wilson_interval
 from tabletop.training.cli import main, parse_option_value
 
@@ -150,7 +150,7 @@ def test_watch_lets_agents_play_every_seat_to_the_end(capsys: pytest.CaptureFixt
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["chess"], "unknown game 'chess'; known games: regicide"),
+        (["chess"], f"unknown game 'chess'; known games: {names()[0]}"),
         (["regicide", "--agents", "minimax"], "unknown agent 'minimax'"),
         (["regicide", "--agents", "random,random,random"], "3 agents for 1 seats"),
         (["regicide", "--seat", "2"], "--seat must be in 0..1"),
