@@ -34,14 +34,23 @@ def merged(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def check_known_keys(base: dict[str, Any], override: dict[str, Any], where: str = "") -> None:
+    """Reject override keys that ``base`` does not have: a typo must not pass silently.
+    Empty tables (like ``env``, the game's own options) accept any key."""
+    for key, value in override.items():
+        if base and key not in base:
+            raise ValueError(f"unknown setting '{where}{key}'; known: {', '.join(sorted(base))}")
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            check_known_keys(base[key], value, f"{where}{key}.")
+
+
 def game_config(game_name: str) -> dict[str, Any]:
-    """The settings of ``game_name``: ``[default]`` overridden by the game's own table."""
+    """The settings of ``game_name``: ``[default]`` overridden by the game's own table, and
+    ``cooperative`` from its env module (not ``COMPETITIVE = True``, as the bench reads it)."""
     configs = _all_configs()
-    return merged(configs["default"], configs.get(game_name, {}))
-
-
-def is_cooperative(game_name: str) -> bool:
-    return bool(game_config(game_name)["cooperative"])
+    config = merged(configs["default"], configs.get(game_name, {}))
+    config["cooperative"] = not getattr(envs.env_module(game_name), "COMPETITIVE", False)
+    return config
 
 
 def registered_name(name: str) -> str:

@@ -269,7 +269,7 @@ def _stat_label(value: float | None) -> str:
 
 def evaluate(
     game_name: str,
-    specs: Sequence[str],
+    agents: Sequence[str] | dict[str, AgentSource],
     *,
     player_counts: Sequence[int | None],
     games: int,
@@ -277,9 +277,11 @@ def evaluate(
     workers: int = 1,
     options: dict[str, Any] | None = None,
 ) -> list[PlayerCountResult]:
-    """The round-robin (competitive) or team table (cooperative) for each player count."""
+    """The round-robin (competitive) or team table (cooperative) for each player count;
+    ``agents`` are specs, or labels mapped to specs or agents."""
     config = game_config(game_name)
-    agents = {spec: spec for spec in specs}
+    if not isinstance(agents, dict):
+        agents = {spec: spec for spec in agents}
     results = []
     for num_players in player_counts:
         setting = dict(options or {})

@@ -18,12 +18,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from tabletop.training.cli import CommandError, add_game_options, game_options
-from tabletop.training.config import game_config, merged, registered_name
+from tabletop.training.cli import CommandError, add_game_options, game_options, parse_option
+from tabletop.training.config import check_known_keys, game_config, merged, registered_name
 
 CHECKPOINT = "checkpoint.zip"
 CHECKPOINT_INFO = "checkpoint.json"
@@ -89,7 +90,10 @@ class TrainSettings:
     ) -> TrainSettings:
         """The game's configured settings, with the command line's choices on top;
         ``overrides`` replaces config keys (sub-tables merged), e.g. for tiny test runs."""
-        config = merged(game_config(game), overrides or {})
+        config = game_config(game)
+        settable = {key: value for key, value in config.items() if key != "cooperative"}
+        check_known_keys(settable, overrides or {})
+        config = merged(config, overrides or {})
         run = merged(config["run"], config["quick"]) if quick else config["run"]
         default_steps = config["quick_steps"] if quick else config["steps"]
         return cls(
@@ -143,6 +147,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument(
+        "--set",
+        type=parse_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a configs.toml setting, e.g. --set ppo.n_steps=256 (repeatable)",
+    )
+    parser.add_argument(
         "--fps-benchmark",
         action="store_true",
         help="measure training steps/s on the game and on a zero-cost env of the same spaces",
@@ -173,6 +185,28 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def config_overrides(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``[("ppo.n_steps", 256)]`` -> ``{"ppo": {"n_steps": 256}}``; a text value is read
+    as a TOML value when it is one (``[64, 64]``), else kept as text."""
+    overrides: dict[str, Any] = {}
+    for dotted, value in pairs:
+        if isinstance(value, str):
+            value = _toml_value(value)
+        *tables, key = dotted.split(".")
+        table = overrides
+        for name in tables:
+            table = table.setdefault(name, {})
+        table[key] = value
+    return overrides
+
+
+def _toml_value(text: str) -> Any:
+    try:
+        return tomllib.loads(f"value = {text}")["value"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
 def _settings(args: argparse.Namespace, game: str, out: str) -> TrainSettings:
     settings_path = Path(out) / SETTINGS
     if args.resume:
@@ -194,6 +228,7 @@ def _settings(args: argparse.Namespace, game: str, out: str) -> TrainSettings:
         n_envs=args.envs,
         quick=args.quick,
         env_options=game_options(args),
+        overrides=config_overrides(args.set),
     )
     if not args.fps_benchmark:
         Path(out).mkdir(parents=True, exist_ok=True)

@@ -48,6 +48,9 @@ class SingleAgentEnv(gymnasium.Env):
     mode, where every seat is the learner's. ``opponents`` is required unless
     ``cooperative``: each non-learner seat draws its agent from it at every reset.
 
+    A game that ends before the learner's first move (nothing to learn from) is skipped:
+    the wrapper starts the next one.
+
     The ``info`` of a game's last step holds ``outcome`` (see ``outcome``), ``opponent``
     (the opponents' names, comma-joined; ``"self"`` when cooperative), ``seat``, ``returns``
     (every seat's final return) and ``stats`` (``State.stats()``).
@@ -87,6 +90,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat_agents: list[Agent | None] = [None] * num_players
         self.opponent_names = "self"
         self._games_started = 0
+        self._carried_reward = 0.0
         self._mask = np.zeros(raw.game.num_actions, bool)
 
     def add_opponent(self, name: str, agent: Agent) -> None:
@@ -119,7 +123,9 @@ class SingleAgentEnv(gymnasium.Env):
         for agent in {id(a): a for a in self.seat_agents if a is not None}.values():
             agent.reset()
         self._games_started += 1
-        self._play_opponents()
+        # Gymnasium's reset returns no reward: what the opponents' opening moves earned
+        # the learner is delivered with its first step instead of being lost.
+        self._carried_reward = self._play_opponents()
 
     def _pick_seat(self) -> int:
         num_players = self.raw.game.num_players
@@ -148,7 +154,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self._game_over():
             raise RuntimeError("step() after the game ended; call reset()")
         self.env.step(int(action))
-        reward = self._own_reward()
+        reward, self._carried_reward = self._carried_reward + self._own_reward(), 0.0
         reward += self._play_opponents()
         observation = self._observe()
         if not self._game_over():

@@ -1,0 +1,94 @@
+"""Evaluation numbers on rigged agents in a stacked game, team figures, and the outputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from countdown import ResignAgent, TakeOneAgent
+
+from tabletop import envs
+from tabletop.training.agents import make_agent, play_game
+from tabletop.training.bench import wilson_interval
+from tabletop.training.cli import main
+from tabletop.training.evaluate import evaluate, pair_arrangements, result_tables
+
+
+@pytest.fixture
+def countdown_registered(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setitem(envs.REGISTRY, "countdown", "countdown")
+    return "countdown"
+
+
+def test_rigged_round_robin_numbers(countdown_registered: str) -> None:
+    # start=5, both taking 1: the counter's parity hands every such game to seat 0
+    agents = {"stubborn": TakeOneAgent(), "resigner": ResignAgent(), "stubborn2": TakeOneAgent()}
+    (result,) = evaluate(
+        countdown_registered, agents, player_counts=[None], games=40, options={"start": 5}
+    )
+    pairs = {(p.a, p.b): p for p in result.pairs}
+    beats = pairs["stubborn", "resigner"]
+    assert (beats.wins, beats.draws, beats.losses) == (40, 0, 0)
+    assert beats.win_ci95 == wilson_interval(40, 40)
+    assert pairs["resigner", "stubborn2"].losses == 40
+    mirror = pairs["stubborn", "stubborn2"]
+    assert (mirror.wins, mirror.losses) == (20, 20)  # seats swapped equally
+    # seat 0 wins: half the games with a resigner (whoever sits there), all the mirror games
+    assert result.first_seat["wins"] == 20 + 40 + 20 and result.first_seat["games"] == 120
+    ordinal = {row["agent"]: row["ordinal"] for row in result.ratings}
+    assert ordinal["resigner"] < min(ordinal["stubborn"], ordinal["stubborn2"])
+    assert result.ratings[-1]["agent"] == "resigner"
+
+
+def test_pair_arrangements_swap_every_seat() -> None:
+    assert pair_arrangements("a", "b", 2) == [("a", "b"), ("b", "a")]
+    three = pair_arrangements("a", "b", 3)
+    assert len(three) == 6 and ("b", "a", "a") in three and ("b", "b", "a") in three
+
+
+def test_cooperative_figures_match_direct_play() -> None:
+    (result,) = evaluate("regicide", ["heuristic"], player_counts=[1], games=12, seed=3)
+    (team,) = result.teams
+    game = envs.make_game("regicide", num_players=1)
+    agent = make_agent("heuristic", "regicide")
+    states = [play_game(game.new_state(seed=3 + g), [agent]) for g in range(12)]
+    enemies = sum(s.stats()["enemies_defeated"] for s in states) / 12
+    wins = sum(s.returns()[0] > 0 for s in states)
+    assert (team.games, team.wins) == (12, wins)
+    assert team.stats_mean["enemies_defeated"] == pytest.approx(enemies)
+    assert sum(team.distributions["grade"].values()) == 12
+
+
+def test_workers_give_the_same_figures_for_deterministic_agents() -> None:
+    one = evaluate("regicide", ["heuristic"], player_counts=[2], games=30, workers=1)
+    two = evaluate("regicide", ["heuristic"], player_counts=[2], games=30, workers=2)
+    assert one[0].teams == two[0].teams
+
+
+def test_eval_command_prints_tables_and_writes_json_and_png(tmp_path: Path, capsys) -> None:
+    status = main(
+        ["eval", "kaleva", "--agents", "random,heuristic", "--games", "6", "--out", str(tmp_path)]
+    )
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert "| random " in printed and "first seat wins" in printed
+    document = json.loads((tmp_path / "results.json").read_text())
+    (result,) = document["results"]
+    assert result["mode"] == "competitive" and result["pairs"][0]["games"] == 6
+    assert (tmp_path / "results.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_eval_command_rejects_bad_agents(capsys) -> None:
+    assert main(["eval", "regicide", "--agents", "random,random"]) == 2
+    assert "twice" in capsys.readouterr().err
+    assert main(["eval", "regicide", "--agents", "minimax"]) == 2
+    assert "unknown agent 'minimax'" in capsys.readouterr().err
+
+
+def test_tables_show_intervals_and_grade_counts() -> None:
+    results = evaluate("regicide", ["random"], player_counts=[1, 2], games=3)
+    text = result_tables(results)
+    assert "1 players (cooperative)" in text and "2 players (cooperative)" in text
+    low, high = wilson_interval(0, 3)
+    assert "grade counts" in text and f"[{low:.3f}, {high:.3f}]" in text

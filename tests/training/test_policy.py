@@ -1,0 +1,131 @@
+"""Policy files: save -> load -> play as an opponent in each game's AEC env; mismatch errors."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from tabletop import envs
+from tabletop.training.agents import make_agent
+from tabletop.training.policy import (
+    NetworkSpec,
+    PolicyAgent,
+    PolicyMismatchError,
+    env_metadata,
+    load_agent,
+    new_policy,
+    read_policy_file,
+    save_policy,
+)
+
+TINY = NetworkSpec(net_arch=[8], activation="Tanh")
+
+
+def saved_policy(path: Path, game: str, **env_options) -> tuple[Path, PolicyAgent]:
+    """An untrained (random-weights) policy for ``game``, saved to ``path``."""
+    env = envs.make(game, **env_options)
+    metadata = env_metadata(env, training_steps=123, seed=7, game_options=env_options)
+    torch.manual_seed(0)
+    policy = new_policy(metadata, TINY)
+    save_policy(path, policy, metadata, TINY)
+    return path, PolicyAgent(policy, metadata, TINY, env.unwrapped.encoder)
+
+
+@pytest.mark.parametrize("game", envs.names())
+def test_saved_policy_loads_and_plays_as_an_opponent_in_the_aec_env(
+    game: str, tmp_path: Path
+) -> None:
+    path, original = saved_policy(tmp_path / "p.pt", game)
+    env = envs.make(game)
+    loaded = load_agent(path, env=env)
+    assert loaded.metadata == original.metadata and loaded.metadata.training_steps == 123
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    policy_moves = 0
+    for _agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        action = None
+        if not (termination or truncation):
+            state, seat = env.unwrapped.state, env.unwrapped.state.current_player
+            if seat == 1:  # the loaded policy holds seat 1, a random player the others
+                action = loaded.act(state, seat)
+                assert action == original.act(state, seat)  # same weights, same choice
+                assert observation["action_mask"][action] == 1
+                policy_moves += 1
+            else:
+                action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        env.step(action)
+    assert policy_moves > 0
+
+
+def test_loading_into_another_encoder_names_the_difference(tmp_path: Path) -> None:
+    path, _ = saved_policy(tmp_path / "p.pt", "regicide")
+    with pytest.raises(PolicyMismatchError, match=r"encoder: policy 'flat', env 'entity'"):
+        load_agent(path, env=envs.make("regicide", encoder="entity"))
+
+
+def test_loading_into_another_game_names_the_difference(tmp_path: Path) -> None:
+    other = next(name for name in envs.names() if name != "regicide")
+    path, _ = saved_policy(tmp_path / "p.pt", "regicide")
+    with pytest.raises(PolicyMismatchError, match=r"env: policy 'regicide_v0'"):
+        load_agent(path, env=envs.make(other))
+    with pytest.raises(PolicyMismatchError, match="trained for regicide_v0"):
+        make_agent(str(path), other)
+
+
+def test_a_stale_encoder_version_is_refused(tmp_path: Path) -> None:
+    env = envs.make("regicide")
+    metadata = env_metadata(env)
+    stale = replace(metadata, encoder_version=metadata.encoder_version + 1)
+    save_policy(tmp_path / "old.pt", new_policy(metadata, TINY), stale, TINY)
+    with pytest.raises(PolicyMismatchError, match="encoder_version"):
+        load_agent(tmp_path / "old.pt", game="regicide")
+
+
+def test_a_policy_refuses_a_game_of_another_shape(tmp_path: Path) -> None:
+    _, agent = saved_policy(tmp_path / "p.pt", "regicide")
+    other = next(name for name in envs.names() if name != "regicide")
+    state = envs.make_game(other).new_state(seed=0)
+    with pytest.raises(PolicyMismatchError, match="cannot play this game"):
+        agent.act(state, state.current_player)
+
+
+def test_agent_specs_name_policy_files_and_run_directories(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    saved_policy(run / "last_policy.pt", "regicide")
+    for spec in (str(run / "last_policy.pt"), str(run), f"policy:{run}"):
+        assert isinstance(make_agent(spec, "regicide", seed=1), PolicyAgent)
+    saved_policy(run / "best_policy.pt", "regicide", num_players=3)
+    assert load_agent(run).metadata.game_options == {"num_players": 3}  # best comes first
+    with pytest.raises(FileNotFoundError, match="no policy file or run directory"):
+        make_agent(str(tmp_path / "missing.pt"), "regicide")
+
+
+def test_a_file_that_is_not_a_policy_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "junk.pt").write_bytes(b"not a policy")
+    with pytest.raises(ValueError, match="not a readable policy file"):
+        read_policy_file(tmp_path / "junk.pt")
+    torch.save({"weights": torch.zeros(2)}, tmp_path / "other.pt")
+    with pytest.raises(ValueError, match="not a tabletop policy file"):
+        read_policy_file(tmp_path / "other.pt")
+
+
+def test_sampling_agent_is_seeded_and_stays_legal(tmp_path: Path) -> None:
+    path, _ = saved_policy(tmp_path / "p.pt", "regicide")
+
+    def moves(seed: int) -> list[int]:
+        agent = load_agent(path, deterministic=False, seed=seed)
+        state = envs.make_game("regicide").new_state(seed=2)
+        played = []
+        while not state.is_terminal() and len(played) < 40:
+            action = agent.act(state, state.current_player)
+            assert action in state.legal_actions()
+            played.append(action)
+            state.apply(action)
+        return played
+
+    assert moves(5) == moves(5)

@@ -1,0 +1,127 @@
+"""Tiny training runs (a few hundred steps, tiny networks): files, logs, resume, kill."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tabletop import envs
+from tabletop.training.cli import main
+from tabletop.training.policy import load_agent
+from tabletop.training.train import TrainSettings, config_overrides
+from tabletop.training.trainer import Trainer
+
+TINY = {
+    "envs": 1,
+    "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1},
+    "network": {"net_arch": [16]},
+    "selfplay": {"snapshot_every": 64},
+    "run": {"checkpoint_every": 128, "eval_every": 128, "eval_games": 4},
+}
+TINY_FLAGS = [
+    "--envs=1",
+    "--set=ppo.n_steps=64",
+    "--set=ppo.batch_size=64",
+    "--set=ppo.n_epochs=1",
+    "--set=network.net_arch=[16]",
+    "--set=run.checkpoint_every=128",
+    "--set=run.eval_every=128",
+    "--set=run.eval_games=4",
+]
+
+
+def tiny_settings(game: str, out: Path, steps: int) -> TrainSettings:
+    return TrainSettings.from_config(game, out=str(out), steps=steps, overrides=TINY)
+
+
+def log_rows(out: Path) -> list[dict[str, str]]:
+    with (out / "log.csv").open(newline="") as file:
+        return list(csv.DictReader(file))
+
+
+def checkpoint_steps(out: Path) -> int:
+    return json.loads((out / "checkpoint.json").read_text())["steps"]
+
+
+@pytest.fixture
+def countdown_registered(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The stacked test game in the registry (in this process only)."""
+    monkeypatch.setitem(envs.REGISTRY, "countdown", "countdown")
+    return "countdown"
+
+
+def test_cooperative_tiny_run_then_resume(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    info = Trainer(tiny_settings("regicide", out, 192), resume=False, progress=False).run()
+    assert info.steps == checkpoint_steps(out) == 192
+    rows = log_rows(out)
+    assert [r["phase"] for r in rows[:2]] == ["baseline", "baseline"]
+    assert [int(r["step"]) for r in rows if r["phase"] == "eval"] == [128, 192]
+    best, last = load_agent(out), load_agent(out / "last_policy.pt")  # a run dir: its best
+    assert last.metadata.training_steps == 192
+    assert best.metadata.training_steps in (128, 192)
+    assert best.metadata.game_options == {"num_players": 2, "shaped_reward": True}
+
+    resumed = Trainer(tiny_settings("regicide", out, 320), resume=True, progress=False)
+    assert resumed.steps == 192  # continues from the checkpoint, not from zero
+    assert resumed.run().steps == checkpoint_steps(out) == 320
+    eval_steps = [int(r["step"]) for r in log_rows(out) if r["phase"] == "eval"]
+    assert eval_steps == [128, 192, 256, 320]
+    assert len(list((out / "tb").glob("ppo_*"))) == 1  # TensorBoard continues the same run
+
+
+def test_competitive_run_adds_snapshots_to_the_pool(tmp_path: Path, countdown_registered) -> None:
+    out = tmp_path / "run"
+    trainer = Trainer(tiny_settings(countdown_registered, out, 192), resume=False, progress=False)
+    trainer.run()
+    snapshots = sorted(p.name for p in (out / "snapshots").glob("*.pt"))
+    assert snapshots == [f"step_{s:010d}.pt" for s in (64, 128, 192)]
+    pool = trainer.vec_env.envs[0].opponents
+    assert list(pool.baselines) == ["random", "heuristic"]
+    assert list(pool.snapshots) == ["self@64", "self@128", "self@192"]
+    opponents = {r["opponent"] for r in log_rows(out) if r["phase"] == "eval"}
+    assert opponents == {"random", "heuristic"}
+
+    resumed = Trainer(tiny_settings(countdown_registered, out, 256), resume=True, progress=False)
+    assert list(resumed.vec_env.envs[0].opponents.snapshots) == ["self@64", "self@128", "self@192"]
+
+
+def test_killed_run_resumes_from_its_last_checkpoint(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    command = [sys.executable, "-c", "from tabletop.training.cli import main; main()"]
+    flags = ["train", "regicide", f"--out={out}", "--steps=100000", "--no-progress", *TINY_FLAGS]
+    process = subprocess.Popen([*command, *flags], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not (out / "checkpoint.json").exists():
+            assert process.poll() is None, "training exited before its first checkpoint"
+            assert time.monotonic() < deadline, "no checkpoint within two minutes"
+            time.sleep(0.2)
+    finally:
+        process.kill()
+        process.wait()
+    killed_at = checkpoint_steps(out)
+    assert killed_at >= 128
+    assert main(["train", "regicide", f"--out={out}", "--resume", f"--steps={killed_at + 64}"]) == 0
+    assert checkpoint_steps(out) == killed_at + 64
+    assert load_agent(out / "last_policy.pt").metadata.training_steps == killed_at + 64
+    assert all(int(r["step"]) <= killed_at + 64 for r in log_rows(out))
+
+
+def test_command_line_mistakes_are_clear_errors(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "run"
+    assert main(["train", "regicide", f"--out={out}", "--set=ppo.n_step=64"]) == 2
+    assert "unknown setting 'ppo.n_step'" in capsys.readouterr().err
+    assert main(["train", "regicide", f"--out={out}", "--resume"]) == 2
+    assert "no run to resume" in capsys.readouterr().err
+    assert config_overrides([("ppo.n_steps", 8), ("network.net_arch", "[4, 4]")]) == {
+        "ppo": {"n_steps": 8},
+        "network": {"net_arch": [4, 4]},
+    }
+    assert config_overrides([("seat", "random")]) == {"seat": "random"}
