@@ -1,0 +1,339 @@
+"""Gold & Dust observation encoders: one player's view (GD-9.3) as float32 arrays.
+
+Both read only what the observing player may see: the own hand, the table (units, lasting
+artifacts, both graveyards), both players' resources and Hero HP, the opponent's hand size
+and both deck sizes, and the own deck's contents (the player knows their deck list, not its
+order). Every card row carries the card's features from the data (costs, attack, die,
+armour, HP, role, keywords, effects), so a new card needs no new encoder.
+
+The entity encoder is a matrix: one row per card position (hand slots, both boards' unit
+slots, both artifact zones) plus rows of table-wide figures. The flat encoder is the same
+card rows flattened, after the table-wide figures, followed by per-card counts of the own
+deck and of both graveyards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tabletop.envs.gold_and_dust.actions import ARTIFACT_SLOTS, BOARD_SLOTS, MAX_HAND
+from tabletop.envs.gold_and_dust.cards import ARTIFACT, ROLES, SPELL, UNIT, Card, Hero, Pool
+from tabletop.envs.gold_and_dust.effects import FRONT
+from tabletop.envs.gold_and_dust.engine import (
+    ATTACK,
+    BLOCK,
+    MAIN,
+    SHOOT,
+    STRIKE,
+    GoldDustGame,
+    GoldDustState,
+)
+
+ZONES = ("own hand", "own unit", "enemy unit", "own artifact", "enemy artifact")
+STATIC_FEATURES = (
+    "unit", "spell", "artifact", *(f"role {r}" for r in ROLES), "gold cost / 10",
+    "dust cost / 10", "attack / 10", "die mean / 10", "armour / 5", "hp / 15", "ranged",
+    "pierce / 3", "charge", "vanguard", "sniper", "death strike", "tireless", "immobile",
+    "lasting (artifact)", "needs a target", "targets the enemy", "damage / 10", "heal / 10",
+    "buff attack / 3", "buff armour / 3", "draws / 3", "gains / 5", "destroys", "moves units",
+    "aura attack", "aura armour", "has on_death", "has on_turn_start",
+)  # fmt: skip
+UNIT_FEATURES = (
+    "hp / 15", "max hp / 15", "attack now / 10", "armour now / 5", "first row",
+    "second row", "tapped", "resting", "moved up", "dead", "may attack", "attacking",
+    "blocked or blocking", "strikes next",
+)  # fmt: skip
+Z, C, U = len(ZONES), len(STATIC_FEATURES), len(UNIT_FEATURES)
+WIDTH = Z + C + U
+ROW_BLOCKS = (
+    ("hand", MAX_HAND, 0, "own hand slots"),
+    ("own_units", BOARD_SLOTS, 1, "own board slots"),
+    ("enemy_units", BOARD_SLOTS, 2, "enemy board slots"),
+    ("own_artifacts", ARTIFACT_SLOTS, 3, "own lasting artifacts"),
+    ("enemy_artifacts", ARTIFACT_SLOTS, 4, "enemy lasting artifacts"),
+)
+CARD_ROWS = sum(rows for _, rows, _, _ in ROW_BLOCKS)
+HAND_ROW, OWN_ROW, ENEMY_ROW, OWN_ART_ROW, ENEMY_ART_ROW = (
+    sum(rows for _, rows, _, _ in ROW_BLOCKS[:i]) for i in range(len(ROW_BLOCKS))
+)
+PHASES = (MAIN, SHOOT, ATTACK, BLOCK, STRIKE)
+TABLE_FEATURES = (
+    ("hero_hp", 2, "Hero HP / 30: own, enemy"),
+    ("gold", 2, "gold / 20: own, enemy"),
+    ("dust", 2, "dust / 20: own, enemy"),
+    ("regen", 4, "gold and dust regeneration / 5: own, enemy"),
+    ("passives", 10, "aura attack, spell discount, artifact discount, first-turn draws, "
+     "Hero damage bonus: own, enemy"),
+    ("hand_sizes", 2, "hand size / 5: own, enemy"),
+    ("deck_sizes", 2, "deck size / 40: own, enemy"),
+    ("graveyard_sizes", 2, "graveyard size / 40: own, enemy"),
+    ("fatigue", 2, "next empty-deck damage / 10: own, enemy"),
+    ("turn", 1, "turns played / turn limit"),
+    ("step", 5, "one-hot: main, shoot, attack, block, strike"),
+    ("my_turn", 1, "1 if it is the observer's turn (the defender blocks in the other's)"),
+    ("first_turn", 1, "1 during the observer's first turn (no regeneration yet)"),
+)  # fmt: skip
+TABLE_SIZE = sum(size for _, size, _ in TABLE_FEATURES)
+TABLE_ROWS = -(-TABLE_SIZE // WIDTH)
+
+
+def flat_layout(pool: Pool) -> list[tuple[str, slice, str]]:
+    """(feature, slice, meaning) of every part of the flat vector: the README's table."""
+    parts = [(name, size, meaning) for name, size, meaning in TABLE_FEATURES]
+    parts += [
+        (name, rows * WIDTH, f"{meaning}: {rows} rows of {WIDTH} (card row layout)")
+        for name, rows, _, meaning in ROW_BLOCKS
+    ]
+    count = len(pool.cards)
+    parts += [
+        ("own_deck_counts", count, "copies of each pool card left in the own deck / 2"),
+        ("own_graveyard_counts", count, "copies of each pool card in the own graveyard / 2"),
+        ("enemy_graveyard_counts", count, "copies of each pool card in the enemy graveyard / 2"),
+    ]
+    layout, start = [], 0
+    for name, size, meaning in parts:
+        layout.append((name, slice(start, start + size), meaning))
+        start += size
+    return layout
+
+
+def row_layout() -> list[tuple[str, slice, str]]:
+    """(part, columns, features) of a card row, shared by both encoders."""
+    return [
+        ("zone", slice(0, Z), "one-hot: " + ", ".join(ZONES)),
+        ("card", slice(Z, Z + C), ", ".join(STATIC_FEATURES)),
+        ("unit", slice(Z + C, WIDTH), ", ".join(UNIT_FEATURES)),
+    ]
+
+
+def _effect_summary(card: Card) -> list[float]:
+    effects = card.on_play + card.on_death + card.on_turn_start
+    damage = sum(e.amount + e.dice[0] * (3.5 if e.dice[1] == 6 else 2) for e in effects
+                 if e.do == "damage")  # fmt: skip
+    return [
+        damage / 10,
+        sum(e.amount for e in effects if e.do == "heal") / 10,
+        sum(e.attack for e in effects if e.do == "buff") / 3,
+        sum(e.armour for e in effects if e.do == "buff") / 3,
+        sum(e.cards for e in effects if e.do == "draw") / 3,
+        sum(e.gold + e.dust for e in effects if e.do == "gain") / 5,
+        float(any(e.do == "destroy" for e in effects)),
+        float(any(e.do in ("move_up", "push_back", "ready") for e in effects)),
+        float(sum(a.attack for a in card.aura)),
+        float(sum(a.armour for a in card.aura)),
+        float(bool(card.on_death)),
+        float(bool(card.on_turn_start)),
+    ]
+
+
+def static_features(card: Card) -> list[float]:
+    """The card's features from the data, in ``STATIC_FEATURES`` order."""
+    count, sides = card.dice
+    die_mean = count * (3.5 if sides == 6 else 2.0)
+    return [
+        float(card.kind == UNIT),
+        float(card.kind == SPELL),
+        float(card.kind == ARTIFACT),
+        *(float(card.role == role) for role in ROLES),
+        card.gold / 10,
+        card.dust / 10,
+        card.attack / 10,
+        die_mean / 10,
+        card.armour / 5,
+        card.hp / 15,
+        float(card.ranged),
+        card.pierce / 3,
+        float(card.charge),
+        float(card.vanguard),
+        float(card.sniper),
+        float(card.death_strike),
+        float(card.tireless),
+        float(card.immobile),
+        float(card.persistent),
+        float(card.target != "none"),
+        float(card.target.startswith("enemy")),
+        *_effect_summary(card),
+    ]
+
+
+_STATIC_ROWS: dict[int, tuple[Pool, np.ndarray]] = {}
+
+
+def static_rows(pool: Pool) -> np.ndarray:
+    """Card rows without unit state for every zone and pool card, cached per pool: row
+    ``zone * len(pool.cards) + card`` has the zone's one-hot and the card's features."""
+    cached = _STATIC_ROWS.get(id(pool))
+    if cached is None or cached[0] is not pool:
+        count = len(pool.cards)
+        rows = np.zeros((Z * count, WIDTH), dtype=np.float32)
+        for zone in range(Z):
+            for card in pool.cards:
+                rows[zone * count + card.index, zone] = 1.0
+                rows[zone * count + card.index, Z : Z + C] = static_features(card)
+        cached = _STATIC_ROWS[id(pool)] = (pool, rows)
+    return cached[1]
+
+
+_PASSIVES: dict[int, tuple[Hero, list[float]]] = {}
+
+
+def _passive(hero: Hero) -> list[float]:
+    """The Hero's passive as five figures (cached: it runs on every step)."""
+    cached = _PASSIVES.get(id(hero))
+    if cached is None or cached[0] is not hero:
+        passive = hero.passive
+        figures = [
+            float(sum(a.attack for a in passive.aura)),
+            float(passive.spell_dust_discount),
+            float(passive.artifact_gold_discount),
+            float(passive.first_turn_extra_draws),
+            float(passive.hero_damage_bonus),
+        ]
+        cached = _PASSIVES[id(hero)] = (hero, figures)
+    return cached[1]
+
+
+def table_features(state: GoldDustState, player: int) -> list[float]:
+    """The ``TABLE_FEATURES`` of ``player``'s view, in order."""
+    enemy = 1 - player
+    own_hero, enemy_hero = state.heroes[player], state.heroes[enemy]
+    step = [float(state.phase == phase) for phase in PHASES]
+    return [
+        state.hp[player] / 30,
+        state.hp[enemy] / 30,
+        state.gold[player] / 20,
+        state.gold[enemy] / 20,
+        state.dust[player] / 20,
+        state.dust[enemy] / 20,
+        own_hero.gold_regen / 5,
+        own_hero.dust_regen / 5,
+        enemy_hero.gold_regen / 5,
+        enemy_hero.dust_regen / 5,
+        *_passive(own_hero),
+        *_passive(enemy_hero),
+        len(state.hands[player]) / MAX_HAND,
+        len(state.hands[enemy]) / MAX_HAND,
+        len(state.decks[player]) / 40,
+        len(state.decks[enemy]) / 40,
+        len(state.graveyards[player]) / 40,
+        len(state.graveyards[enemy]) / 40,
+        state.fatigue[player] / 10,
+        state.fatigue[enemy] / 10,
+        state.turn / state.game.max_turns,
+        *step,
+        float(state.active == player and not state.is_over()),
+        float(state.turns_started[player] == 1 and state.active == player),
+    ]
+
+
+def fill_card_rows(state: GoldDustState, player: int, rows: np.ndarray) -> None:
+    """Write the ``CARD_ROWS`` x ``WIDTH`` card rows of ``player``'s view into ``rows``
+    (all zero). Positions are gathered first and written with two numpy calls,
+    since this runs on every env step."""
+    count = len(state.game.pool.cards)
+    positions: list[int] = []
+    sources: list[int] = []
+    for start, zone, cards in (
+        (HAND_ROW, 0, state.hands[player]),
+        (OWN_ART_ROW, 3, state.artifacts[player]),
+        (ENEMY_ART_ROW, 4, state.artifacts[1 - player]),
+    ):
+        positions += range(start, start + len(cards))
+        sources += [zone * count + card for card in cards]
+    unit_positions: list[int] = []
+    values: list[float] = []
+    for side, start, zone in ((player, OWN_ROW, 1), (1 - player, ENEMY_ROW, 2)):
+        for slot, card in _unit_features(state, side, values):
+            positions.append(start + slot)
+            sources.append(zone * count + card)
+            unit_positions.append(start + slot)
+    if positions:
+        rows[positions] = static_rows(state.game.pool)[sources]
+    if values:
+        unit_rows = np.array(values, dtype=np.float32).reshape(len(unit_positions), U)
+        rows[unit_positions, Z + C :] = unit_rows
+
+
+def _unit_features(state: GoldDustState, side: int, values: list[float]) -> list[tuple[int, int]]:
+    """Append the ``UNIT_FEATURES`` of each unit of ``side`` to ``values``; return their
+    (slot, card index) pairs."""
+    mine = side == state.active
+    attacking = state.attackers if mine else ()
+    engaged = set(state.blocks) if mine else set(state.blocks.values())
+    next_striker = state.strikes[0] if state.strikes and mine else -1
+    auras = state.auras[side]
+    units = []
+    for slot, unit in enumerate(state.boards[side]):
+        if unit is None:
+            continue
+        card, row = unit.card, unit.row
+        values += (
+            unit.hp / 15,
+            unit.max_hp / 15,
+            max(0, card.attack + unit.attack_bonus + auras[row]) / 10,
+            max(0, card.armour + unit.armour_bonus + auras[2 + row]) / 5,
+            float(row == FRONT),
+            float(row != FRONT),
+            float(unit.tapped),
+            float(unit.resting),
+            float(unit.moved),
+            float(unit.dead),
+            float(unit.may_attack()),
+            float(slot in attacking),
+            float(slot in engaged),
+            float(slot == next_striker),
+        )
+        units.append((slot, card.index))
+    return units
+
+
+def _count_indices(state: GoldDustState, player: int, count: int) -> list[int]:
+    """Flat positions (relative to the counts block) of every own-deck and graveyard card."""
+    indices = list(state.decks[player])
+    indices += [count + c for c in state.graveyards[player]]
+    indices += [2 * count + c for c in state.graveyards[1 - player]]
+    return indices
+
+
+class FlatEncoder:
+    """One float32 vector; ``flat_layout(pool)`` documents its slices."""
+
+    name = "flat"
+    version = 0
+
+    def shape(self, game: GoldDustGame) -> tuple[int, ...]:
+        return (TABLE_SIZE + CARD_ROWS * WIDTH + 3 * len(game.pool.cards),)
+
+    def encode(self, state: GoldDustState, player: int) -> np.ndarray:
+        count = len(state.game.pool.cards)
+        rows_end = TABLE_SIZE + CARD_ROWS * WIDTH
+        out = np.zeros(rows_end + 3 * count, dtype=np.float32)
+        out[:TABLE_SIZE] = table_features(state, player)
+        fill_card_rows(state, player, out[TABLE_SIZE:rows_end].reshape(CARD_ROWS, WIDTH))
+        indices = _count_indices(state, player, count)
+        if indices:
+            out[rows_end:] = np.bincount(indices, minlength=3 * count) / 2
+        return out
+
+
+class EntityEncoder:
+    """Rows 0-28: card positions (see ``ROW_BLOCKS``), each a zone one-hot, the card's data
+    features and its unit state; the last ``TABLE_ROWS`` rows hold ``TABLE_FEATURES``
+    flattened and zero-padded. Empty positions are all zeros."""
+
+    name = "entity"
+    version = 0
+
+    def shape(self, game: GoldDustGame) -> tuple[int, ...]:
+        return (CARD_ROWS + TABLE_ROWS, WIDTH)
+
+    def encode(self, state: GoldDustState, player: int) -> np.ndarray:
+        out = np.zeros((CARD_ROWS + TABLE_ROWS, WIDTH), dtype=np.float32)
+        fill_card_rows(state, player, out[:CARD_ROWS])
+        out.reshape(-1)[CARD_ROWS * WIDTH : CARD_ROWS * WIDTH + TABLE_SIZE] = table_features(
+            state, player
+        )
+        return out
+
+
+ENCODERS = {"flat": FlatEncoder(), "entity": EntityEncoder()}

@@ -1,0 +1,293 @@
+"""A rule-based Gold & Dust player: spend resources on the best card it can afford, move melee
+units up, shoot what it can kill (else the Hero), attack unless the own Hero needs guards,
+block to protect its Hero, and go for the enemy Hero when ahead or when it is in reach.
+
+It reads only what its player sees (own hand, the table, resources and HP), which the tests
+check by resampling hidden information and asking again. Scores use expected dice.
+"""
+
+from __future__ import annotations
+
+from tabletop.envs.gold_and_dust.actions import (
+    ATTACK_BASE,
+    BLOCK_BASE,
+    BOARD_SLOTS,
+    DONE,
+    HERO_TARGET,
+    MOVE_BASE,
+    NO_TARGET,
+    PLAY_BASE,
+    PLAY_TARGETS,
+    SHOOT_BASE,
+    SHOT_TARGETS,
+    STRIKE_BASE,
+)
+from tabletop.envs.gold_and_dust.cards import UNIT, Card, Effect
+from tabletop.envs.gold_and_dust.effects import FRONT
+from tabletop.envs.gold_and_dust.engine import (
+    ATTACK,
+    BLOCK,
+    MAIN,
+    SHOOT,
+    GoldDustState,
+    Unit,
+)
+
+DANGER_MARGIN = 6
+"""The Hero needs guards when the enemy's expected attack comes within this of its HP."""
+MIN_PLAY_SCORE = 0.5
+
+
+def mean_roll(dice: tuple[int, int]) -> float:
+    count, sides = dice
+    return count * (3.5 if sides == 6 else 2.0)
+
+
+def card_strength(card: Card) -> float:
+    """A unit's worth on the table: damage per turn, toughness, and its keywords."""
+    damage = card.attack + mean_roll(card.dice)
+    keywords = card.charge + card.sniper + card.death_strike + card.tireless + card.vanguard
+    return damage * 1.5 + card.hp * 0.5 + card.armour + card.pierce * 0.5 + keywords
+
+
+class GoldDustHeuristic:
+    """Baseline agent (``act(state, player) -> action``); deterministic."""
+
+    def reset(self) -> None:
+        """Stateless between games."""
+
+    def act(self, state: GoldDustState, player: int) -> int:
+        legal = state.legal_actions()
+        if state.phase == MAIN:
+            return self._main(state, player, legal)
+        if state.phase == SHOOT:
+            return self._shoot(state, player, legal)
+        if state.phase == ATTACK:
+            return self._attack(state, player, legal)
+        if state.phase == BLOCK:
+            return self._block(state, player, legal)
+        return self._strike(state, player, legal)
+
+    # ----- (B) play and move --------------------------------------------------------------
+
+    def _main(self, state: GoldDustState, player: int, legal: list[int]) -> int:
+        plays = [a for a in legal if PLAY_BASE <= a < MOVE_BASE]
+        if plays:
+            score, action = max((self._play_score(state, player, a), -a) for a in plays)
+            if score >= MIN_PLAY_SCORE:
+                return -action
+        for action in legal:
+            if MOVE_BASE <= action < SHOOT_BASE:
+                unit = state.boards[player][action - MOVE_BASE]
+                if not unit.card.ranged:
+                    return action
+        return DONE
+
+    def _play_score(self, state: GoldDustState, player: int, action: int) -> float:
+        hand_slot, code = divmod(action - PLAY_BASE, PLAY_TARGETS)
+        card = state.game.cards[state.hands[player][hand_slot]]
+        gold, dust = state.cost_of(player, card)
+        spend = 0.1 * (gold + dust)  # spend resources: among equals, the bigger card
+        target = None
+        if code != NO_TARGET:
+            side = player if card.target.startswith("ally") else 1 - player
+            target = (side, -1 if code == HERO_TARGET else code - 2)
+        value = card_strength(card) if card.kind == UNIT else 0.0
+        if card.persistent:
+            value += 2.0 * len(card.aura) + 3.0 * len(card.on_turn_start)
+            value += sum(self._front_units(state, player)) * 0.5 * len(card.aura)
+        for effect in card.on_play:
+            value += self._effect_value(state, player, effect, target)
+        return value + spend
+
+    @staticmethod
+    def _front_units(state: GoldDustState, player: int) -> list[int]:
+        return [1 for u in state.boards[player] if u is not None and u.row == FRONT]
+
+    def _effect_value(
+        self, state: GoldDustState, player: int, effect: Effect, target: tuple[int, int] | None
+    ) -> float:
+        targets = self._reached(state, player, effect, target)
+        value = 0.0
+        if effect.do == "damage":
+            for side, slot in targets:
+                value += self._damage_value(state, player, side, slot, effect)
+        elif effect.do == "heal":
+            for side, slot in targets:
+                value += self._heal_value(state, side, slot, effect.amount)
+        elif effect.do == "buff":
+            value += sum(effect.attack * 2 + effect.armour * 1.5 + effect.hp * 0.5 for _ in targets)
+        elif effect.do == "destroy":
+            value += sum(card_strength(state.boards[s][t].card) for s, t in targets)
+        elif effect.do == "draw":
+            value += effect.cards * (1.5 if len(state.hands[player]) <= 3 else 0.3)
+        elif effect.do == "gain":
+            value += 0.3 * (effect.gold + effect.dust)
+        elif effect.do in ("move_up", "ready"):
+            value += sum(
+                state.attack_of(player, state.boards[s][t]) * 0.5
+                for s, t in targets
+                if not state.boards[s][t].card.ranged
+            )
+        elif effect.do == "push_back":
+            value += sum(state.attack_of(s, state.boards[s][t]) * 0.5 for s, t in targets)
+        elif effect.do == "special":
+            value += 1.0 if state.hp[player] > 10 else -2.0
+        return value
+
+    @staticmethod
+    def _reached(
+        state: GoldDustState, player: int, effect: Effect, target: tuple[int, int] | None
+    ) -> list[tuple[int, int]]:
+        if effect.to == "target":
+            return [target] if target is not None else []
+        if effect.to in ("own_hero", "enemy_hero"):
+            return [(player if effect.to == "own_hero" else 1 - player, -1)]
+        if effect.to.startswith("each_"):
+            _, side_word, row_word = effect.to.split("_")
+            side = player if side_word == "ally" else 1 - player
+            return [
+                (side, slot)
+                for slot, unit in enumerate(state.boards[side])
+                if unit is not None
+                and not unit.dead
+                and (row_word == "unit" or (unit.row == FRONT) == (row_word == "front"))
+            ]
+        return []
+
+    def _damage_value(
+        self, state: GoldDustState, player: int, side: int, slot: int, effect: Effect
+    ) -> float:
+        amount = effect.amount + mean_roll(effect.dice)
+        sign = 1.0 if side != player else -1.0
+        if slot == -1:
+            lethal = amount >= state.hp[side]
+            return sign * (100.0 if lethal else amount * (0.8 if _ahead(state, player) else 0.5))
+        unit = state.boards[side][slot]
+        armour = 0 if effect.pierce else state.armour_of(side, unit)
+        dealt = max(0.0, amount - armour)
+        if dealt >= unit.hp:
+            return sign * (card_strength(unit.card) + 2.0)
+        return sign * dealt * 0.4
+
+    @staticmethod
+    def _heal_value(state: GoldDustState, side: int, slot: int, amount: int) -> float:
+        if slot == -1:
+            missing = state.heroes[side].hp - state.hp[side]
+            urgency = 1.5 if state.hp[side] < 12 else 0.6
+            return min(amount, missing) * urgency
+        unit = state.boards[side][slot]
+        return min(amount, unit.max_hp - unit.hp) * 0.4
+
+    # ----- (C) shoot ----------------------------------------------------------------------
+
+    def _shoot(self, state: GoldDustState, player: int, legal: list[int]) -> int:
+        shots = [a for a in legal if SHOOT_BASE <= a < ATTACK_BASE]
+        if not shots:
+            return DONE
+        return max(shots, key=lambda a: (self._shot_score(state, player, a), -a))
+
+    def _shot_score(self, state: GoldDustState, player: int, action: int) -> float:
+        slot, target = divmod(action - SHOOT_BASE, SHOT_TARGETS)
+        shooter = state.boards[player][slot]
+        return self._hit_score(state, player, shooter, target)
+
+    def _hit_score(self, state: GoldDustState, player: int, unit: Unit, target: int) -> float:
+        """How good a hit (base + die) on ``target`` is: 0 the Hero, else 1 + enemy slot."""
+        enemy = 1 - player
+        damage = state.attack_of(player, unit) + mean_roll(unit.card.dice)
+        if target == 0:
+            damage += state.heroes[player].passive.hero_damage_bonus
+            if damage >= state.hp[enemy]:
+                return 100.0
+            return damage * (1.2 if _ahead(state, player) else 0.7)
+        victim = state.boards[enemy][target - 1]
+        dealt = max(0.0, damage - max(0, state.armour_of(enemy, victim) - unit.card.pierce))
+        if dealt >= victim.hp:
+            return card_strength(victim.card) + 2.0
+        return dealt * 0.4 * (1.5 if victim.card.ranged else 1.0)
+
+    # ----- (D) attack ---------------------------------------------------------------------
+
+    def _attack(self, state: GoldDustState, player: int, legal: list[int]) -> int:
+        attacks = [a for a in legal if ATTACK_BASE <= a < BLOCK_BASE]
+        if not attacks:
+            return DONE
+        enemy = 1 - player
+        threat = _expected_attack(state, enemy)
+        ours = sum(
+            state.attack_of(player, state.boards[player][a - ATTACK_BASE])
+            + mean_roll(state.boards[player][a - ATTACK_BASE].card.dice)
+            for a in attacks
+        )
+        lethal = ours >= state.hp[enemy] + 2 * _blockers(state, enemy)
+        if lethal or state.hp[player] > threat + DANGER_MARGIN:
+            return attacks[0]
+        enemy_attackers = sum(
+            1 for u in state.boards[enemy] if u is not None and u.row == FRONT and not u.card.ranged
+        )
+        return attacks[0] if _blockers(state, player) - 1 >= enemy_attackers else DONE
+
+    # ----- (E) block, as the defender -----------------------------------------------------
+
+    def _block(self, state: GoldDustState, player: int, legal: list[int]) -> int:
+        blocks = [a for a in legal if BLOCK_BASE <= a < STRIKE_BASE]
+        attacker_side = 1 - player
+        incoming = sum(
+            state.attack_of(attacker_side, state.boards[attacker_side][slot])
+            + mean_roll(state.boards[attacker_side][slot].card.dice)
+            for slot in state.attackers
+            if slot not in state.blocks
+        )
+        in_danger = state.hp[player] <= incoming + DANGER_MARGIN
+        best, best_score = DONE, 0.0
+        for action in blocks:
+            attacker_slot, blocker_slot = divmod(action - BLOCK_BASE, BOARD_SLOTS)
+            attacker = state.boards[attacker_side][attacker_slot]
+            blocker = state.boards[player][blocker_slot]
+            hit = max(
+                0, state.attack_of(attacker_side, attacker) - state.armour_of(player, blocker)
+            )
+            saved = state.attack_of(attacker_side, attacker) + mean_roll(attacker.card.dice)
+            survives = hit < blocker.hp
+            score = saved if survives else (saved - card_strength(blocker.card) * 0.5)
+            if in_danger:
+                score += saved
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    # ----- (F) unblocked attackers' targets -------------------------------------------------
+
+    def _strike(self, state: GoldDustState, player: int, legal: list[int]) -> int:
+        striker = state.boards[player][state.strikes[0]]
+        return max(
+            legal, key=lambda a: (self._hit_score(state, player, striker, a - STRIKE_BASE), -a)
+        )
+
+
+def _ahead(state: GoldDustState, player: int) -> bool:
+    """More Hero HP plus table strength than the enemy."""
+
+    def strength(side: int) -> float:
+        units = sum(card_strength(u.card) for u in state.boards[side] if u is not None)
+        return state.hp[side] + 0.5 * units
+
+    return strength(player) >= strength(1 - player)
+
+
+def _expected_attack(state: GoldDustState, side: int) -> float:
+    """What ``side``'s units could deal next turn if nothing were blocked."""
+    return sum(
+        state.attack_of(side, u) + mean_roll(u.card.dice)
+        for u in state.boards[side]
+        if u is not None and not u.dead and (u.row == FRONT or u.card.ranged)
+    )
+
+
+def _blockers(state: GoldDustState, side: int) -> int:
+    return sum(
+        1
+        for u in state.boards[side]
+        if u is not None and not u.dead and u.row == FRONT and not u.tapped and not u.card.ranged
+    )
