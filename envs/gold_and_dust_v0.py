@@ -31,6 +31,9 @@ metadata = {
     "card_data_version": load_pool().data_version,
 }
 
+COMPETITIVE = True
+"""Two players against each other: the bench and training treat it as a competitive game."""
+
 DEFAULT_MAX_PLIES = 5_000
 """Far above any real game: the engine's own turn limit (GD-9.1) ends games first."""
 

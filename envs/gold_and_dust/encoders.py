@@ -17,7 +17,16 @@ from __future__ import annotations
 import numpy as np
 
 from tabletop.envs.gold_and_dust.actions import ARTIFACT_SLOTS, BOARD_SLOTS, MAX_HAND
-from tabletop.envs.gold_and_dust.cards import ARTIFACT, ROLES, SPELL, UNIT, Card, Hero, Pool
+from tabletop.envs.gold_and_dust.cards import (
+    ARTIFACT,
+    ROLES,
+    SPELL,
+    UNIT,
+    Card,
+    Hero,
+    Pool,
+    load_pool,
+)
 from tabletop.envs.gold_and_dust.effects import FRONT
 from tabletop.envs.gold_and_dust.engine import (
     ATTACK,
@@ -77,8 +86,10 @@ TABLE_SIZE = sum(size for _, size, _ in TABLE_FEATURES)
 TABLE_ROWS = -(-TABLE_SIZE // WIDTH)
 
 
-def flat_layout(pool: Pool) -> list[tuple[str, slice, str]]:
-    """(feature, slice, meaning) of every part of the flat vector: the README's table."""
+def flat_layout(pool: Pool | None = None) -> list[tuple[str, slice, str]]:
+    """(feature, slice, meaning) of every part of the flat vector for ``pool`` (default the
+    starter pool; the three count blocks have one entry per pool card): the README's table."""
+    pool = pool if pool is not None else load_pool()
     parts = [(name, size, meaning) for name, size, meaning in TABLE_FEATURES]
     parts += [
         (name, rows * WIDTH, f"{meaning}: {rows} rows of {WIDTH} (card row layout)")
@@ -95,6 +106,10 @@ def flat_layout(pool: Pool) -> list[tuple[str, slice, str]]:
         layout.append((name, slice(start, start + size), meaning))
         start += size
     return layout
+
+
+FLAT_SIZE = flat_layout()[-1][1].stop
+"""Length of the flat vector with the starter pool; ``FlatEncoder.shape`` gives any pool's."""
 
 
 def row_layout() -> list[tuple[str, slice, str]]:

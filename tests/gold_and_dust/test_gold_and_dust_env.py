@@ -1,0 +1,175 @@
+"""Gold & Dust through the generic checks: engine contract in random games with the card
+invariants, the AEC env (PettingZoo api/seed tests, masks), hidden information, user card
+files, the baselines, and the golden playthrough."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from tabletop.envs import gold_and_dust_v0
+from tabletop.envs.core.checks import check_env_random_play, check_no_leak, run_random_games
+from tabletop.envs.core.playthrough import check_playthrough
+from tabletop.envs.gold_and_dust.cards import HEROES, data_path
+from tabletop.envs.gold_and_dust.encoders import ENCODERS, FLAT_SIZE, flat_layout
+from tabletop.envs.gold_and_dust.engine import DRAW, GoldDustGame, GoldDustState
+from tabletop.envs.gold_and_dust.heuristic import GoldDustHeuristic
+from tabletop.training.agents import RandomAgent, play_game
+
+PAIRINGS = [("warrior", "mage"), ("thief", "merchant"), ("assassin", "warrior"),
+            ("mage", "thief"), ("merchant", "assassin")]  # fmt: skip
+"""Every hero plays both seats once."""
+
+
+def card_invariants(state: GoldDustState) -> None:
+    """GD-1.1: 41 cards per player in some zone; GD-1.3: hands of at most 5; HP never above
+    the maximum; dead units never outlive the step they died in on the table."""
+    for player in (0, 1):
+        assert state.cards_owned(player) == 41, state.render()
+        assert len(state.hands[player]) <= 5, state.render()
+        assert state.hp[player] <= state.heroes[player].hp, state.render()
+        for unit in state.boards[player]:
+            if unit is not None:
+                assert 0 <= unit.hp <= unit.max_hp, state.render()
+                assert unit.dead == (unit.hp == 0), state.render()
+
+
+@pytest.mark.parametrize("decks", PAIRINGS)
+def test_random_games_keep_every_invariant_and_end(decks: tuple[str, str]) -> None:
+    summary = run_random_games(
+        GoldDustGame(decks), games=200, seed=len(decks[0]), invariant=card_invariants,
+        deep_check_fraction=0.02,
+    )  # fmt: skip
+    assert summary.games == 200  # 5 pairings: 1,000 games
+    assert set(summary.outcomes()) <= {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
+    wins = summary.outcomes()
+    assert wins[(1.0, -1.0)] > 0 and wins[(-1.0, 1.0)] > 0  # either seat can win
+    assert max(stats["turns"] for stats in summary.stats) < 200
+
+
+@pytest.mark.parametrize("encoder", sorted(ENCODERS))
+def test_no_hidden_information_leaks(encoder: str) -> None:
+    report = check_no_leak(GoldDustGame(("thief", "mage")), ENCODERS[encoder], games=4, seed=2)
+    assert report.resamples > 500 and report.sensitivity > 0.5
+
+
+def test_resample_keeps_public_zones_and_redeals_hand_and_decks_together() -> None:
+    state = GoldDustGame().new_state(seed=4)
+    rng = random.Random(0)
+    while state.turn < 6:
+        state.apply(rng.choice(state.legal_actions()))
+    observer = state.current_player
+    opponent = 1 - observer
+    seen = set()
+    for _ in range(20):
+        twin = state.resample_hidden(observer, rng)
+        assert twin.hands[observer] == state.hands[observer]
+        assert sorted(twin.decks[observer]) == sorted(state.decks[observer])
+        unseen = sorted(state.hands[opponent] + state.decks[opponent])
+        assert sorted(twin.hands[opponent] + twin.decks[opponent]) == unseen
+        assert len(twin.hands[opponent]) == len(state.hands[opponent])
+        assert twin.graveyards == state.graveyards and twin.hp == state.hp
+        seen.add(tuple(sorted(twin.hands[opponent])))
+    assert len(seen) > 1
+
+
+def test_flat_layout_covers_the_vector_and_names_the_hand() -> None:
+    layout = flat_layout()
+    assert layout[0][1].start == 0
+    assert all(a[1].stop == b[1].start for a, b in itertools.pairwise(layout))
+    state = GoldDustGame().new_state(seed=2)
+    vector = ENCODERS["flat"].encode(state, 1)
+    assert vector.shape == ENCODERS["flat"].shape(state.game) == (FLAT_SIZE,)
+    hand = vector[dict((name, s) for name, s, _ in layout)["hand"]].reshape(5, -1)
+    assert hand[:, 0].sum() == len(state.hands[1])  # the zone column of own hand cards
+
+
+@pytest.mark.parametrize("encoder", sorted(ENCODERS))
+def test_pettingzoo_api_test(encoder: str) -> None:
+    api_test(gold_and_dust_v0.env(encoder=encoder), num_cycles=300)
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(lambda: gold_and_dust_v0.env(decks=("merchant", "assassin")), num_cycles=300)
+
+
+def test_masks_match_legal_actions_in_the_env() -> None:
+    summary = check_env_random_play(gold_and_dust_v0.env(), games=30, seed=3)
+    assert summary.episodes == 30
+    assert all(sorted(r.values()) in ([-1.0, 1.0], [0.0, 0.0]) for r in summary.returns)
+
+
+def test_options_metadata_and_unknown_options() -> None:
+    env = gold_and_dust_v0.env(decks=("merchant", "thief"), max_turns=50)
+    env.reset(seed=1)
+    state = env.unwrapped.state
+    assert [h.name for h in state.heroes] == ["Merchant", "Thief"]
+    assert env.unwrapped.metadata["card_data_version"] == "Starter pool 1.0"
+    assert gold_and_dust_v0.metadata["card_data_version"] == "Starter pool 1.0"
+    assert gold_and_dust_v0.COMPETITIVE
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['heroes'\]"):
+        gold_and_dust_v0.new_game(heroes=("warrior", "mage"))
+    with pytest.raises(ValueError, match="a pair"):
+        gold_and_dust_v0.new_game(decks="warrior")
+    with pytest.raises(ValueError, match="max_turns"):
+        gold_and_dust_v0.new_game(max_turns=0)
+
+
+def test_users_point_the_env_at_their_own_pool_and_decks(tmp_path: Path) -> None:
+    pool = tmp_path / "my_pool.toml"
+    text = data_path("pool.toml").read_text(encoding="utf-8")
+    pool.write_text(text.replace('version = "1.0"', 'version = "7.3-home"'), encoding="utf-8")
+    deck_a, deck_b = tmp_path / "a.toml", tmp_path / "b.toml"
+    shutil.copy(data_path("decks", "warrior.toml"), deck_a)
+    shutil.copy(data_path("decks", "assassin.toml"), deck_b)
+    env = gold_and_dust_v0.env(decks=(deck_a, str(deck_b)), pool=pool)
+    env.reset(seed=0)
+    assert env.unwrapped.metadata["card_data_version"] == "Starter pool 7.3-home"
+    assert [h.name for h in env.unwrapped.state.heroes] == ["Warrior", "Assassin"]
+
+
+def test_heuristic_never_peeks() -> None:
+    """Its decision is the same in every state its player cannot tell apart."""
+    heuristic, rng = GoldDustHeuristic(), random.Random(0)
+    for index, decks in enumerate(PAIRINGS):
+        state = GoldDustGame(decks).new_state(seed=index)
+        while not state.is_terminal():
+            player = state.current_player
+            action = heuristic.act(state, player)
+            for _ in range(2):
+                assert heuristic.act(state.resample_hidden(player, rng), player) == action
+            state.apply(action)
+
+
+@pytest.mark.parametrize("hero", HEROES)
+def test_heuristic_beats_random_from_both_seats(hero: str) -> None:
+    game = GoldDustGame((hero, hero))
+    wins = {0: 0, 1: 0}
+    for seed in range(40):
+        seat = seed % 2
+        agents = [RandomAgent(seed), RandomAgent(seed)]
+        agents[seat] = GoldDustHeuristic()
+        state = play_game(game.new_state(seed=seed), agents)
+        wins[seat] += state.returns()[seat] > 0 and state.winner != DRAW
+    assert wins[0] >= 16 and wins[1] >= 16, wins  # at least 80% from each seat
+
+
+def test_playthrough_matches_the_golden_file() -> None:
+    path = Path(__file__).parent / "playthroughs" / "gold_and_dust_warrior_mage_seed7.txt"
+    check_playthrough(GoldDustGame(("warrior", "mage")), path, seed=7, action_seed=1)
+
+
+def test_encoders_see_the_table_from_each_side() -> None:
+    """The same state looks different to the two players (own vs enemy rows)."""
+    state = GoldDustGame().new_state(seed=8)
+    rng = random.Random(1)
+    while sum(u is not None for board in state.boards for u in board) < 2:
+        state.apply(rng.choice(state.legal_actions()))
+    for encoder in ENCODERS.values():
+        assert not np.array_equal(encoder.encode(state, 0), encoder.encode(state, 1))
