@@ -15,6 +15,7 @@ from pettingzoo import AECEnv
 from tabletop.envs.core.protocol import Game
 
 REGISTRY: dict[str, str] = {
+    "gold_and_dust": "tabletop.envs.gold_and_dust_v0",
     "kaleva": "tabletop.envs.kaleva_v0",
     "regicide": "tabletop.envs.regicide_v0",
 }
