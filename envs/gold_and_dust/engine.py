@@ -862,7 +862,7 @@ class GoldDustState:
         lines = [self._status_line()]
         for player in (0, 1):
             lines += self._side_lines(player, show_hand=observer in (None, player))
-        if self.attackers:
+        if self.attackers and self.phase != OVER:  # a finished game's last attack is history
             lines.append("Attack: " + self._attack_text())
         return "\n".join(lines)
 
