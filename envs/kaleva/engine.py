@@ -19,7 +19,8 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from tabletop.envs.core.protocol import TERMINAL, IllegalActionError, check_options
+from tabletop.envs.core.engine import EngineState
+from tabletop.envs.core.protocol import IllegalActionError, check_options
 from tabletop.envs.kaleva.board import (
     BRONZE,
     CARD_NAMES,
@@ -165,7 +166,7 @@ class KalevaGame:
         state.phase = MOVE
         state.player = state.mover = to_move
         state.turns_taken = [0, 0] if not first_turns_over else [1, 1]
-        state._settle()
+        state.settle()
         return state
 
 
@@ -183,7 +184,7 @@ def _card(card: int | str) -> int:
     return value
 
 
-class KalevaState:
+class KalevaState(EngineState):
     """One Kaleva position. Decks keep their top card last."""
 
     __slots__ = (
@@ -240,7 +241,7 @@ class KalevaState:
         self._rewards = [0.0, 0.0]
         self._returns = [0.0, 0.0]
         self._legal: list[int] = []
-        self._settle()
+        self.settle()
 
     def _stack_player(
         self,
@@ -275,21 +276,8 @@ class KalevaState:
 
     # ----- the protocol's read side -------------------------------------------------------
 
-    @property
-    def current_player(self) -> int:
-        return TERMINAL if self.phase == OVER else self.player
-
     def is_terminal(self) -> bool:
         return self.phase == OVER
-
-    def legal_actions(self) -> list[int]:
-        return list(self._legal)
-
-    def rewards(self) -> list[float]:
-        return list(self._rewards)
-
-    def returns(self) -> list[float]:
-        return list(self._returns)
 
     def stats(self) -> dict[str, float]:
         return {
@@ -328,21 +316,6 @@ class KalevaState:
 
     # ----- applying actions -----------------------------------------------------------------
 
-    def apply(self, action: int) -> None:
-        if action not in self._legal:
-            raise self._illegal(action)
-        self._rewards = [0.0, 0.0]
-        self._do(action)
-        self._settle()
-
-    def _illegal(self, action: object) -> IllegalActionError:
-        legal = ", ".join(self.action_to_string(a) for a in self._legal) or "none (game over)"
-        if isinstance(action, int) and 0 <= action < NUM_ACTIONS:
-            shown = f"{action} ({self.action_to_string(action)})"
-        else:
-            shown = repr(action)
-        return IllegalActionError(f"kaleva: illegal action {shown}; legal: {legal}")
-
     def _do(self, action: int) -> None:
         if action < MOVE_BASE:
             value, col = divmod(action - PLACE_BASE, COLS)
@@ -361,18 +334,9 @@ class KalevaState:
         else:
             self._next_turn()
 
-    def _settle(self) -> None:
-        """Compute the legal actions; take single choices and detect KV-6.2 losses."""
-        while self.phase != OVER:
-            legal = self._compute_legal()
-            self._legal = legal
-            if not legal:  # only a turn can be empty: KV-6.2, no legal action loses
-                self._finish(winner=1 - self.player)
-            elif len(legal) > 1:
-                return
-            else:
-                self._do(legal[0])
-        self._legal = []
+    def _no_legal_action(self) -> None:
+        """KV-6.2: a player with no legal action loses (only a turn can be empty)."""
+        self._finish(winner=1 - self.player)
 
     def _compute_legal(self) -> list[int]:
         if self.phase == MOVE:
@@ -548,9 +512,8 @@ class KalevaState:
         self.winner = winner
         self.phase = OVER
         if winner is not None:
-            for player, reward in ((winner, 1.0), (1 - winner, -1.0)):
-                self._rewards[player] += reward
-                self._returns[player] += reward
+            self._reward(winner, 1.0)
+            self._reward(1 - winner, -1.0)
 
     # ----- copies and determinization -----------------------------------------------------
 

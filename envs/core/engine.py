@@ -1,0 +1,93 @@
+"""The machinery every rules engine's state shares, written once.
+
+A game's state class derives from ``EngineState`` and supplies the rules: ``is_terminal``,
+``_compute_legal`` (the legal actions of the position), ``_do`` (play one action) and,
+where having no legal action decides the game, ``_no_legal_action``. The base class keeps
+the legal actions cached, rejects illegal actions with a readable error, and takes every
+decision that has a single option itself: a player is only asked when they have a real
+choice (the project's rule for multi-step turns).
+"""
+
+from __future__ import annotations
+
+from tabletop.envs.core.protocol import TERMINAL, Game, IllegalActionError
+
+
+class EngineState:
+    """Base of the game states; subclasses declare ``__slots__`` for ``player``,
+    ``_legal``, ``_rewards`` and ``_returns`` next to their own fields."""
+
+    __slots__ = ()
+
+    game: Game
+    player: int
+    _legal: list[int]
+    _rewards: list[float]
+    _returns: list[float]
+
+    # ----- what each game supplies ---------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def action_to_string(self, action: int) -> str:
+        raise NotImplementedError
+
+    def _compute_legal(self) -> list[int]:
+        """The sorted legal actions of the position, before forced ones are taken."""
+        raise NotImplementedError
+
+    def _do(self, action: int) -> None:
+        """Play ``action`` (already known to be legal) for ``player``."""
+        raise NotImplementedError
+
+    def _no_legal_action(self) -> None:
+        """A live position without a legal action: games where that decides the game
+        (e.g. the player to move loses) end it here."""
+        raise RuntimeError(f"{self.game.name}: no legal action in a live position")
+
+    # ----- the protocol, shared -------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else self.player
+
+    def legal_actions(self) -> list[int]:
+        return list(self._legal)
+
+    def rewards(self) -> list[float]:
+        return list(self._rewards)
+
+    def returns(self) -> list[float]:
+        return list(self._returns)
+
+    def apply(self, action: int) -> None:
+        if action not in self._legal:
+            raise self._illegal(action)
+        self._rewards = [0.0] * len(self._returns)
+        self._do(action)
+        self.settle()
+
+    def settle(self) -> None:
+        """Cache the legal actions, taking each decision that has a single option.
+        Call it after building or editing a position by hand."""
+        while not self.is_terminal():
+            legal = self._compute_legal()
+            self._legal = legal
+            if not legal:
+                self._no_legal_action()
+            elif len(legal) > 1:
+                return
+            else:
+                self._do(legal[0])
+        self._legal = []
+
+    def _reward(self, player: int, amount: float) -> None:
+        self._rewards[player] += amount
+        self._returns[player] += amount
+
+    def _illegal(self, action: object) -> IllegalActionError:
+        legal = ", ".join(self.action_to_string(a) for a in self._legal) or "none (game over)"
+        in_range = isinstance(action, int) and 0 <= action < self.game.num_actions
+        shown = f"{action} ({self.action_to_string(action)})" if in_range else repr(action)
+        return IllegalActionError(f"{self.game.name}: illegal action {shown}; legal: {legal}")
