@@ -58,7 +58,7 @@ def _damage(state: GoldDustState, owner: int, effect: Effect, source: int,
         amount = effect.amount + state.roll(effect.dice)
         if slot == HERO:
             state.hit_hero(side, amount)
-            if state.is_over():
+            if state.is_terminal():
                 return
         else:
             state.hit_unit(side, slot, amount, pierce)
@@ -91,7 +91,7 @@ def _draw(state: GoldDustState, owner: int, effect: Effect, source: int,
     """Each card is a draw under GD-1.3 (overflow) and GD-9.1 (fatigue)."""
     for _ in range(effect.cards):
         state.draw(owner)
-        if state.is_over():
+        if state.is_terminal():
             return
 
 
@@ -154,7 +154,7 @@ def run_effects(state: GoldDustState, owner: int, effects: tuple[Effect, ...],
                 source_slot: int = -1, target: Target | None = None) -> None:  # fmt: skip
     """Resolve ``effects`` in order; stop as soon as a Hero falls (GD-9.1)."""
     for effect in effects:
-        if state.is_over():
+        if state.is_terminal():
             return
         PRIMITIVE_FUNCTIONS[effect.do](state, owner, effect, source_slot, target)
 
@@ -174,7 +174,7 @@ def _wager(state: GoldDustState, owner: int, effect: Effect, source: int,
     if state.roll(WAGER_DIE) >= WAGER_WINS_FROM:
         for _ in range(WAGER_CARDS):
             state.draw(owner)
-            if state.is_over():
+            if state.is_terminal():
                 return
     else:
         state.hit_hero(owner, WAGER_LOSS)

@@ -236,7 +236,7 @@ def table_features(state: GoldDustState, player: int) -> list[float]:
         state.fatigue[enemy] / 10,
         state.turn / state.game.max_turns,
         *step,
-        float(state.active == player and not state.is_over()),
+        float(state.active == player and not state.is_terminal()),
         float(state.turns_started[player] == 1 and state.active == player),
     ]
 

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from tabletop.envs.core.engine import EngineState
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError, check_options
 from tabletop.envs.gold_and_dust.actions import (
     ARTIFACT_SLOTS,
@@ -197,7 +198,7 @@ class Unit:
         )
 
 
-class GoldDustState:
+class GoldDustState(EngineState):
     """One Gold & Dust position. Decks keep their top card last."""
 
     __slots__ = (
@@ -274,18 +275,6 @@ class GoldDustState:
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
-
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    def legal_actions(self) -> list[int]:
-        return list(self._legal)
-
-    def rewards(self) -> list[float]:
-        return list(self._rewards)
-
-    def returns(self) -> list[float]:
-        return list(self._returns)
 
     def stats(self) -> dict[str, float]:
         figures = {key: float(value) for key, value in self.counters.items()}
@@ -411,32 +400,6 @@ class GoldDustState:
                 run_effects(self, side, unit.card.on_death)
 
     # ----- applying actions -----------------------------------------------------------------
-
-    def apply(self, action: int) -> None:
-        if action not in self._legal:
-            raise self._illegal(action)
-        self._rewards = [0.0, 0.0]
-        self._do(action)
-        self.settle()
-
-    def _illegal(self, action: object) -> IllegalActionError:
-        legal = ", ".join(self.action_to_string(a) for a in self._legal) or "none (game over)"
-        if isinstance(action, int) and 0 <= action < NUM_ACTIONS:
-            shown = f"{action} ({self.action_to_string(action)})"
-        else:
-            shown = repr(action)
-        return IllegalActionError(f"gold_and_dust: illegal action {shown}; legal: {legal}")
-
-    def settle(self) -> None:
-        """Compute the legal actions, taking every decision that has a single option.
-        Call it after editing a stacked state by hand."""
-        while self.phase != OVER:
-            legal = self._compute_legal()
-            if len(legal) > 1:
-                self._legal = legal
-                return
-            self._do(legal[0])
-        self._legal = []
 
     def _do(self, action: int) -> None:
         if action == DONE:
@@ -722,9 +685,8 @@ class GoldDustState:
         self.winner = winner
         self.phase = OVER
         if winner != DRAW:
-            for player, reward in ((winner, 1.0), (1 - winner, -1.0)):
-                self._rewards[player] += reward
-                self._returns[player] += reward
+            self._reward(winner, 1.0)
+            self._reward(1 - winner, -1.0)
 
     # ----- copies and determinization -----------------------------------------------------
 
