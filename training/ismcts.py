@@ -118,7 +118,8 @@ class ISMCTS:
         growing ``root`` (a tree kept from an earlier search) or a new tree."""
         if state.is_terminal() or state.current_player != player:
             raise ValueError(f"ismcts: player {player} is not to move in this state")
-        root = root or Node(player)
+        if root is None:
+            root = Node(player)
         iterations = 0
         limit = self.budget.iterations
         deadline = None if self.budget.seconds is None else self.clock() + self.budget.seconds
@@ -222,7 +223,8 @@ class ISMCTSAgent:
 
     def act(self, state: State, player: int) -> int:
         legal = state.legal_actions()
-        if len(legal) == 1:
+        if len(legal) == 1:  # nothing to search; a kept tree follows the forced move
+            self._kept = self._kept and self._kept.children.get(legal[0])
             return legal[0]
         result = self.search.search(state, player, self._kept)
         self.last_result = result
