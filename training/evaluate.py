@@ -245,6 +245,7 @@ def team_result(
     distributions = {
         key: dict(sorted(Counter(_stat_label(r.stats.get(key)) for r in records).items()))
         for key in distribution_stats
+        if any(key in r.stats for r in records)  # e.g. grades exist only in solo games
     }
     return TeamResult(
         agent=label,

@@ -109,7 +109,7 @@ def learning_curve(ax: Any, log: Path) -> None:
             ax.fill_between(steps, lows, highs, alpha=0.2)
     for name, value in baselines.items():
         ax.axhline(value, linestyle="--", color="grey")
-        ax.annotate(name, (0, value), textcoords="offset points", xytext=(2, 2), fontsize=8)
+        ax.text(0.01, value, f" {name}", transform=ax.get_yaxis_transform(), va="bottom")
     ax.set_xlabel("training steps")
     ax.set_ylabel("win rate (95% CI)" if metric == "win_rate" else f"mean {metric}")
     ax.legend(loc="lower right")

@@ -36,7 +36,7 @@ SNAPSHOTS = "snapshots"
 EVAL_SEED_OFFSET = 1_000_000
 """Evaluation deals are seeds ``seed + EVAL_SEED_OFFSET + k``: the same at every evaluation
 (so that curves compare like with like) and apart from the training deals."""
-FPS_BENCHMARK_STEPS = 20_000
+FPS_BENCHMARK_STEPS = 10_240
 """Default ``--steps`` of ``--fps-benchmark``."""
 LOG_FIELDS = (
     "step",

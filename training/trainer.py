@@ -413,6 +413,8 @@ class ProgressCallback(BaseCallback):
         self.trainer.add_snapshot()
 
     def _do_eval(self) -> None:
+        if self.trainer.steps >= self.trainer.settings.steps:
+            return  # the run ends after this rollout's update, with an evaluation of its own
         rates = self.trainer.evaluate()
         info = self.trainer.info
         self.bar.write(

@@ -12,7 +12,13 @@ from tabletop import envs
 from tabletop.training.agents import make_agent, play_game
 from tabletop.training.bench import wilson_interval
 from tabletop.training.cli import main
-from tabletop.training.evaluate import evaluate, pair_arrangements, result_tables
+from tabletop.training.evaluate import (
+    GameRecord,
+    evaluate,
+    pair_arrangements,
+    result_tables,
+    team_result,
+)
 
 
 @pytest.fixture
@@ -57,7 +63,18 @@ def test_cooperative_figures_match_direct_play() -> None:
     wins = sum(s.returns()[0] > 0 for s in states)
     assert (team.games, team.wins) == (12, wins)
     assert team.stats_mean["enemies_defeated"] == pytest.approx(enemies)
-    assert sum(team.distributions["grade"].values()) == 12
+
+
+def test_distributions_count_games_without_the_stat_only_when_some_have_it() -> None:
+    records = [
+        GameRecord(("a",), (1.0,), {"grade": 0.0}),
+        GameRecord(("a",), (-1.0,), {}),
+        GameRecord(("a",), (1.0,), {"grade": 2.0}),
+        GameRecord(("a",), (1.0,), {"grade": 0.0}),
+    ]
+    team = team_result("a", records, ["grade", "medal"])
+    assert team.distributions == {"grade": {"-": 1, "0": 2, "2": 1}}
+    assert (team.wins, team.win_rate) == (3, 0.75)
 
 
 def test_workers_give_the_same_figures_for_deterministic_agents() -> None:
@@ -86,9 +103,9 @@ def test_eval_command_rejects_bad_agents(capsys) -> None:
     assert "unknown agent 'minimax'" in capsys.readouterr().err
 
 
-def test_tables_show_intervals_and_grade_counts() -> None:
+def test_tables_show_each_player_count_with_intervals() -> None:
     results = evaluate("regicide", ["random"], player_counts=[1, 2], games=3)
     text = result_tables(results)
     assert "1 players (cooperative)" in text and "2 players (cooperative)" in text
     low, high = wilson_interval(0, 3)
-    assert "grade counts" in text and f"[{low:.3f}, {high:.3f}]" in text
+    assert f"[{low:.3f}, {high:.3f}]" in text and "mean enemies_defeated" in text
