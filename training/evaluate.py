@@ -103,12 +103,7 @@ def play_games(
     """Play each ``(seat labels, game seed)`` of ``schedule``; ``agents`` maps labels to
     agents or specs (built once here, each with its own seed)."""
     game = envs.make_game(game_name, **options)
-    built = {
-        label: make_agent(source, game_name, agent_seed + index)
-        if isinstance(source, str)
-        else source
-        for index, (label, source) in enumerate(agents.items())
-    }
+    built = build_agents(game_name, agents, agent_seed)
     records = []
     for seats, game_seed in schedule:
         state = play_game(game.new_state(seed=game_seed), [built[label] for label in seats])
@@ -116,9 +111,23 @@ def play_games(
     return records
 
 
+def build_agents(
+    game_name: str, agents: dict[str, AgentSource], agent_seed: int
+) -> dict[str, Agent]:
+    """Specs made into agents, each with its own seed; agents pass through."""
+    return {
+        label: make_agent(source, game_name, agent_seed + index)
+        if isinstance(source, str)
+        else source
+        for index, (label, source) in enumerate(agents.items())
+    }
+
+
 def _play_task(task: tuple) -> list[GameRecord]:
-    _limit_torch_threads()
-    return play_games(*task)
+    game_name, options, agents, schedule, agent_seed = task
+    built = build_agents(game_name, agents, agent_seed)
+    _limit_torch_threads()  # after building: policy agents import torch
+    return play_games(game_name, options, built, schedule, agent_seed)
 
 
 def _limit_torch_threads() -> None:

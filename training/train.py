@@ -200,6 +200,17 @@ def config_overrides(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return overrides
 
 
+def _run_defining_flags(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "--envs": args.envs is not None,
+        "--quick": args.quick,
+        "--set": args.set,
+        "--players": args.players is not None,
+        "--option": args.option,
+        "--fps-benchmark": args.fps_benchmark,
+    }
+
+
 def _toml_value(text: str) -> Any:
     try:
         return tomllib.loads(f"value = {text}")["value"]
@@ -210,6 +221,12 @@ def _toml_value(text: str) -> Any:
 def _settings(args: argparse.Namespace, game: str, out: str) -> TrainSettings:
     settings_path = Path(out) / SETTINGS
     if args.resume:
+        changed = [flag for flag, value in _run_defining_flags(args).items() if value]
+        if changed:
+            raise ValueError(
+                f"--resume continues a run with its saved settings; only --steps may change, "
+                f"not {', '.join(changed)}"
+            )
         if not settings_path.exists():
             raise FileNotFoundError(f"{out} holds no run to resume ({SETTINGS} is missing)")
         settings = TrainSettings(**json.loads(settings_path.read_text(encoding="utf-8")))
