@@ -13,7 +13,8 @@ import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from tabletop.envs.core.protocol import TERMINAL, IllegalActionError, check_options
+from tabletop.envs.core.engine import EngineState
+from tabletop.envs.core.protocol import IllegalActionError, check_options
 from tabletop.envs.regicide.cards import (
     CLUBS,
     DIAMONDS,
@@ -143,7 +144,7 @@ def _parse_distinct(names: Iterable[str]) -> list[int]:
     return ids
 
 
-class RegicideState:
+class RegicideState(EngineState):
     """One Regicide position. Lists keep their top card last (castle, tavern)."""
 
     __slots__ = (
@@ -219,7 +220,7 @@ class RegicideState:
         placed.update(card for hand in self.hands for card in hand)
         self.set_aside = [card for card in (JESTER, JESTER + 1) if card not in placed]
         self._check_cards()
-        self._settle()
+        self.settle()
 
     def _check_cards(self) -> None:
         zones = self.cards_by_zone().values()
@@ -229,21 +230,8 @@ class RegicideState:
 
     # ----- the protocol's read side -------------------------------------------------------
 
-    @property
-    def current_player(self) -> int:
-        return TERMINAL if self.phase == OVER else self.player
-
     def is_terminal(self) -> bool:
         return self.phase == OVER
-
-    def legal_actions(self) -> list[int]:
-        return list(self._legal)
-
-    def rewards(self) -> list[float]:
-        return list(self._rewards)
-
-    def returns(self) -> list[float]:
-        return list(self._returns)
 
     def stats(self) -> dict[str, float]:
         figures = {"won": float(bool(self.won)), "enemies_defeated": float(self.enemies_defeated)}
@@ -291,21 +279,6 @@ class RegicideState:
 
     # ----- applying actions -----------------------------------------------------------------
 
-    def apply(self, action: int) -> None:
-        if action not in self._legal:
-            raise self._illegal(action)
-        self._rewards = [0.0] * self.game.num_players
-        self._do(action)
-        self._settle()
-
-    def _illegal(self, action: object) -> IllegalActionError:
-        legal = ", ".join(self.action_to_string(a) for a in self._legal) or "none (game over)"
-        if isinstance(action, int) and 0 <= action < NUM_ACTIONS:
-            shown = f"{action} ({self.action_to_string(action)})"
-        else:
-            shown = repr(action)
-        return IllegalActionError(f"regicide: illegal action {shown}; legal: {legal}")
-
     def _do(self, action: int) -> None:
         if action == YIELD:
             self._yield()
@@ -320,22 +293,9 @@ class RegicideState:
         else:
             self._end_turn(action - NEXT_BASE)
 
-    def _settle(self) -> None:
-        """Compute the legal actions; take forced single choices and detect losses."""
-        while True:
-            if self.phase == OVER:
-                self._legal = []
-                return
-            legal = self._compute_legal()
-            if not legal:
-                # RG-2.4 (cannot pay the damage) or RG-2.6 (cannot play nor yield).
-                self._finish(won=False)
-                continue
-            if len(legal) > 1:
-                self._legal = legal
-                return
-            self._legal = legal
-            self._do(legal[0])
+    def _no_legal_action(self) -> None:
+        """RG-2.4 (cannot pay the damage) or RG-2.6 (can neither play nor yield)."""
+        self._finish(won=False)
 
     def _compute_legal(self) -> list[int]:
         hand = self.hands[self.player]
@@ -517,9 +477,8 @@ class RegicideState:
         self._reward_all(1.0 if won else -1.0)
 
     def _reward_all(self, amount: float) -> None:
-        for p in range(self.game.num_players):
-            self._rewards[p] += amount
-            self._returns[p] += amount
+        for player in range(self.game.num_players):
+            self._reward(player, amount)
 
     # ----- copies and determinization -----------------------------------------------------
 
