@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tabletop.envs.core.layout import stack_layout
 from tabletop.envs.gold_and_dust.actions import ARTIFACT_SLOTS, BOARD_SLOTS, MAX_HAND
 from tabletop.envs.gold_and_dust.cards import (
     ARTIFACT,
@@ -101,11 +102,7 @@ def flat_layout(pool: Pool | None = None) -> list[tuple[str, slice, str]]:
         ("own_graveyard_counts", count, "copies of each pool card in the own graveyard / 2"),
         ("enemy_graveyard_counts", count, "copies of each pool card in the enemy graveyard / 2"),
     ]
-    layout, start = [], 0
-    for name, size, meaning in parts:
-        layout.append((name, slice(start, start + size), meaning))
-        start += size
-    return layout
+    return stack_layout(parts)
 
 
 FLAT_SIZE = flat_layout()[-1][1].stop

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tabletop.envs.core.layout import stack_layout
 from tabletop.envs.kaleva.board import COLS, DECK_SIZE, DISCS_PER_PLAYER, NUM_SQUARES, NUM_VALUES
 from tabletop.envs.kaleva.engine import (
     EMPTY,
@@ -67,11 +68,7 @@ def flat_layout() -> list[tuple[str, slice, str]]:
     parts = [*BOARD_FEATURES, *SLOT_FEATURES]
     parts += [(name, NUM_VALUES, meaning) for name, meaning in COUNT_FEATURES]
     parts += [*TABLE_FEATURES, *PENDING_FEATURES]
-    layout, start = [], 0
-    for name, size, meaning in parts:
-        layout.append((name, slice(start, start + size), meaning))
-        start += size
-    return layout
+    return stack_layout(parts)
 
 
 LAYOUT = {name: part for name, part, _ in flat_layout()}

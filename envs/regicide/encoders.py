@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tabletop.envs.core.layout import stack_layout
 from tabletop.envs.regicide.cards import (
     JACK,
     KIND,
@@ -66,11 +67,7 @@ def flat_layout() -> list[tuple[str, slice, str]]:
     parts.append(("enemy", ENEMY_SLOTS, "one-hot current enemy: (rank J/Q/K) * 4 + suit"))
     parts.append(("castle_left", ENEMY_SLOTS, "enemies still face down in the castle"))
     parts += [(name, size, meaning) for name, size, meaning in TABLE_FEATURES]
-    layout, start = [], 0
-    for name, size, meaning in parts:
-        layout.append((name, slice(start, start + size), meaning))
-        start += size
-    return layout
+    return stack_layout(parts)
 
 
 FLAT_SIZE = flat_layout()[-1][1].stop
