@@ -19,7 +19,7 @@ import argparse
 import json
 import math
 import tomllib
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -232,6 +232,7 @@ def _settings(args: argparse.Namespace, game: str, out: str) -> TrainSettings:
         settings = TrainSettings(**json.loads(settings_path.read_text(encoding="utf-8")))
         if settings.game != game:
             raise ValueError(f"{out} is a {settings.game} run, not a {game} run")
+        settings.out = out  # the directory may have been moved or copied since
         if args.steps is not None:
             settings.steps = args.steps
         return settings
@@ -247,7 +248,4 @@ def _settings(args: argparse.Namespace, game: str, out: str) -> TrainSettings:
         env_options=game_options(args),
         overrides=config_overrides(args.set),
     )
-    if not args.fps_benchmark:
-        Path(out).mkdir(parents=True, exist_ok=True)
-        write_json(settings_path, asdict(settings))
     return settings

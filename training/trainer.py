@@ -47,6 +47,7 @@ from tabletop.training.train import (
     LAST_POLICY,
     LOG,
     LOG_FIELDS,
+    SETTINGS,
     SNAPSHOTS,
     CheckpointInfo,
     TrainSettings,
@@ -136,6 +137,8 @@ class Trainer:
         self.settings = settings
         self.out = Path(settings.out)
         self.out.mkdir(parents=True, exist_ok=True)
+        if not resume:
+            write_json(self.out / SETTINGS, asdict(settings))
         self.progress = progress
         self.network = NetworkSpec(**settings.network)
         probe = envs.make(settings.game, **settings.env_options)
@@ -331,13 +334,15 @@ class Trainer:
         """Train up to ``settings.steps``, then evaluate and checkpoint a last time."""
         fresh = self.info.steps == 0
         remaining = self.settings.steps - self.steps
-        if remaining > 0:
-            self.model.learn(
-                remaining,
-                callback=ProgressCallback(self),
-                reset_num_timesteps=fresh,
-                tb_log_name="ppo",
-            )
+        if remaining <= 0:
+            self.vec_env.close()
+            raise ValueError(f"the run is already at {self.steps} steps; ask for more --steps")
+        self.model.learn(
+            remaining,
+            callback=ProgressCallback(self),
+            reset_num_timesteps=fresh,
+            tb_log_name="ppo",
+        )
         self.evaluate()
         self.model.logger.dump(self.steps)
         self.checkpoint()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -68,12 +69,14 @@ def test_cooperative_tiny_run_then_resume(tmp_path: Path) -> None:
     assert best.metadata.training_steps in (128, 192)
     assert best.metadata.game_options == {"num_players": 2, "shaped_reward": True}
 
-    resumed = Trainer(tiny_settings("regicide", out, 320), resume=True, progress=False)
-    assert resumed.steps == 192  # continues from the checkpoint, not from zero
-    assert resumed.run().steps == checkpoint_steps(out) == 320
-    eval_steps = [int(r["step"]) for r in log_rows(out) if r["phase"] == "eval"]
+    moved = tmp_path / "moved"
+    shutil.copytree(out, moved)
+    assert main(["train", "regicide", f"--out={moved}", "--resume", "--steps=320"]) == 0
+    assert checkpoint_steps(moved) == 320 and checkpoint_steps(out) == 192
+    eval_steps = [int(r["step"]) for r in log_rows(moved) if r["phase"] == "eval"]
     assert eval_steps == [128, 192, 256, 320]
-    assert len(list((out / "tb").glob("ppo_*"))) == 1  # TensorBoard continues the same run
+    assert len(list((moved / "tb").glob("ppo_*"))) == 1  # TensorBoard continues the same run
+    assert main(["train", "regicide", f"--out={moved}", "--resume", "--steps=320"]) == 2
 
 
 def test_competitive_run_adds_snapshots_to_the_pool(tmp_path: Path, countdown_registered) -> None:
