@@ -104,6 +104,7 @@ def play_games(
     agents or specs (built once here, each with its own seed)."""
     game = envs.make_game(game_name, **options)
     built = build_agents(game_name, agents, agent_seed)
+    _limit_torch_threads()  # after building: policy agents import torch
     records = []
     for seats, game_seed in schedule:
         state = play_game(game.new_state(seed=game_seed), [built[label] for label in seats])
@@ -124,14 +125,12 @@ def build_agents(
 
 
 def _play_task(task: tuple) -> list[GameRecord]:
-    game_name, options, agents, schedule, agent_seed = task
-    built = build_agents(game_name, agents, agent_seed)
-    _limit_torch_threads()  # after building: policy agents import torch
-    return play_games(game_name, options, built, schedule, agent_seed)
+    return play_games(*task)
 
 
 def _limit_torch_threads() -> None:
-    """Workers share the cores: one torch thread each (if torch is loaded at all)."""
+    """One torch thread (if torch is loaded at all): a policy's forward pass on one
+    observation gains nothing from more, and on shared cores idle threads spin."""
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(1)

@@ -14,12 +14,13 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from tabletop.training.policy import NetworkSpec
 from tabletop.training.train import TrainSettings
-from tabletop.training.trainer import make_training_env, make_vec_env
+from tabletop.training.trainer import TORCH_THREADS, make_training_env, make_vec_env
 
 ROUNDS = 3
 """Each figure is the best of this many runs, alternating game and zero-cost: other load on
@@ -88,6 +89,7 @@ def zero_cost_vec_env(settings: TrainSettings) -> VecEnv:
 
 def print_fps_benchmark(settings: TrainSettings, rounds: int = ROUNDS) -> None:
     """Both figures (each the best of ``rounds`` runs, alternating) and their ratio."""
+    torch.set_num_threads(TORCH_THREADS)
     game_runs, zero_runs = [], []
     for _ in range(rounds):
         game_runs.append(training_steps_per_second(settings, make_vec_env(settings, settings.seed)))
