@@ -7,8 +7,6 @@ check by resampling hidden information and asking again.
 
 from __future__ import annotations
 
-from itertools import combinations
-
 from tabletop.envs.regicide.cards import (
     CLUBS,
     DIAMONDS,
@@ -124,12 +122,18 @@ def _health_left(state: RegicideState) -> int:
 
 def _cheapest_cover(hand: list[int], amount: int) -> tuple[int, ...]:
     """The set of cards worth at least ``amount`` with the least total value, then fewest
-    cards (the hand is at most 8 cards, so every subset is tried)."""
-    best: tuple[int, ...] = tuple(hand)
-    best_key = (sum(VALUE[c] for c in hand), len(hand))
-    for size in range(1, len(hand) + 1):
-        for subset in combinations(hand, size):
-            total = sum(VALUE[c] for c in subset)
-            if total >= amount and (total, size) < best_key:
-                best, best_key = subset, (total, size)
-    return best
+    cards. Every subset of the (at most 8-card) hand is tried, each subset's total built
+    from a smaller one's, since search rollouts call this at every payment."""
+    values = [VALUE[c] for c in hand]
+    full = (1 << len(hand)) - 1
+    totals, sizes = [0] * (full + 1), [0] * (full + 1)
+    best, best_key = full, (sum(values), len(hand))
+    for subset in range(1, full + 1):
+        lowest = subset & -subset
+        rest = subset ^ lowest
+        total = totals[rest] + values[lowest.bit_length() - 1]
+        size = sizes[rest] + 1
+        totals[subset], sizes[subset] = total, size
+        if total >= amount and (total, size) < best_key:
+            best, best_key = subset, (total, size)
+    return tuple(card for i, card in enumerate(hand) if best >> i & 1)
