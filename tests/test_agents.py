@@ -8,7 +8,13 @@ import pytest
 
 from tabletop.envs import make_game
 from tabletop.envs.core.protocol import State
-from tabletop.training.agents import Agent, RandomAgent, make_agent, play_game
+from tabletop.training.agents import (
+    Agent,
+    RandomAgent,
+    make_agent,
+    play_game,
+    split_agent_specs,
+)
 
 
 class RecordingAgent:
@@ -83,3 +89,12 @@ def test_play_game_reaches_the_end_and_resets_each_agent_once() -> None:
 def test_play_game_wants_one_agent_per_seat() -> None:
     with pytest.raises(ValueError, match="1 agents for a 2-player game"):
         play_game(new_regicide_state(), [RandomAgent()])
+
+
+def test_agent_specs_split_at_commas_but_keep_their_options() -> None:
+    assert split_agent_specs("ismcts:iterations=2000,c=0.7,heuristic, random") == [
+        "ismcts:iterations=2000,c=0.7",
+        "heuristic",
+        "random",
+    ]
+    assert split_agent_specs("runs/a=b/policy.pt,random") == ["runs/a=b/policy.pt", "random"]

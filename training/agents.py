@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
@@ -100,6 +101,22 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
         f"unknown agent {spec!r}; known agents: {', '.join(AGENT_FACTORIES)}, "
         "or the path of a saved policy (file or training run directory)"
     )
+
+
+OPTION_PART = re.compile(r"[A-Za-z_]\w*=.*")
+
+
+def split_agent_specs(text: str) -> list[str]:
+    """Split a comma-separated list of agent specs, keeping each spec's own ``key=value``
+    options together: ``"ismcts:iterations=2000,c=0.7,heuristic"`` is two specs. A part
+    that is a bare option (``name=value``) belongs to the spec before it."""
+    specs: list[str] = []
+    for part in (piece.strip() for piece in text.split(",")):
+        if OPTION_PART.fullmatch(part) and specs:
+            specs[-1] += "," + part
+        elif part:
+            specs.append(part)
+    return specs
 
 
 def _looks_like_path(text: str) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from tabletop import envs
 from tabletop.envs.core.protocol import IllegalActionError, State
-from tabletop.training.agents import Agent, make_agent
+from tabletop.training.agents import Agent, make_agent, split_agent_specs
 from tabletop.training.cli import CommandError, add_game_options, game_options
 
 
@@ -73,7 +73,7 @@ def _seats(
     if human_seat is not None and not 0 <= human_seat < num_players:
         raise ValueError(f"--seat must be in 0..{num_players - 1}, got {human_seat}")
     agent_seats = [seat for seat in range(num_players) if seat != human_seat]
-    specs = [spec.strip() for spec in agents_spec.split(",")]
+    specs = split_agent_specs(agents_spec)
     if len(specs) == 1:
         specs *= len(agent_seats)
     if len(specs) != len(agent_seats):
