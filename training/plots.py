@@ -75,7 +75,7 @@ def team_bars(ax: Any, result: Any) -> None:
     rates = [team.win_rate for team in result.teams]
     errors = np.array(
         [[t.win_rate - t.win_ci95[0], t.win_ci95[1] - t.win_rate] for t in result.teams]
-    ).T
+    ).T.clip(0)  # rounding can leave a rate a hair outside its own interval
     ax.bar(names, rates, yerr=errors, capsize=4, color="tab:green")
     ax.set_ylabel("team win rate (95% CI)")
     ax.set_ylim(0, max(0.05, max(t.win_ci95[1] for t in result.teams) * 1.2))
