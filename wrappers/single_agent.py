@@ -107,17 +107,20 @@ class SingleAgentEnv(gymnasium.Env):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
+        # A seed restarts the AEC env's own seed stream; later games continue that stream
+        # (an explicit seed per game would also reseed its action spaces, every game).
+        aec_seed = None if seed is None else int(self.np_random.integers(2**63))
         for _ in range(MAX_RESETS_WITHOUT_A_MOVE):
-            game_seed = int(self.np_random.integers(2**63))
-            self._start_game(game_seed)
+            self._start_game(aec_seed)
+            aec_seed = None
             if not self._game_over():
                 return self._observe(), {}
         raise RuntimeError(
             f"{MAX_RESETS_WITHOUT_A_MOVE} games in a row ended before the learner's first move"
         )
 
-    def _start_game(self, game_seed: int) -> None:
-        self.env.reset(seed=game_seed)
+    def _start_game(self, seed: int | None) -> None:
+        self.env.reset(seed=seed)
         self.learner_seat = self._pick_seat()
         self._seat_opponents()
         for agent in {id(a): a for a in self.seat_agents if a is not None}.values():
@@ -179,7 +182,7 @@ class SingleAgentEnv(gymnasium.Env):
         """The learner's reward from the last AEC step (the team's, if cooperative)."""
         rewards = self.raw.rewards
         if self.cooperative:
-            return float(np.mean(list(rewards.values())))
+            return sum(rewards.values()) / len(rewards)
         return float(rewards[self.raw.possible_agents[self.learner_seat]])
 
     def _game_over(self) -> bool:
