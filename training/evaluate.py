@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop import envs
-from tabletop.training.agents import Agent, make_agent, play_game
+from tabletop.training.agents import Agent, make_agent, play_game, split_agent_specs
 from tabletop.training.bench import format_table, numeric_stats, wilson_interval
 from tabletop.training.cli import CommandError, add_game_options, game_options
 from tabletop.training.config import game_config, registered_name
@@ -458,7 +458,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         game_name = registered_name(args.game)
-        specs = [spec.strip() for spec in args.agents.split(",") if spec.strip()]
+        specs = split_agent_specs(args.agents)
         if len(set(specs)) != len(specs):
             raise ValueError(f"--agents names an agent twice: {args.agents}")
         options = game_options(args)
