@@ -153,19 +153,24 @@ class FlatEncoder:
         own, opp = state.slots[player], state.slots[opponent]
         own_seen, opp_seen = state.revealed[player], state.revealed[opponent]
         own_origin, opp_origin = state.origin[player], state.origin[opponent]
-        for col in range(COLS):
+        for col in range(COLS):  # _status inlined: this loop runs on every env step
+            status = OWN_STATUS + col * 4
             if own[col] == EMPTY:
-                hot.append(OWN_STATUS + col * 4)
+                hot.append(status)
             else:
                 hot.append(OWN_CARDS + col * NUM_VALUES + own[col])
-                hot.append(OWN_STATUS + col * 4 + _status(own_seen[col], own_origin[col]))
+                if own_seen[col]:
+                    hot.append(status + FACE_UP)
+                else:
+                    hot.append(status + (UNSEEN_SHOWN if own_origin[col] == ORIGINAL else DRAWN))
+            status = OPPONENT_STATUS + col * 4
             if opp[col] == EMPTY:
-                hot.append(OPPONENT_STATUS + col * 4)
+                hot.append(status)
             elif opp_seen[col]:
-                hot.append(OPPONENT_STATUS + col * 4 + FACE_UP)
+                hot.append(status + FACE_UP)
                 hot.append(OPPONENT_CARDS + col * NUM_VALUES + opp[col])
             else:
-                hot.append(OPPONENT_STATUS + col * 4 + _status(False, opp_origin[col]))
+                hot.append(status + (UNSEEN_SHOWN if opp_origin[col] == ORIGINAL else DRAWN))
         for offset, cards in zip(COUNT_OFFSETS, count_lists(state, player), strict=True):
             hot.extend(map(offset.__add__, cards))
         if state.pending is not None:
