@@ -14,9 +14,16 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 from tabletop.envs.core.carddata import (
     CardDataError,
@@ -105,6 +112,15 @@ def parse_die(text: str) -> tuple[int, int]:
     return (int(match.group(1) or 1), int(match.group(2)))
 
 
+def _checked_die(text: str) -> str:
+    parse_die(text)
+    return text
+
+
+Die = Annotated[str, AfterValidator(_checked_die)]
+"""A die written as in the cards (``k6``, ``2k6``, ``none``), checked where it is read."""
+
+
 # ----- schema -----------------------------------------------------------------------------
 
 
@@ -121,7 +137,7 @@ class EffectDef(_Strict):
     ]  # fmt: skip
     to: Literal[SELECTORS] = "target"  # type: ignore[valid-type]
     amount: int = Field(0, ge=0, le=50)
-    die: str = "none"
+    die: Die = "none"
     pierce: bool = False
     attack: int = Field(0, ge=-10, le=10)
     armour: int = Field(0, ge=-10, le=10)
@@ -143,12 +159,6 @@ class EffectDef(_Strict):
                         f"(it takes {', '.join(sorted(allowed))})"
                     )
         return data
-
-    @field_validator("die")
-    @classmethod
-    def _die(cls, value: str) -> str:
-        parse_die(value)
-        return value
 
     @model_validator(mode="after")
     def _meaningful(self) -> EffectDef:
@@ -229,7 +239,7 @@ class CardDef(_Strict):
     dust: int = Field(0, ge=0, le=30)
     role: Literal[ROLES] | None = None  # type: ignore[valid-type]
     attack: int = Field(0, ge=0, le=20)
-    die: str = "none"
+    die: Die = "none"
     armour: int = Field(0, ge=0, le=10)
     hp: int = Field(0, ge=0, le=40)
     ranged: bool = False
@@ -246,12 +256,6 @@ class CardDef(_Strict):
     @classmethod
     def _name(cls, value: str) -> str:
         return _check_name(value)
-
-    @field_validator("die")
-    @classmethod
-    def _die(cls, value: str) -> str:
-        parse_die(value)
-        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> CardDef:
