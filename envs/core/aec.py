@@ -32,7 +32,7 @@ class TabletopAEC(AECEnv):
     """A turn-based game as an AEC env with ``{"observation", "action_mask"}`` observations.
 
     The live engine state is ``env.unwrapped.state``. Treat it as read-only (``clone()`` it
-    for search): the env caches the legal-action mask of the current ply.
+    for search): the env follows it ply by ply.
     """
 
     state: State
@@ -64,7 +64,6 @@ class TabletopAEC(AECEnv):
         self._observation_spaces = {a: self._new_observation_space() for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
         self._seed_stream = random.Random()
-        self._mask: np.ndarray | None = None
         self._episode_over = False
         self._plies = 0
 
@@ -103,7 +102,6 @@ class TabletopAEC(AECEnv):
         self._skip_agent_selection = None
         self._episode_over = False
         self._plies = 0
-        self._mask = None
         self.agent_selection = self.agents[0]  # replaced at once, unless the game is already over
         self._follow_state()
         self._render_if_human()
@@ -114,12 +112,14 @@ class TabletopAEC(AECEnv):
             self._was_dead_step(action)
             return
         action_id = self._action_id(action)
-        if action_id is None:
-            self._forfeit(agent)
-            return
-        self.state.apply(action_id)
+        try:
+            self.state.apply(action_id)
+        except IllegalActionError:
+            if self.illegal_action == "terminate":
+                self._forfeit(agent)
+                return
+            raise IllegalActionError(self._illegal_action_message(action_id)) from None
         self._plies += 1
-        self._mask = None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict(zip(self.agents, self.state.rewards(), strict=True))
         self._accumulate_rewards()
@@ -142,20 +142,15 @@ class TabletopAEC(AECEnv):
         self._episode_over = True
         self._deads_step_first()
 
-    def _action_id(self, action: Any) -> int | None:
-        """The legal action id of ``action``; ``None`` if it is illegal and the mode is
-        ``"terminate"``. Non-integers always raise: they are bugs, not policy choices."""
+    def _action_id(self, action: Any) -> int:
+        """``action`` as an int. Non-integers always raise, whatever ``illegal_action`` says:
+        they are bugs, not policy choices (legality is the engine's check, in ``step``)."""
         try:
-            action_id = operator.index(action)
+            return operator.index(action)
         except TypeError:
             raise IllegalActionError(
                 f"action {action!r} is not an action id (an int in range({self.game.num_actions}))"
             ) from None
-        if 0 <= action_id < self.game.num_actions and self._legal_mask()[action_id]:
-            return action_id
-        if self.illegal_action == "terminate":
-            return None
-        raise IllegalActionError(self._illegal_action_message(action_id))
 
     def _illegal_action_message(self, action_id: int) -> str:
         state = self.state
@@ -182,22 +177,13 @@ class TabletopAEC(AECEnv):
         self._accumulate_rewards()
         self._end_episode(self.terminations)
 
-    def _legal_mask(self) -> np.ndarray:
-        """The current player's legal actions as an int8 mask, computed once per ply."""
-        if self._mask is None:
-            mask = np.zeros(self.game.num_actions, np.int8)
-            mask[self.state.legal_actions()] = 1
-            self._mask = mask
-        return self._mask
-
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s encoded view; the mask is all zeros unless it is ``agent``'s move.
-        The mask is a copy, so that callers may modify it without corrupting the cache."""
+        Both arrays are new at every call, so callers may keep or modify them."""
+        mask = np.zeros(self.game.num_actions, np.int8)
         player = self._player_of[agent]
         if not self._episode_over and player == self.state.current_player:
-            mask = self._legal_mask().copy()
-        else:
-            mask = np.zeros(self.game.num_actions, np.int8)
+            mask[self.state.legal_actions()] = 1
         return {"observation": self.encoder.encode(self.state, player), "action_mask": mask}
 
     def render(self) -> str | None:

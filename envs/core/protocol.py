@@ -51,7 +51,9 @@ class State(Protocol):
         ...
 
     def apply(self, action: int) -> None:
-        """Play ``action`` for ``current_player``; raises ``IllegalActionError`` if not legal."""
+        """Play ``action`` for ``current_player``. An illegal action raises
+        ``IllegalActionError`` before anything changes, so the caller may go on with the
+        state (the AEC adapter relies on it instead of checking legality twice)."""
         ...
 
     def clone(self) -> State:

@@ -83,6 +83,10 @@ OPPONENT_CARDS = LAYOUT["opponent_cards"].start
 OPPONENT_STATUS = LAYOUT["opponent_card_status"].start
 COUNT_OFFSETS = tuple(LAYOUT[name].start for name, _ in COUNT_FEATURES)
 PENDING_FROM, PENDING_TO = LAYOUT["pending_from"].start, LAYOUT["pending_to"].start
+SCALE = np.ones(FLAT_SIZE, np.float32)
+SCALE[COUNTS_START:TABLE_START] = 1 / MAX_COPIES
+"""Card counts are scaled to [0, 1]; flags stay 1."""
+PHASE_ONE_HOT = {phase: [float(phase == p) for p in PHASES] for phase in PHASES}
 
 
 def slot_status(state: KalevaState, player: int, col: int) -> int:
@@ -115,7 +119,7 @@ def count_lists(state: KalevaState, player: int) -> tuple[list[int], ...]:
 def table_features(state: KalevaState, player: int) -> list[float]:
     """TABLE_FEATURES of ``player``'s view, in order."""
     opponent = 1 - player
-    phase = [float(state.phase == p) for p in PHASES]
+    phase = PHASE_ONE_HOT.get(state.phase, [0.0] * len(PHASES))
     deciding = state.phase in PHASES and state.player == player
     return [
         state.lost[player] / DISCS_PER_PLAYER,
@@ -177,8 +181,7 @@ class FlatEncoder:
             hot.append(PENDING_FROM + state.pending[0])
             hot.append(PENDING_TO + state.pending[1])
         indices = np.fromiter(hot, np.intp, len(hot))
-        out = np.bincount(indices, minlength=FLAT_SIZE).astype(np.float32)
-        out[COUNTS_START:TABLE_START] /= MAX_COPIES
+        out = np.multiply(np.bincount(indices, minlength=FLAT_SIZE), SCALE, dtype=np.float32)
         out[TABLE_START : TABLE_START + TABLE_SIZE] = table_features(state, player)
         return out
 

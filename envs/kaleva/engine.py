@@ -359,8 +359,8 @@ class KalevaState(EngineState):
         frozen_row = HOME_ROW[opponent]
         steps = STEPS[player][self.turns_taken[player] == 0]
         actions = []
-        for square in range(NUM_SQUARES):
-            if board[square] != player or ROW_OF[square] == frozen_row:
+        for square, disc in enumerate(board):
+            if disc != player or ROW_OF[square] == frozen_row:
                 continue
             for to, action, side, ahead in steps[square]:
                 target = board[to]

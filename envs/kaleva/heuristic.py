@@ -66,20 +66,35 @@ class KalevaHeuristic:
             return _tuuri(state, player, legal)
         if state.phase == SWAP:
             return _swap(state, player, legal)
-        return max(legal, key=lambda action: (_turn_score(state, player, action), -action))
+        enemy = EnemyEstimate(state, player)
+        return max(legal, key=lambda action: (_turn_score(state, player, enemy, action), -action))
 
 
 # ----- what the player knows about the enemy's cards ------------------------------------------
 
 
-def possible_cards(state: KalevaState, player: int, col: int) -> list[int]:
-    """The values the enemy card on ``col`` may have, as ``player`` knows (KV-7.2)."""
+def possible_cards(state: KalevaState, player: int) -> list[list[int]]:
+    """Per column, the values the enemy card there may have, as ``player`` knows (KV-7.2).
+    Computed for all columns at once: face-down cards drawn later share one candidate list."""
     enemy = 1 - player
-    if state.revealed[enemy][col]:
-        return [state.slots[enemy][col]]
+    slots, origin, revealed = state.slots[enemy], state.origin[enemy], state.revealed[enemy]
     unseen_shown = state.unseen_shown_cards(enemy)
-    if state.origin[enemy][col] == ORIGINAL:
-        return unseen_shown
+    drawn_later: list[int] | None = None
+    per_column = []
+    for col in range(COLS):
+        if revealed[col]:
+            per_column.append([slots[col]])
+        elif origin[col] == ORIGINAL:
+            per_column.append(unseen_shown)
+        else:
+            if drawn_later is None:
+                drawn_later = _unknown_rest(state, enemy, unseen_shown)
+            per_column.append(drawn_later)
+    return per_column
+
+
+def _unknown_rest(state: KalevaState, enemy: int, unseen_shown: list[int]) -> list[int]:
+    """The enemy cards never seen: the deck minus discards, unseen shown and revealed cards."""
     rest = Counter(FULL_DECK)
     rest.subtract(state.discards[enemy])
     rest.subtract(unseen_shown)
@@ -87,13 +102,16 @@ def possible_cards(state: KalevaState, player: int, col: int) -> list[int]:
     return sorted(rest.elements())
 
 
-def _best_enemy_card(state: KalevaState, player: int, col: int) -> int:
-    return max(possible_cards(state, player, col), default=9)
+class EnemyEstimate:
+    """Per enemy column: the best card it may hold (what a sure attack must beat) and the
+    mean of its possible cards (how likely it is to win a fight)."""
 
+    __slots__ = ("best", "likely")
 
-def _likely_enemy_card(state: KalevaState, player: int, col: int) -> float:
-    cards = possible_cards(state, player, col)
-    return sum(cards) / len(cards) if cards else 4.5
+    def __init__(self, state: KalevaState, player: int) -> None:
+        columns = possible_cards(state, player)
+        self.best = [max(cards, default=9) for cards in columns]
+        self.likely = [sum(cards) / len(cards) if cards else 4.5 for cards in columns]
 
 
 # ----- setup, Tuuri and swaps ----------------------------------------------------------------
@@ -159,23 +177,24 @@ def _distance(player: int, square: int) -> int:
     return abs(HOME_ROW[1 - player] - ROW_OF[square])
 
 
-def _turn_score(state: KalevaState, player: int, action: int) -> float:
+def _turn_score(state: KalevaState, player: int, enemy: EnemyEstimate, action: int) -> float:
     if action >= RETURN_BASE:
         corner = CORNERS[action - RETURN_BASE]
-        return RETURN_DISC + (EXPOSED if _threatened(state, player, corner) else 0.0)
+        return RETURN_DISC + (EXPOSED if _threatened(state, player, enemy, corner) else 0.0)
     frm, to = MOVES[action - MOVE_BASE]
     enters = ROW_OF[to] == HOME_ROW[1 - player]
     winning = enters and state.discs_in_shield(player) + 1 >= SHIELD_WIN
-    if winning and (state.board[to] == EMPTY or _safe_attack(state, player, frm, to)):
+    safe = state.board[to] == 1 - player and _safe_attack(state, player, enemy, frm, to)
+    if winning and (state.board[to] == EMPTY or safe):
         return WIN
     if state.board[to] == 1 - player:
-        if not _safe_attack(state, player, frm, to):
+        if not safe:
             return UNSAFE_ATTACK
         return SAFE_ATTACK + (ENTER_SHIELD if enters else PROGRESS * _gain(player, frm, to))
     score = ENTER_SHIELD if enters else PROGRESS * _gain(player, frm, to)
-    if not enters and _threatened(state, player, to, moved_from=frm):
+    if not enters and _threatened(state, player, enemy, to, moved_from=frm):
         score += EXPOSED
-    if _threatened(state, player, frm):
+    if _threatened(state, player, enemy, frm):
         score += ESCAPE
     if _blocks_entry(state, player, to):
         score += BLOCK
@@ -186,22 +205,26 @@ def _gain(player: int, frm: int, to: int) -> int:
     return _distance(player, frm) - _distance(player, to)
 
 
-def _safe_attack(state: KalevaState, player: int, frm: int, to: int) -> bool:
+def _safe_attack(state: KalevaState, player: int, enemy: EnemyEstimate, frm: int, to: int) -> bool:
     """The attacking card beats or ties the best card the defender may hold."""
-    attack = state.slots[player][COL_OF[frm]]
-    return attack >= _best_enemy_card(state, player, COL_OF[to])
+    return state.slots[player][COL_OF[frm]] >= enemy.best[COL_OF[to]]
 
 
-def _threatened(state: KalevaState, player: int, square: int, moved_from: int = -1) -> bool:
+def _threatened(
+    state: KalevaState, player: int, enemy: EnemyEstimate, square: int, moved_from: int = -1
+) -> bool:
     """An enemy disc next to ``square`` would likely beat our card on its column."""
-    enemy = 1 - player
+    opponent = 1 - player
+    if ROW_OF[square] == HOME_ROW[opponent]:
+        return False  # our discs on the enemy shield row cannot be attacked
     defence = state.slots[player][COL_OF[square]]
+    board = state.board
     for attacker in NEIGHBOURS[square]:
-        if attacker == moved_from or state.board[attacker] != enemy:
+        if attacker == moved_from or board[attacker] != opponent:
             continue
-        if state.is_frozen(attacker) or ROW_OF[square] == HOME_ROW[enemy]:
-            continue  # frozen discs never attack; our discs there cannot be attacked
-        if _likely_enemy_card(state, player, COL_OF[attacker]) > defence:
+        if ROW_OF[attacker] == HOME_ROW[player]:
+            continue  # frozen in our shield row: it never attacks
+        if enemy.likely[COL_OF[attacker]] > defence:
             return True
     return False
 
