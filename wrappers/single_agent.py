@@ -100,8 +100,9 @@ class SingleAgentEnv(gymnasium.Env):
         self.opponents.add_snapshot(name, agent)
 
     def action_masks(self) -> np.ndarray:
-        """Legal actions of the learner's pending decision (all False once the game is over)."""
-        return self._mask.copy()
+        """Legal actions of the learner's pending decision (all False once the game is over);
+        a new array at every decision, so callers may keep it."""
+        return self._mask
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -156,7 +157,7 @@ class SingleAgentEnv(gymnasium.Env):
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._game_over():
             raise RuntimeError("step() after the game ended; call reset()")
-        self.env.step(int(action))
+        self.raw.step(int(action))
         reward, self._carried_reward = self._carried_reward + self._own_reward(), 0.0
         reward += self._play_opponents()
         observation = self._observe()
@@ -174,7 +175,7 @@ class SingleAgentEnv(gymnasium.Env):
             agent = self.seat_agents[player]
             if agent is None:
                 break
-            self.env.step(agent.act(self.raw.state, player))
+            self.raw.step(agent.act(self.raw.state, player))
             earned += self._own_reward()
         return earned
 
@@ -190,12 +191,17 @@ class SingleAgentEnv(gymnasium.Env):
         return self.raw.terminations[agent] or self.raw.truncations[agent]
 
     def _observe(self) -> np.ndarray:
-        """The moving seat's observation (the learner's last seat once the game is over)."""
-        if self.cooperative and not self._game_over():
-            self.learner_seat = self.raw.state.current_player
-        observation = self.raw.observe(self.raw.possible_agents[self.learner_seat])
-        self._mask = observation["action_mask"].astype(bool)
-        return observation["observation"]
+        """The moving seat's observation (the learner's last seat once the game is over).
+        Encoded straight from the AEC env's state and encoder, as its ``observe`` would,
+        without the int8 mask and the dict that the learner does not use."""
+        raw = self.raw
+        over = self._game_over()
+        if self.cooperative and not over:
+            self.learner_seat = raw.state.current_player
+        self._mask = np.zeros(raw.game.num_actions, bool)
+        if not over:
+            self._mask[raw.state.legal_actions()] = True
+        return raw.encoder.encode(raw.state, self.learner_seat)
 
     def _final_info(self) -> dict[str, Any]:
         returns = [float(r) for r in self.raw.state.returns()]
