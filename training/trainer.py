@@ -9,7 +9,7 @@ import json
 import sys
 import time
 from collections import defaultdict, deque
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -131,6 +131,34 @@ class RunLog:
 def side_return(record: GameRecord, label: str) -> float:
     """The return of ``label``'s best seat in a game."""
     return max(r for r, s in zip(record.returns, record.seats, strict=True) if s == label)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The figures of one ``log.csv`` row: some games seen from one side."""
+
+    games: int
+    wins: int
+    draws: int
+    mean_return: float
+    metric_value: float
+
+    @classmethod
+    def of_records(
+        cls, records: list[GameRecord], label: str, wins: int, draws: int, metric_value: float
+    ) -> Tally:
+        returns = [side_return(record, label) for record in records]
+        return cls(len(records), wins, draws, sum(returns) / len(records), metric_value)
+
+
+@dataclass(frozen=True)
+class RecentGame:
+    """A finished training game, as the learner's env reported it."""
+
+    outcome: str
+    own_return: float
+    metric_value: float | None
+    """The game's ``best_metric`` figure (None for ``win_rate``, which is not a stats key)."""
 
 
 # ----- the trainer --------------------------------------------------------------------------
@@ -263,7 +291,8 @@ class Trainer:
         agents = {"learner": learner, spec: spec}
         records = play_games(settings.game, settings.env_options, agents, schedule, seed)
         pair = pair_result("learner", spec, records)
-        self._log("eval", spec, records, "learner", pair.wins, pair.draws, pair.win_rate)
+        tally = Tally.of_records(records, "learner", pair.wins, pair.draws, pair.win_rate)
+        self.log_row("eval", spec, tally)
         return pair.win_rate
 
     def _team(self, label: str, agent: PolicyAgent | str) -> Any:
@@ -276,7 +305,7 @@ class Trainer:
         team = team_result(label, records, [])
         value = self._metric_value(team.win_rate, team.stats_mean)
         phase, opponent = ("eval", "self") if label == "learner" else ("baseline", label)
-        self._log(phase, opponent, records, label, team.wins, 0, value)
+        self.log_row(phase, opponent, Tally.of_records(records, label, team.wins, 0, value))
         return team
 
     def log_baselines(self) -> None:
@@ -294,19 +323,19 @@ class Trainer:
             raise ValueError(f"best_metric {metric!r} is not a stats() figure ({known})")
         return stats_mean[metric]
 
-    def _log(
-        self,
-        phase: str,
-        opponent: str,
-        records: list[GameRecord],
-        label: str,
-        wins: int,
-        draws: int,
-        metric_value: float,
-    ) -> None:
-        games = len(records)
-        low, high = wilson_interval(wins, games)
-        returns = [side_return(record, label) for record in records]
+    def tally_of_recent(self, games: list[RecentGame]) -> Tally:
+        wins = sum(game.outcome == "win" for game in games)
+        draws = sum(game.outcome == "draw" for game in games)
+        figures = [game.metric_value for game in games if game.metric_value is not None]
+        stats_mean = {self.settings.best_metric: sum(figures) / len(figures)} if figures else {}
+        mean_return = sum(game.own_return for game in games) / len(games)
+        metric_value = self._metric_value(wins / len(games), stats_mean)
+        return Tally(len(games), wins, draws, mean_return, metric_value)
+
+    def log_row(self, phase: str, opponent: str, tally: Tally) -> None:
+        """One row of ``log.csv`` and the same figures in TensorBoard."""
+        games, metric = tally.games, self.settings.best_metric
+        low, high = wilson_interval(tally.wins, games)
         self.log.write(
             {
                 "step": self.steps,
@@ -314,20 +343,18 @@ class Trainer:
                 "phase": phase,
                 "opponent": opponent,
                 "games": games,
-                "win_rate": f"{wins / games:.4f}",
+                "win_rate": f"{tally.wins / games:.4f}",
                 "ci_low": f"{low:.4f}",
                 "ci_high": f"{high:.4f}",
-                "draw_rate": f"{draws / games:.4f}",
-                "mean_return": f"{sum(returns) / games:.4f}",
-                "metric": self.settings.best_metric,
-                "metric_value": f"{metric_value:.4f}",
+                "draw_rate": f"{tally.draws / games:.4f}",
+                "mean_return": f"{tally.mean_return:.4f}",
+                "metric": metric,
+                "metric_value": f"{tally.metric_value:.4f}",
             }
         )
-        self.model.logger.record(f"{phase}/win_rate_{opponent}", wins / games)
-        if self.settings.best_metric != "win_rate":
-            self.model.logger.record(
-                f"{phase}/{self.settings.best_metric}_{opponent}", metric_value
-            )
+        self.model.logger.record(f"{phase}/win_rate_{opponent}", tally.wins / games)
+        if metric != "win_rate":
+            self.model.logger.record(f"{phase}/{metric}_{opponent}", tally.metric_value)
 
     def _keep_best(self, value: float) -> None:
         if value > self.info.best_value:
@@ -358,10 +385,6 @@ class Trainer:
         return self.info
 
 
-def win_rate(outcomes: deque[str]) -> float:
-    return sum(o == "win" for o in outcomes) / max(1, len(outcomes))
-
-
 class ProgressCallback(BaseCallback):
     """Counts training games per opponent for the progress bar and TensorBoard, and at the
     end of each rollout does the duties that are due: snapshot, evaluation, checkpoint."""
@@ -370,8 +393,7 @@ class ProgressCallback(BaseCallback):
         super().__init__()
         self.trainer = trainer
         window = trainer.settings.run["window"]
-        self.outcomes: defaultdict[str, deque[str]] = defaultdict(lambda: deque(maxlen=window))
-        self.metric_values: deque[float] = deque(maxlen=window)
+        self.recent: defaultdict[str, deque[RecentGame]] = defaultdict(lambda: deque(maxlen=window))
         settings = trainer.settings
         self.every = {
             "checkpoint": settings.run["checkpoint_every"],
@@ -408,10 +430,14 @@ class ProgressCallback(BaseCallback):
         and a cooperative game has only the "team"."""
         opponent = "self-play" if "self@" in info["opponent"] else info["opponent"]
         opponent = "team" if self.trainer.settings.cooperative else opponent
-        self.outcomes[opponent].append(info["outcome"])
         metric = self.trainer.settings.best_metric
-        if metric in info["stats"]:
-            self.metric_values.append(info["stats"][metric])
+        self.recent[opponent].append(
+            RecentGame(
+                outcome=info["outcome"],
+                own_return=info["returns"][info["seat"]],
+                metric_value=info["stats"].get(metric),
+            )
+        )
 
     def _on_rollout_end(self) -> None:
         self._report_training_games()
@@ -440,14 +466,15 @@ class ProgressCallback(BaseCallback):
         self.trainer.checkpoint()
 
     def _report_training_games(self) -> None:
-        postfix = {name: f"{win_rate(o):.2f}" for name, o in sorted(self.outcomes.items())}
-        for name, outcomes in self.outcomes.items():
-            self.model.logger.record(f"train/win_rate_{name}", win_rate(outcomes))
-        if self.metric_values:
-            metric = self.trainer.settings.best_metric
-            mean = sum(self.metric_values) / len(self.metric_values)
-            postfix[metric] = f"{mean:.2f}"
-            self.model.logger.record(f"train/{metric}", mean)
+        """The recent training games per opponent: a ``train`` row of ``log.csv`` each
+        (and TensorBoard), and the progress bar's win rates."""
+        postfix = {}
+        for name, games in sorted(self.recent.items()):
+            tally = self.trainer.tally_of_recent(list(games))
+            self.trainer.log_row("train", name, tally)
+            postfix[name] = f"{tally.wins / tally.games:.2f}"
+            if self.trainer.settings.best_metric != "win_rate":
+                postfix[f"{name} {self.trainer.settings.best_metric}"] = f"{tally.metric_value:.2f}"
         self.bar.set_postfix(postfix, refresh=False)
 
     def _on_training_end(self) -> None:

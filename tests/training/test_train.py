@@ -64,6 +64,12 @@ def test_cooperative_tiny_run_then_resume(tmp_path: Path) -> None:
     rows = log_rows(out)
     assert [r["phase"] for r in rows[:2]] == ["baseline", "baseline"]
     assert [int(r["step"]) for r in rows if r["phase"] == "eval"] == [128, 192]
+    train = [r for r in rows if r["phase"] == "train"]  # the recent games, at each rollout end
+    assert [int(r["step"]) for r in train] == [64, 128, 192]
+    assert {r["opponent"] for r in train} == {"team"}
+    assert all(r["metric"] == "enemies_defeated" for r in train)
+    assert all(0 <= float(r["metric_value"]) <= 12 for r in train)
+    assert [int(r["games"]) for r in train] == sorted(int(r["games"]) for r in train)
     best, last = load_agent(out), load_agent(out / "last_policy.pt")  # a run dir: its best
     assert last.metadata.training_steps == 192
     assert best.metadata.training_steps in (128, 192)
@@ -90,6 +96,11 @@ def test_competitive_run_adds_snapshots_to_the_pool(tmp_path: Path, countdown_re
     assert list(pool.snapshots) == ["self@64", "self@128", "self@192"]
     opponents = {r["opponent"] for r in log_rows(out) if r["phase"] == "eval"}
     assert opponents == {"random", "heuristic"}
+    train = [r for r in log_rows(out) if r["phase"] == "train"]
+    # snapshots join the pool at step 64, so self-play games can only be reported after it
+    assert {r["opponent"] for r in train if int(r["step"]) == 64} <= {"random", "heuristic"}
+    assert {r["opponent"] for r in train} <= {"random", "heuristic", "self-play"}
+    assert all(float(r["draw_rate"]) == 0 for r in train)  # countdown has no draws
 
     resumed = Trainer(tiny_settings(countdown_registered, out, 256), resume=True, progress=False)
     assert list(resumed.vec_env.envs[0].opponents.snapshots) == ["self@64", "self@128", "self@192"]
