@@ -726,15 +726,18 @@ class GoldDustState(EngineState):
         the opponent's deck (cards shuffled back by overflow included), and the order of the
         observer's own deck. The observer knows the player to move has a real choice (else
         the engine would have moved), so deals that contradict it are re-drawn. The new
-        state draws its future dice from a fresh generator."""
+        state draws its future dice from a fresh generator. Hidden cards are sorted before
+        each shuffle, so that the deal depends on what the observer knows only: a search
+        that resamples cannot base its decisions on the hidden order."""
         opponent = 1 - observer
         for _ in range(MAX_RESAMPLE_TRIES):
             other = self.clone()
-            unseen = other.hands[opponent] + other.decks[opponent]
+            unseen = sorted(other.hands[opponent] + other.decks[opponent])
             rng.shuffle(unseen)
             size = len(other.hands[opponent])
             other.hands[opponent] = unseen[:size]
             other.decks[opponent] = unseen[size:]
+            other.decks[observer].sort()
             rng.shuffle(other.decks[observer])
             if self.phase == OVER:
                 break

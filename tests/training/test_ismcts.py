@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from tabletop import envs
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError
 from tabletop.envs.regicide.engine import RegicideGame
 from tabletop.envs.regicide.heuristic import RegicideHeuristic
@@ -187,6 +188,28 @@ def test_regicide_decisions_do_not_depend_on_other_hands_or_the_deck_order() -> 
     first = search(iterations=60, seed=2).search(state, player)
     second = search(iterations=60, seed=2).search(twin, player)
     assert first.visits == second.visits
+
+
+@pytest.mark.parametrize("game_name", envs.names())
+def test_no_game_lets_decisions_depend_on_what_the_searcher_cannot_see(game_name: str) -> None:
+    """For every game: the search from a state and from a resampled twin (same view, other
+    hidden cards and orders) spends its iterations identically, in mid-game positions."""
+    game, rng, differed = envs.make_game(game_name), random.Random(7), 0
+    for seed, plies in itertools.product(range(3), (4, 20)):
+        state = game.new_state(seed=seed)
+        for _ in range(plies):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        player = state.current_player
+        twin = state.resample_hidden(player, random.Random(seed))
+        differed += twin.render() != state.render()
+        first = search(iterations=25, seed=seed).search(state, player)
+        second = search(iterations=25, seed=seed).search(twin, player)
+        assert (first.visits, first.mean_return) == (second.visits, second.mean_return)
+    assert differed >= 3  # the twins really hid something else
 
 
 def test_iteration_budget_is_exact() -> None:
