@@ -86,31 +86,44 @@ PHASE_ONE_HOT = {
 }
 
 
+SEATS_FROM = {
+    (n, player): tuple((player + k) % n for k in range(n))
+    for n in range(1, MAX_PLAYERS + 1)
+    for player in range(n)
+}
+"""(player count, observer) -> the seats in order from the observer's: the relative seats."""
+NO_PLAYER = (0.0,) * MAX_PLAYERS
+
+
 def table_features(state: RegicideState, player: int) -> list[float]:
     """The TABLE_FEATURES of ``player``'s view, in order (on every step: kept lean)."""
     game = state.game
     n = game.num_players
-    seats = [(player + k) % n for k in range(n)]
-    pad = [0.0] * (MAX_PLAYERS - n)
-    hands, yielded, phase = state.hands, state.yielded, state.phase
-    features = [
+    seats = SEATS_FROM[n, player]
+    pad = NO_PLAYER[n:]
+    hands, yielded, phase, max_hand = state.hands, state.yielded, state.phase, game.max_hand
+    return [
         state.enemy_damage / 40,
         (state.enemy_health - state.enemy_damage) / 40,
         state.enemy_attack / 20,
         state.shields / 20,
+        *(NO_SUIT if state.immune_suit < 0 else ONE_HOT[state.immune_suit]),
+        float(state.immunity_cancelled),
+        len(state.tavern) / 54,
+        len(state.castle) / 12,
+        *[len(hands[p]) / max_hand for p in seats],
+        *pad,
+        *[float(yielded[p]) for p in seats],
+        *pad,
+        float(state.can_yield()),
+        *PHASE_ONE_HOT[phase],
+        *(NO_PLAYER if phase == OVER else ONE_HOT[(state.player - player) % n]),
+        max(state.to_cover, 0) / 20,
+        float(phase == DISCARD and state.to_cover <= 0),
+        state.jester_powers / 2,
+        *ONE_HOT[n - 1],
+        state.enemies_defeated / 12,
     ]
-    features += NO_SUIT if state.immune_suit < 0 else ONE_HOT[state.immune_suit]
-    features += (float(state.immunity_cancelled), len(state.tavern) / 54, len(state.castle) / 12)
-    features += [len(hands[p]) / game.max_hand for p in seats] + pad
-    features += [float(yielded[p]) for p in seats] + pad
-    features.append(float(state.can_yield()))
-    features += PHASE_ONE_HOT[phase]
-    features += (0.0,) * MAX_PLAYERS if phase == OVER else ONE_HOT[(state.player - player) % n]
-    features += (max(state.to_cover, 0) / 20, float(phase == DISCARD and state.to_cover <= 0))
-    features.append(state.jester_powers / 2)
-    features += ONE_HOT[n - 1]
-    features.append(state.enemies_defeated / 12)
-    return features
 
 
 def _known_top(state: RegicideState) -> list[int]:
