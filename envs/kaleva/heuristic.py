@@ -35,7 +35,7 @@ from tabletop.envs.kaleva.board import (
     TUURI_BASE,
     place_action,
 )
-from tabletop.envs.kaleva.engine import EMPTY, ORIGINAL, SETUP, SWAP, TUURI_CHOICE, KalevaState
+from tabletop.envs.kaleva.engine import ORIGINAL, SETUP, SWAP, TUURI_CHOICE, KalevaState
 
 COLUMN_PRIORITY = (2, 3, 1, 4, 0, 5)
 """Where the strongest cards go at setup: the centre columns see the most fights."""
@@ -66,8 +66,8 @@ class KalevaHeuristic:
             return _tuuri(state, player, legal)
         if state.phase == SWAP:
             return _swap(state, player, legal)
-        enemy = EnemyEstimate(state, player)
-        return max(legal, key=lambda action: (_turn_score(state, player, enemy, action), -action))
+        scorer = TurnScorer(state, player)
+        return max(legal, key=lambda action: (scorer.score(action), -action))
 
 
 # ----- what the player knows about the enemy's cards ------------------------------------------
@@ -177,56 +177,67 @@ def _distance(player: int, square: int) -> int:
     return abs(HOME_ROW[1 - player] - ROW_OF[square])
 
 
-def _turn_score(state: KalevaState, player: int, enemy: EnemyEstimate, action: int) -> float:
-    if action >= RETURN_BASE:
-        corner = CORNERS[action - RETURN_BASE]
-        return RETURN_DISC + (EXPOSED if _threatened(state, player, enemy, corner) else 0.0)
-    frm, to = MOVES[action - MOVE_BASE]
-    enters = ROW_OF[to] == HOME_ROW[1 - player]
-    winning = enters and state.discs_in_shield(player) + 1 >= SHIELD_WIN
-    safe = state.board[to] == 1 - player and _safe_attack(state, player, enemy, frm, to)
-    if winning and (state.board[to] == EMPTY or safe):
-        return WIN
-    if state.board[to] == 1 - player:
-        if not safe:
-            return UNSAFE_ATTACK
-        return SAFE_ATTACK + (ENTER_SHIELD if enters else PROGRESS * _gain(player, frm, to))
-    score = ENTER_SHIELD if enters else PROGRESS * _gain(player, frm, to)
-    if not enters and _threatened(state, player, enemy, to, moved_from=frm):
-        score += EXPOSED
-    if _threatened(state, player, enemy, frm):
-        score += ESCAPE
-    if _blocks_entry(state, player, to):
-        score += BLOCK
-    return score
+class TurnScorer:
+    """Scores each move and disc return of one turn. What the scores share is worked out
+    once per turn (the enemy estimate, whether entering the shield wins) or once per square
+    (whether an enemy disc threatens it): the heuristic also plays every rollout of a search."""
+
+    def __init__(self, state: KalevaState, player: int) -> None:
+        self.state = state
+        self.player = player
+        self.opponent = 1 - player
+        self.enemy = EnemyEstimate(state, player)
+        self.entering_wins = state.discs_in_shield(player) + 1 >= SHIELD_WIN
+        self._threatened: dict[int, bool] = {}
+
+    def score(self, action: int) -> float:
+        if action >= RETURN_BASE:
+            corner = CORNERS[action - RETURN_BASE]
+            return RETURN_DISC + (EXPOSED if self.threatened(corner) else 0.0)
+        frm, to = MOVES[action - MOVE_BASE]
+        player, board = self.player, self.state.board
+        enters = ROW_OF[to] == HOME_ROW[self.opponent]
+        attacks = board[to] == self.opponent
+        progress = ENTER_SHIELD if enters else PROGRESS * _gain(player, frm, to)
+        if attacks:
+            safe = self.state.slots[player][COL_OF[frm]] >= self.enemy.best[COL_OF[to]]
+            if not safe:
+                return UNSAFE_ATTACK
+            return WIN if enters and self.entering_wins else SAFE_ATTACK + progress
+        if enters and self.entering_wins:
+            return WIN
+        score = progress
+        if not enters and self.threatened(to):
+            score += EXPOSED
+        if self.threatened(frm):
+            score += ESCAPE
+        if _blocks_entry(self.state, player, to):
+            score += BLOCK
+        return score
+
+    def threatened(self, square: int) -> bool:
+        """An enemy disc next to ``square`` would likely beat our card on its column."""
+        known = self._threatened.get(square)
+        if known is None:
+            known = self._threatened[square] = self._find_threat(square)
+        return known
+
+    def _find_threat(self, square: int) -> bool:
+        player, opponent, board = self.player, self.opponent, self.state.board
+        if ROW_OF[square] == HOME_ROW[opponent]:
+            return False  # our discs on the enemy shield row cannot be attacked
+        defence = self.state.slots[player][COL_OF[square]]
+        likely = self.enemy.likely
+        for attacker in NEIGHBOURS[square]:
+            if board[attacker] != opponent or ROW_OF[attacker] == HOME_ROW[player]:
+                continue  # not an enemy disc, or one frozen in our shield row (never attacks)
+            if likely[COL_OF[attacker]] > defence:
+                return True
+        return False
 
 
 def _gain(player: int, frm: int, to: int) -> int:
     return _distance(player, frm) - _distance(player, to)
-
-
-def _safe_attack(state: KalevaState, player: int, enemy: EnemyEstimate, frm: int, to: int) -> bool:
-    """The attacking card beats or ties the best card the defender may hold."""
-    return state.slots[player][COL_OF[frm]] >= enemy.best[COL_OF[to]]
-
-
-def _threatened(
-    state: KalevaState, player: int, enemy: EnemyEstimate, square: int, moved_from: int = -1
-) -> bool:
-    """An enemy disc next to ``square`` would likely beat our card on its column."""
-    opponent = 1 - player
-    if ROW_OF[square] == HOME_ROW[opponent]:
-        return False  # our discs on the enemy shield row cannot be attacked
-    defence = state.slots[player][COL_OF[square]]
-    board = state.board
-    for attacker in NEIGHBOURS[square]:
-        if attacker == moved_from or board[attacker] != opponent:
-            continue
-        if ROW_OF[attacker] == HOME_ROW[player]:
-            continue  # frozen in our shield row: it never attacks
-        if enemy.likely[COL_OF[attacker]] > defence:
-            return True
-    return False
 
 
 def _blocks_entry(state: KalevaState, player: int, square: int) -> bool:
