@@ -10,6 +10,8 @@ choice (the project's rule for multi-step turns).
 
 from __future__ import annotations
 
+import random
+
 from tabletop.envs.core.protocol import TERMINAL, Game, IllegalActionError
 
 
@@ -91,3 +93,12 @@ class EngineState:
         in_range = isinstance(action, int) and 0 <= action < self.game.num_actions
         shown = f"{action} ({self.action_to_string(action)})" if in_range else repr(action)
         return IllegalActionError(f"{self.game.name}: illegal action {shown}; legal: {legal}")
+
+
+def copy_generator(rng: random.Random) -> random.Random:
+    """A generator in ``rng``'s state, for ``clone``: skips the costly seeding from the OS
+    that ``random.Random()`` does only for the state to be overwritten (searches clone a
+    state at every iteration)."""
+    copy = random.Random.__new__(random.Random)
+    copy.setstate(rng.getstate())
+    return copy

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tabletop.envs.core.engine import EngineState
+from tabletop.envs.core.engine import EngineState, copy_generator
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError, check_options
 from tabletop.envs.gold_and_dust.actions import (
     ARTIFACT_SLOTS,
@@ -691,10 +691,13 @@ class GoldDustState(EngineState):
     # ----- copies and determinization -----------------------------------------------------
 
     def clone(self) -> GoldDustState:
+        return self._copy(copy_generator(self.rng))
+
+    def _copy(self, rng: random.Random) -> GoldDustState:
+        """A copy of every zone and counter that draws its dice from ``rng``."""
         other = GoldDustState.__new__(GoldDustState)
         other.game = self.game
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = rng
         other.heroes = self.heroes
         other.hp = self.hp[:]
         other.gold = self.gold[:]
@@ -731,7 +734,7 @@ class GoldDustState(EngineState):
         that resamples cannot base its decisions on the hidden order."""
         opponent = 1 - observer
         for _ in range(MAX_RESAMPLE_TRIES):
-            other = self.clone()
+            other = self._copy(self.rng)  # shares the generator until it gets its own below
             unseen = sorted(other.hands[opponent] + other.decks[opponent])
             rng.shuffle(unseen)
             size = len(other.hands[opponent])

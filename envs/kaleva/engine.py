@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from tabletop.envs.core.engine import EngineState
+from tabletop.envs.core.engine import EngineState, copy_generator
 from tabletop.envs.core.protocol import IllegalActionError, check_options
 from tabletop.envs.kaleva.board import (
     BRONZE,
@@ -518,7 +518,7 @@ class KalevaState(EngineState):
     # ----- copies and determinization -----------------------------------------------------
 
     def clone(self) -> KalevaState:
-        return self._copy(_copy_generator(self.rng))
+        return self._copy(copy_generator(self.rng))
 
     def _copy(self, rng: random.Random) -> KalevaState:
         """A copy of every zone and counter that draws its chance events from ``rng``."""
@@ -709,10 +709,3 @@ class KalevaState(EngineState):
         return (
             f"Turn {self.plies}: {PLAYER_NAMES[self.player]} to {PHASE_NAMES[self.phase]}{pending}"
         )
-
-
-def _copy_generator(rng: random.Random) -> random.Random:
-    """A generator in ``rng``'s state; skips ``Random()``'s costly seeding from the OS."""
-    copy = random.Random.__new__(random.Random)
-    copy.setstate(rng.getstate())
-    return copy

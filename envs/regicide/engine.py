@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from tabletop.envs.core.engine import EngineState
+from tabletop.envs.core.engine import EngineState, copy_generator
 from tabletop.envs.core.protocol import IllegalActionError, check_options
 from tabletop.envs.regicide.cards import (
     CLUBS,
@@ -483,7 +483,7 @@ class RegicideState(EngineState):
     # ----- copies and determinization -----------------------------------------------------
 
     def clone(self) -> RegicideState:
-        return self._copy(_copy_generator(self.rng))
+        return self._copy(copy_generator(self.rng))
 
     def _copy(self, rng: random.Random) -> RegicideState:
         """A copy of every zone and counter that draws its chance events from ``rng``."""
@@ -592,13 +592,6 @@ class RegicideState(EngineState):
         if self.phase == DISCARD:
             return f"Player {self.player}: damage covered; discard more or done"
         return f"Player {self.player}: {PHASE_NAMES[self.phase]}"
-
-
-def _copy_generator(rng: random.Random) -> random.Random:
-    """A generator in ``rng``'s state; skips ``Random()``'s costly seeding from the OS."""
-    copy = random.Random.__new__(random.Random)
-    copy.setstate(rng.getstate())
-    return copy
 
 
 def _sets_of_size(kinds: list[int], size: int) -> list[int]:
