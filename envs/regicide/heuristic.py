@@ -7,6 +7,8 @@ check by resampling hidden information and asking again.
 
 from __future__ import annotations
 
+import numpy as np
+
 from tabletop.envs.regicide.cards import (
     CLUBS,
     DIAMONDS,
@@ -28,6 +30,28 @@ from tabletop.envs.regicide.engine import CHOOSE_NEXT, DISCARD, RegicideState
 AVERAGE_DRAW_VALUE = 5.0
 """Rough value of an unseen tavern card, for weighing diamond draws."""
 
+# Per play (index into PLAYS): its attack value, suits and whether a club is among them,
+# worked out once; the heuristic weighs every legal play at every turn of every rollout.
+PLAY_ATTACK = tuple(sum(VALUE[c] for c in cards) for cards in PLAYS)
+PLAY_SUITS = tuple(frozenset(SUIT[c] for c in cards) for cards in PLAYS)
+PLAY_HAS_CLUBS = tuple(CLUBS in suits for suits in PLAY_SUITS)
+MAX_HAND = 8
+"""The largest hand of any player count (solo)."""
+
+
+def _subset_tables(size: int) -> tuple[np.ndarray, np.ndarray]:
+    """For a hand of ``size`` cards: which cards each subset (numbered by its bits) holds,
+    and a tie-break key per subset that orders fewer cards first, then the lower number."""
+    subsets = np.arange(1 << size)
+    members = (subsets[:, None] >> np.arange(size)) & 1
+    return members, members.sum(axis=1) * (1 << MAX_HAND) + subsets
+
+
+SUBSET_TABLES = tuple(_subset_tables(size) for size in range(MAX_HAND + 1))
+TOTAL_WEIGHT = 1 << (2 * MAX_HAND)
+"""Scales a subset's total above any tie-break key, so one integer orders all three."""
+NOT_A_COVER = np.iinfo(np.int64).max
+
 
 class RegicideHeuristic:
     """Baseline agent (``act(state, player) -> action``); deterministic."""
@@ -46,55 +70,23 @@ class RegicideHeuristic:
     # ----- step 1 -----------------------------------------------------------------------------
 
     def _turn(self, state: RegicideState, player: int, legal: list[int]) -> int:
-        plays = [a for a in legal if PLAY_BASE <= a < DISCARD_BASE]
         jester = PLAY_BASE + JESTER
-        kills = [a for a in plays if a != jester and self._damage(state, a) >= _health_left(state)]
+        plays = [a for a in legal if PLAY_BASE <= a < DISCARD_BASE]
+        facts = TurnFacts(state, player)
+        kills = [a for a in plays if a != jester and facts.damage(a) >= facts.health_left]
         if kills:
-            return min(kills, key=lambda a: self._kill_cost(state, a))
-        scored = [(self._play_score(state, player, a), a) for a in plays if a != jester]
+            return min(kills, key=facts.kill_cost)
+        scored = [(facts.play_score(a), a) for a in plays if a != jester]
         survivable = [(score, a) for score, a in scored if score is not None]
         if survivable:
             return max(survivable)[1]
-        hand_value = sum(VALUE[c] for c in state.hands[player])
-        if YIELD in legal and hand_value >= state.enemy_attack:
+        if YIELD in legal and facts.hand_value >= facts.enemy_attack:
             return YIELD
         if jester in legal:
             return jester  # RG-6.1: the enemy does not attack this turn
         if FLIP in legal:
             return FLIP
-        return max(plays, key=lambda a: self._damage(state, a)) if plays else legal[0]
-
-    def _damage(self, state: RegicideState, action: int) -> int:
-        cards = PLAYS[action - PLAY_BASE]
-        attack = sum(VALUE[c] for c in cards)
-        doubled = any(SUIT[c] == CLUBS for c in cards) and state.immune_suit != CLUBS
-        return 2 * attack if doubled else attack
-
-    def _kill_cost(self, state: RegicideState, action: int) -> tuple[int, int]:
-        """Exact kills first (the enemy joins the tavern), then the least card value spent."""
-        exact = self._damage(state, action) == _health_left(state)
-        return (0 if exact else 1, sum(VALUE[c] for c in PLAYS[action - PLAY_BASE]))
-
-    def _play_score(self, state: RegicideState, player: int, action: int) -> float | None:
-        """How good a non-killing play is, or None if the enemy's reply would kill us."""
-        cards = PLAYS[action - PLAY_BASE]
-        attack = sum(VALUE[c] for c in cards)
-        suits = {SUIT[c] for c in cards} - {state.immune_suit}
-        shield = attack if SPADES in suits else 0
-        hand_after = sum(VALUE[c] for c in state.hands[player]) - attack
-        own_draws = 0
-        if DIAMONDS in suits:
-            room = state.game.max_hand - (len(state.hands[player]) - len(cards))
-            share = -(-attack // state.game.num_players)
-            own_draws = min(room, share, len(state.tavern))
-        hand_after += own_draws * AVERAGE_DRAW_VALUE
-        incoming = max(0, state.enemy_attack - shield)
-        if hand_after < incoming:
-            return None
-        heal = min(attack, len(state.discard)) if HEARTS in suits else 0
-        damage = self._damage(state, action)
-        draws = min(attack, len(state.tavern)) if DIAMONDS in suits else 0
-        return damage + 1.5 * shield + 0.8 * draws + 0.3 * heal - 0.6 * attack
+        return max(plays, key=facts.damage) if plays else legal[0]
 
     # ----- step 4 -----------------------------------------------------------------------------
 
@@ -116,24 +108,73 @@ class RegicideHeuristic:
         return max(legal, key=lambda a: (len(state.hands[a - NEXT_BASE]), -a))
 
 
-def _health_left(state: RegicideState) -> int:
-    return state.enemy_health - state.enemy_damage
+class TurnFacts:
+    """What weighing the plays of one turn reads from the state, read once: search
+    rollouts weigh every legal play at every turn."""
+
+    __slots__ = (
+        "discard_size",
+        "enemy_attack",
+        "hand_size",
+        "hand_value",
+        "health_left",
+        "immune",
+        "max_hand",
+        "players",
+        "tavern_size",
+    )
+
+    def __init__(self, state: RegicideState, player: int) -> None:
+        hand = state.hands[player]
+        self.immune = state.immune_suit
+        self.enemy_attack = state.enemy_attack
+        self.health_left = state.enemy_health - state.enemy_damage
+        self.hand_value = sum(VALUE[c] for c in hand)
+        self.hand_size = len(hand)
+        self.max_hand = state.game.max_hand
+        self.players = state.game.num_players
+        self.tavern_size = len(state.tavern)
+        self.discard_size = len(state.discard)
+
+    def damage(self, action: int) -> int:
+        play = action - PLAY_BASE
+        doubled = PLAY_HAS_CLUBS[play] and self.immune != CLUBS
+        return 2 * PLAY_ATTACK[play] if doubled else PLAY_ATTACK[play]
+
+    def kill_cost(self, action: int) -> tuple[int, int]:
+        """Exact kills first (the enemy joins the tavern), then the least card value spent."""
+        exact = self.damage(action) == self.health_left
+        return (0 if exact else 1, PLAY_ATTACK[action - PLAY_BASE])
+
+    def play_score(self, action: int) -> float | None:
+        """How good a non-killing play is, or None if the enemy's reply would kill us."""
+        play = action - PLAY_BASE
+        attack = PLAY_ATTACK[play]
+        suits = PLAY_SUITS[play] - {self.immune}
+        shield = attack if SPADES in suits else 0
+        hand_after = self.hand_value - attack
+        own_draws = 0
+        if DIAMONDS in suits:
+            room = self.max_hand - (self.hand_size - len(PLAYS[play]))
+            share = -(-attack // self.players)
+            own_draws = min(room, share, self.tavern_size)
+        hand_after += own_draws * AVERAGE_DRAW_VALUE
+        incoming = max(0, self.enemy_attack - shield)
+        if hand_after < incoming:
+            return None
+        heal = min(attack, self.discard_size) if HEARTS in suits else 0
+        draws = min(attack, self.tavern_size) if DIAMONDS in suits else 0
+        return self.damage(action) + 1.5 * shield + 0.8 * draws + 0.3 * heal - 0.6 * attack
 
 
 def _cheapest_cover(hand: list[int], amount: int) -> tuple[int, ...]:
     """The set of cards worth at least ``amount`` with the least total value, then fewest
-    cards. Every subset of the (at most 8-card) hand is tried, each subset's total built
-    from a smaller one's, since search rollouts call this at every payment."""
-    values = [VALUE[c] for c in hand]
-    full = (1 << len(hand)) - 1
-    totals, sizes = [0] * (full + 1), [0] * (full + 1)
-    best, best_key = full, (sum(values), len(hand))
-    for subset in range(1, full + 1):
-        lowest = subset & -subset
-        rest = subset ^ lowest
-        total = totals[rest] + values[lowest.bit_length() - 1]
-        size = sizes[rest] + 1
-        totals[subset], sizes[subset] = total, size
-        if total >= amount and (total, size) < best_key:
-            best, best_key = subset, (total, size)
+    cards, then the lowest subset number (bit i: card i); the whole hand if none covers it.
+    Every subset is scored at once with numpy: search rollouts pay damage at every turn."""
+    members, tie_break = SUBSET_TABLES[len(hand)]
+    totals = members @ np.array([VALUE[c] for c in hand])
+    keys = np.where(totals >= amount, totals * TOTAL_WEIGHT + tie_break, NOT_A_COVER)
+    best = int(keys.argmin())
+    if keys[best] == NOT_A_COVER:
+        best = (1 << len(hand)) - 1
     return tuple(card for i, card in enumerate(hand) if best >> i & 1)
