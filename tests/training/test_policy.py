@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import replace
 from pathlib import Path
 
@@ -129,3 +130,63 @@ def test_sampling_agent_is_seeded_and_stays_legal(tmp_path: Path) -> None:
         return played
 
     assert moves(5) == moves(5)
+
+
+def torch_logits(agent: PolicyAgent, observation: np.ndarray) -> np.ndarray:
+    policy = agent.policy
+    with torch.no_grad():
+        obs = torch.as_tensor(observation).unsqueeze(0)
+        features = policy.extract_features(obs, policy.pi_features_extractor)
+        return policy.action_net(policy.mlp_extractor.forward_actor(features))[0].numpy()
+
+
+@pytest.mark.parametrize("encoder", ["flat", "entity"])
+@pytest.mark.parametrize("activation", ["ReLU", "Tanh"])
+def test_numpy_forward_pass_gives_torchs_logits(encoder: str, activation: str) -> None:
+    env = envs.make("kaleva", encoder=encoder)
+    metadata = env_metadata(env)
+    network = NetworkSpec(net_arch=[32, 16], activation=activation)
+    torch.manual_seed(1)
+    agent = PolicyAgent(new_policy(metadata, network), metadata, network, env.unwrapped.encoder)
+    assert agent._actor is not None  # the fast path is taken
+    state = envs.make_game("kaleva").new_state(seed=4)
+    observation = env.unwrapped.encoder.encode(state, state.current_player)
+    expected = torch_logits(agent, observation)
+    np.testing.assert_allclose(agent.action_logits(observation), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_a_network_numpy_cannot_run_falls_back_to_torch() -> None:
+    env = envs.make("regicide")
+    metadata = env_metadata(env)
+    network = NetworkSpec(net_arch=[8], activation="ELU")
+    agent = PolicyAgent(new_policy(metadata, network), metadata, network, env.unwrapped.encoder)
+    assert agent._actor is None
+    state = envs.make_game("regicide").new_state(seed=0)
+    assert agent.act(state, state.current_player) in state.legal_actions()
+
+
+def test_sampling_follows_the_policys_probabilities(tmp_path: Path) -> None:
+    _, agent = saved_policy(tmp_path / "p.pt", "regicide")
+    sampler = load_agent(tmp_path / "p.pt", deterministic=False, seed=0)
+    state = envs.make_game("regicide").new_state(seed=2)
+    legal = state.legal_actions()
+    logits = agent.action_logits(agent.encoder.encode(state, state.current_player))[legal]
+    expected = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    draws = 20_000
+    counts = np.bincount(
+        [legal.index(sampler.act(state, state.current_player)) for _ in range(draws)],
+        minlength=len(legal),
+    )
+    # every frequency within 4 standard errors of its probability
+    errors = np.sqrt(expected * (1 - expected) / draws)
+    assert np.all(np.abs(counts / draws - expected) <= 4 * errors + 1e-9)
+
+
+def test_a_pickled_agent_rebuilds_its_numpy_forward_pass(tmp_path: Path) -> None:
+    """Snapshots travel to SubprocVecEnv workers pickled."""
+    _, agent = saved_policy(tmp_path / "p.pt", "kaleva")
+    copy = pickle.loads(pickle.dumps(agent))
+    assert copy._actor is not None
+    state = envs.make_game("kaleva").new_state(seed=1)
+    observation = agent.encoder.encode(state, state.current_player)
+    np.testing.assert_array_equal(copy.action_logits(observation), agent.action_logits(observation))
