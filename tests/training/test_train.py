@@ -106,6 +106,27 @@ def test_competitive_run_adds_snapshots_to_the_pool(tmp_path: Path, countdown_re
     assert list(resumed.vec_env.envs[0].opponents.snapshots) == ["self@64", "self@128", "self@192"]
 
 
+@pytest.mark.parametrize(
+    "game", [name for name in envs.names() if getattr(envs.env_module(name), "COMPETITIVE", 0)]
+)
+def test_every_competitive_game_trains_with_its_default_settings(tmp_path: Path, game: str) -> None:
+    """The configured defaults (only the sizes shrunk) run end to end on each real game:
+    self-play snapshots, evaluation against both baselines, a loadable best policy."""
+    out = tmp_path / "run"
+    info = Trainer(tiny_settings(game, out, 128), resume=False, progress=False).run()
+    assert info.steps == checkpoint_steps(out) == 128
+    rows = log_rows(out)
+    assert {r["opponent"] for r in rows if r["phase"] == "eval"} == {"random", "heuristic"}
+    assert {r["opponent"] for r in rows if r["phase"] == "train"} <= {
+        "random",
+        "heuristic",
+        "self-play",
+    }
+    assert len(list((out / "snapshots").glob("*.pt"))) == 2
+    state = envs.make_game(game).new_state(seed=0)
+    assert load_agent(out).act(state, state.current_player) in state.legal_actions()
+
+
 def test_killed_run_resumes_from_its_last_checkpoint(tmp_path: Path) -> None:
     out = tmp_path / "run"
     command = [sys.executable, "-c", "from tabletop.training.cli import main; main()"]
