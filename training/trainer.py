@@ -324,6 +324,7 @@ class Trainer:
         return stats_mean[metric]
 
     def tally_of_recent(self, games: list[RecentGame]) -> Tally:
+        """The ``train`` row's figures of some recent training games against one opponent."""
         wins = sum(game.outcome == "win" for game in games)
         draws = sum(game.outcome == "draw" for game in games)
         figures = [game.metric_value for game in games if game.metric_value is not None]
