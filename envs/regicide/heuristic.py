@@ -25,7 +25,7 @@ from tabletop.envs.regicide.cards import (
     VALUE,
     YIELD,
 )
-from tabletop.envs.regicide.engine import CHOOSE_NEXT, DISCARD, RegicideState
+from tabletop.envs.regicide.engine import CHOOSE_NEXT, DISCARD, MAX_HAND, RegicideState
 
 AVERAGE_DRAW_VALUE = 5.0
 """Rough value of an unseen tavern card, for weighing diamond draws."""
@@ -35,8 +35,8 @@ AVERAGE_DRAW_VALUE = 5.0
 PLAY_ATTACK = tuple(sum(VALUE[c] for c in cards) for cards in PLAYS)
 PLAY_SUITS = tuple(frozenset(SUIT[c] for c in cards) for cards in PLAYS)
 PLAY_HAS_CLUBS = tuple(CLUBS in suits for suits in PLAY_SUITS)
-MAX_HAND = 8
-"""The largest hand of any player count (solo)."""
+LARGEST_HAND = max(MAX_HAND.values())
+"""The largest hand of any player count (RG-1.3: solo)."""
 
 
 def _subset_tables(size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -44,11 +44,11 @@ def _subset_tables(size: int) -> tuple[np.ndarray, np.ndarray]:
     and a tie-break key per subset that orders fewer cards first, then the lower number."""
     subsets = np.arange(1 << size)
     members = (subsets[:, None] >> np.arange(size)) & 1
-    return members, members.sum(axis=1) * (1 << MAX_HAND) + subsets
+    return members, members.sum(axis=1) * (1 << LARGEST_HAND) + subsets
 
 
-SUBSET_TABLES = tuple(_subset_tables(size) for size in range(MAX_HAND + 1))
-TOTAL_WEIGHT = 1 << (2 * MAX_HAND)
+SUBSET_TABLES = tuple(_subset_tables(size) for size in range(LARGEST_HAND + 1))
+TOTAL_WEIGHT = 1 << (2 * LARGEST_HAND)
 """Scales a subset's total above any tie-break key, so one integer orders all three."""
 NOT_A_COVER = np.iinfo(np.int64).max
 
