@@ -228,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--game", default="regicide")
+    parser.add_argument("--game", help="registered game name (required unless --report)")
     parser.add_argument("--players", type=int, metavar="N", help="number of players")
     parser.add_argument(
         "--option", type=parse_option, action="append", default=[], metavar="KEY=VALUE"
@@ -248,10 +248,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.report:
         print(report(read_logs(args.report)))
         return 0
+    if args.game is None:
+        parser.error(f"--game is required; registered games: {', '.join(envs.names())}")
     options = dict(args.option)
     if args.players is not None:
         options["num_players"] = args.players
