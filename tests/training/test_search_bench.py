@@ -14,9 +14,7 @@ def test_the_game_must_be_named(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--game is required; registered games: " in capsys.readouterr().err
 
 
-def test_the_log_reports_what_the_run_printed(
-    tmp_path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_log_reports_what_the_run_printed(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "games.jsonl"
     args = ["--game", "regicide", "--players", "1", "--agent", "heuristic"]
     main([*args, "--games", "3", "--seed", "5", "--log", str(log)])
@@ -31,20 +29,16 @@ def test_the_log_reports_what_the_run_printed(
 
 def test_a_search_counts_its_iterations_per_decision(tmp_path) -> None:
     log = tmp_path / "games.jsonl"
-    main(
-        ["--game", "regicide", "--players", "1", "--agent", "ismcts:iterations=5"]
-        + ["--games", "1", "--log", str(log)]
-    )
+    args = ["--game", "regicide", "--players", "1", "--agent", "ismcts:iterations=5"]
+    main([*args, "--games", "1", "--log", str(log)])
     (record,) = read_logs([str(log)])
     assert record.iterations == 5 * record.decisions
 
 
 def test_against_an_opponent_each_seed_is_played_from_every_seat(tmp_path) -> None:
     log = tmp_path / "games.jsonl"
-    main(
-        ["--game", "kaleva", "--agent", "heuristic", "--opponent", "random"]
-        + ["--games", "2", "--seed", "40", "--log", str(log)]
-    )
+    args = ["--game", "kaleva", "--agent", "heuristic", "--opponent", "random", "--seed", "40"]
+    main([*args, "--games", "2", "--log", str(log)])
     records = read_logs([str(log)])
     assert sorted((record.seed, record.seat) for record in records) == [
         (40, 0),
