@@ -13,14 +13,14 @@ and asking again.
 
 from __future__ import annotations
 
-from collections import Counter
+from typing import NamedTuple
 
 from tabletop.envs.kaleva.board import (
     COL_OF,
     COLS,
+    COPIES_PER_VALUE,
     CORNERS,
     FORWARD,
-    FULL_DECK,
     HOME_ROW,
     KEEP_TUURI,
     MOVE_BASE,
@@ -66,52 +66,60 @@ class KalevaHeuristic:
             return _tuuri(state, player, legal)
         if state.phase == SWAP:
             return _swap(state, player, legal)
-        scorer = TurnScorer(state, player)
-        return max(legal, key=lambda action: (scorer.score(action), -action))
+        return TurnScorer(state, player).best(legal)
 
 
 # ----- what the player knows about the enemy's cards ------------------------------------------
 
 
-def possible_cards(state: KalevaState, player: int) -> list[list[int]]:
-    """Per column, the values the enemy card there may have, as ``player`` knows (KV-7.2).
-    Computed for all columns at once: face-down cards drawn later share one candidate list."""
-    enemy = 1 - player
-    slots, origin, revealed = state.slots[enemy], state.origin[enemy], state.revealed[enemy]
-    unseen_shown = state.unseen_shown_cards(enemy)
-    drawn_later: list[int] | None = None
-    per_column = []
-    for col in range(COLS):
-        if revealed[col]:
-            per_column.append([slots[col]])
-        elif origin[col] == ORIGINAL:
-            per_column.append(unseen_shown)
-        else:
-            if drawn_later is None:
-                drawn_later = _unknown_rest(state, enemy, unseen_shown)
-            per_column.append(drawn_later)
-    return per_column
-
-
-def _unknown_rest(state: KalevaState, enemy: int, unseen_shown: list[int]) -> list[int]:
-    """The enemy cards never seen: the deck minus discards, unseen shown and revealed cards."""
-    rest = Counter(FULL_DECK)
-    rest.subtract(state.discards[enemy])
-    rest.subtract(unseen_shown)
-    rest.subtract(state.slots[enemy][c] for c in range(COLS) if state.revealed[enemy][c])
-    return sorted(rest.elements())
-
-
 class EnemyEstimate:
-    """Per enemy column: the best card it may hold (what a sure attack must beat) and the
-    mean of its possible cards (how likely it is to win a fight)."""
+    """Per enemy column, from what ``player`` knows (KV-7.2): the best card it may hold (what
+    a sure attack must beat) and the mean of its possible cards (how likely it is to win a
+    fight). A face-up card is known; a face-down card shown at setup is one of the shown cards
+    not seen since; a card drawn later is one of the cards never seen. Counts per value keep
+    it cheap: it is worked out at every decision of every search rollout."""
 
     __slots__ = ("best", "likely")
 
     def __init__(self, state: KalevaState, player: int) -> None:
-        columns = possible_cards(state, player)
-        self.best = [max(cards, default=9) for cards in columns]
-        self.likely = [sum(cards) / len(cards) if cards else 4.5 for cards in columns]
+        enemy = 1 - player
+        slots, origin, revealed = state.slots[enemy], state.origin[enemy], state.revealed[enemy]
+        unseen_shown = state.unseen_shown_cards(enemy)
+        shown_best = max(unseen_shown, default=9)
+        shown_likely = sum(unseen_shown) / len(unseen_shown) if unseen_shown else 4.5
+        drawn_later: tuple[int, float] | None = None
+        self.best: list[int] = []
+        self.likely: list[float] = []
+        for col in range(COLS):
+            if revealed[col]:
+                best = likely = slots[col]
+            elif origin[col] == ORIGINAL:
+                best, likely = shown_best, shown_likely
+            else:
+                if drawn_later is None:
+                    drawn_later = _never_seen(state, enemy, unseen_shown)
+                best, likely = drawn_later
+            self.best.append(best)
+            self.likely.append(likely)
+
+
+def _never_seen(state: KalevaState, enemy: int, unseen_shown: list[int]) -> tuple[int, float]:
+    """Best and mean of the enemy cards never seen: the deck minus discards, unseen shown
+    and face-up cards."""
+    counts = list(COPIES_PER_VALUE)
+    for card in state.discards[enemy]:
+        counts[card] -= 1
+    for card in unseen_shown:
+        counts[card] -= 1
+    slots, revealed = state.slots[enemy], state.revealed[enemy]
+    for col in range(COLS):
+        if revealed[col]:
+            counts[slots[col]] -= 1
+    total = sum(counts)
+    if not total:
+        return 9, 4.5
+    best = max(value for value, count in enumerate(counts) if count)
+    return best, sum(value * count for value, count in enumerate(counts)) / total
 
 
 # ----- setup, Tuuri and swaps ----------------------------------------------------------------
@@ -177,10 +185,37 @@ def _distance(player: int, square: int) -> int:
     return abs(HOME_ROW[1 - player] - ROW_OF[square])
 
 
+class MoveFacts(NamedTuple):
+    """What a move means for its player, whatever the position (built once, per player)."""
+
+    frm: int
+    to: int
+    enters: bool
+    """``to`` is on the enemy shield row."""
+    progress: float
+    """ENTER_SHIELD when entering, else PROGRESS per row gained."""
+    ahead: int
+    """When ``to`` is on the own shield row: the square in front of it, from which an enemy
+    disc would enter; otherwise -1."""
+
+
+def _move_facts(player: int) -> tuple[MoveFacts, ...]:
+    facts = []
+    for frm, to in MOVES:
+        enters = ROW_OF[to] == HOME_ROW[1 - player]
+        gain = _distance(player, frm) - _distance(player, to)
+        ahead = to + FORWARD[player] * COLS if ROW_OF[to] == HOME_ROW[player] else -1
+        facts.append(MoveFacts(frm, to, enters, ENTER_SHIELD if enters else PROGRESS * gain, ahead))
+    return tuple(facts)
+
+
+MOVE_FACTS = (_move_facts(0), _move_facts(1))
+
+
 class TurnScorer:
     """Scores each move and disc return of one turn. What the scores share is worked out
-    once per turn (the enemy estimate, whether entering the shield wins) or once per square
-    (whether an enemy disc threatens it): the heuristic also plays every rollout of a search."""
+    once per turn: the enemy estimate, whether entering the shield wins, and which squares
+    an enemy disc threatens (the heuristic also plays every rollout of a search)."""
 
     def __init__(self, state: KalevaState, player: int) -> None:
         self.state = state
@@ -188,61 +223,55 @@ class TurnScorer:
         self.opponent = 1 - player
         self.enemy = EnemyEstimate(state, player)
         self.entering_wins = state.discs_in_shield(player) + 1 >= SHIELD_WIN
-        self._threatened: dict[int, bool] = {}
+        self.threatened = self._threatened_squares()
+
+    def best(self, legal: list[int]) -> int:
+        """The highest-scoring of ``legal``; ties go to the lowest action id."""
+        best_action, best_score = legal[0], self.score(legal[0])
+        for action in legal[1:]:
+            score = self.score(action)
+            if score > best_score or (score == best_score and action < best_action):
+                best_action, best_score = action, score
+        return best_action
 
     def score(self, action: int) -> float:
         if action >= RETURN_BASE:
             corner = CORNERS[action - RETURN_BASE]
-            return RETURN_DISC + (EXPOSED if self.threatened(corner) else 0.0)
-        frm, to = MOVES[action - MOVE_BASE]
-        player, board = self.player, self.state.board
-        enters = ROW_OF[to] == HOME_ROW[self.opponent]
-        attacks = board[to] == self.opponent
-        progress = ENTER_SHIELD if enters else PROGRESS * _gain(player, frm, to)
-        if attacks:
-            safe = self.state.slots[player][COL_OF[frm]] >= self.enemy.best[COL_OF[to]]
+            return RETURN_DISC + (EXPOSED if self.threatened[corner] else 0.0)
+        frm, to, enters, progress, ahead = MOVE_FACTS[self.player][action - MOVE_BASE]
+        board = self.state.board
+        if board[to] == self.opponent:
+            safe = self.state.slots[self.player][COL_OF[frm]] >= self.enemy.best[COL_OF[to]]
             if not safe:
                 return UNSAFE_ATTACK
             return WIN if enters and self.entering_wins else SAFE_ATTACK + progress
         if enters and self.entering_wins:
             return WIN
         score = progress
-        if not enters and self.threatened(to):
+        if not enters and self.threatened[to]:
             score += EXPOSED
-        if self.threatened(frm):
+        if self.threatened[frm]:
             score += ESCAPE
-        if _blocks_entry(self.state, player, to):
-            score += BLOCK
+        if ahead >= 0 and board[ahead] == self.opponent:
+            score += BLOCK  # blocks an enemy disc about to enter our shield row
         return score
 
-    def threatened(self, square: int) -> bool:
-        """An enemy disc next to ``square`` would likely beat our card on its column."""
-        known = self._threatened.get(square)
-        if known is None:
-            known = self._threatened[square] = self._find_threat(square)
-        return known
-
-    def _find_threat(self, square: int) -> bool:
+    def _threatened_squares(self) -> list[bool]:
+        """Per square: an enemy disc next to it would likely beat our card on its column.
+        Our discs on the enemy shield row cannot be attacked, and enemy discs frozen in our
+        shield row never attack."""
         player, opponent, board = self.player, self.opponent, self.state.board
-        if ROW_OF[square] == HOME_ROW[opponent]:
-            return False  # our discs on the enemy shield row cannot be attacked
-        defence = self.state.slots[player][COL_OF[square]]
         likely = self.enemy.likely
-        for attacker in NEIGHBOURS[square]:
-            if board[attacker] != opponent or ROW_OF[attacker] == HOME_ROW[player]:
-                continue  # not an enemy disc, or one frozen in our shield row (never attacks)
-            if likely[COL_OF[attacker]] > defence:
-                return True
-        return False
-
-
-def _gain(player: int, frm: int, to: int) -> int:
-    return _distance(player, frm) - _distance(player, to)
-
-
-def _blocks_entry(state: KalevaState, player: int, square: int) -> bool:
-    """``square`` is on our shield row, straight in front of an enemy disc about to enter."""
-    if ROW_OF[square] != HOME_ROW[player]:
-        return False
-    ahead = square + FORWARD[player] * COLS
-    return state.board[ahead] == 1 - player
+        strongest = [-1.0] * NUM_SQUARES  # the likeliest-strong enemy card next to a square
+        for attacker, disc in enumerate(board):
+            if disc != opponent or ROW_OF[attacker] == HOME_ROW[player]:
+                continue
+            strength = likely[COL_OF[attacker]]
+            for square in NEIGHBOURS[attacker]:
+                if strength > strongest[square]:
+                    strongest[square] = strength
+        cards, enemy_row = self.state.slots[player], HOME_ROW[opponent]
+        return [
+            ROW_OF[square] != enemy_row and strongest[square] > cards[COL_OF[square]]
+            for square in range(NUM_SQUARES)
+        ]
