@@ -9,18 +9,22 @@ time goes into PPO itself and a faster engine would not speed training up.
 from __future__ import annotations
 
 import time
-from functools import partial
 from typing import Any
 
 import gymnasium
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+from stable_baselines3.common.vec_env import VecEnv
 
 from tabletop.training.policy import NetworkSpec
 from tabletop.training.train import TrainSettings
-from tabletop.training.trainer import TORCH_THREADS, make_training_env, make_vec_env
+from tabletop.training.trainer import (
+    TORCH_THREADS,
+    make_training_env,
+    make_vec_env,
+    vectorized,
+)
 
 ROUNDS = 3
 """Each figure is the best of this many runs, alternating game and zero-cost: other load on
@@ -79,12 +83,7 @@ def training_steps_per_second(settings: TrainSettings, vec_env: VecEnv) -> float
 
 
 def zero_cost_vec_env(settings: TrainSettings) -> VecEnv:
-    subprocesses = settings.envs > 1
-    factories = [
-        partial(make_zero_cost_env, settings, settings.seed + index, subprocesses)
-        for index in range(settings.envs)
-    ]
-    return SubprocVecEnv(factories, "forkserver") if subprocesses else DummyVecEnv(factories)
+    return vectorized(settings, make_zero_cost_env, settings.seed)
 
 
 def print_fps_benchmark(settings: TrainSettings, rounds: int = ROUNDS) -> None:
@@ -95,8 +94,11 @@ def print_fps_benchmark(settings: TrainSettings, rounds: int = ROUNDS) -> None:
         game_runs.append(training_steps_per_second(settings, make_vec_env(settings, settings.seed)))
         zero_runs.append(training_steps_per_second(settings, zero_cost_vec_env(settings)))
     game_fps, zero_fps = max(game_runs), max(zero_runs)
-    print(f"{settings.game}: {settings.steps} MaskablePPO steps, {settings.envs} envs, ", end="")
-    print(f"best of {rounds} runs each")
+    where = "subprocesses" if settings.subprocesses and settings.envs > 1 else "one process"
+    print(
+        f"{settings.game}: {settings.steps} MaskablePPO steps, {settings.envs} envs in {where}, "
+        f"best of {rounds} runs each"
+    )
     print("  all runs, game env:      " + ", ".join(f"{fps:,.0f}" for fps in game_runs))
     print("  all runs, zero-cost env: " + ", ".join(f"{fps:,.0f}" for fps in zero_runs))
     print(f"  game env:      {game_fps:,.0f} steps/s")

@@ -74,6 +74,8 @@ class TrainSettings:
     network: dict[str, Any]
     selfplay: dict[str, Any]
     run: dict[str, Any]
+    subprocesses: bool = False
+    """Run the envs in SubprocVecEnv workers (when more than one) instead of in-process."""
 
     @classmethod
     def from_config(
@@ -110,6 +112,7 @@ class TrainSettings:
             network=config["network"],
             selfplay=config["selfplay"],
             run=run,
+            subprocesses=config["subprocesses"],
         )
 
 

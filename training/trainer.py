@@ -9,11 +9,13 @@ import json
 import sys
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
@@ -84,15 +86,24 @@ def make_training_env(settings: TrainSettings, seed: int, single_thread: bool) -
 
 
 def make_vec_env(settings: TrainSettings, seed: int) -> VecEnv:
-    """``settings.envs`` learner envs, in subprocesses when more than one."""
-    subprocesses = settings.envs > 1
-    factories = [
-        partial(make_training_env, settings, seed + 7919 * index, subprocesses)
-        for index in range(settings.envs)
-    ]
-    vec_env = SubprocVecEnv(factories, "forkserver") if subprocesses else DummyVecEnv(factories)
+    """``settings.envs`` learner envs (see ``vectorized``), seeded."""
+    vec_env = vectorized(settings, make_training_env, seed)
     vec_env.seed(seed)
     return vec_env
+
+
+def vectorized(
+    settings: TrainSettings, factory: Callable[[TrainSettings, int, bool], gymnasium.Env], seed: int
+) -> VecEnv:
+    """``settings.envs`` envs ``factory(settings, env_seed, in_subprocess)``: in SubprocVecEnv
+    workers when ``settings.subprocesses`` and more than one, otherwise in this process. The
+    games are the same either way; only the speed differs."""
+    subprocesses = settings.subprocesses and settings.envs > 1
+    factories = [
+        partial(factory, settings, seed + 7919 * index, subprocesses)
+        for index in range(settings.envs)
+    ]
+    return SubprocVecEnv(factories, "forkserver") if subprocesses else DummyVecEnv(factories)
 
 
 # ----- the run's log ------------------------------------------------------------------------

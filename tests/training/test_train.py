@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -11,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+import torch
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 from tabletop import envs
 from tabletop.training.cli import main
@@ -162,3 +165,31 @@ def test_command_line_mistakes_are_clear_errors(tmp_path: Path, capsys) -> None:
         "network": {"net_arch": [4, 4]},
     }
     assert config_overrides([("seat", "random")]) == {"seat": "random"}
+
+
+def test_envs_in_subprocesses_train_the_same_policy(tmp_path: Path) -> None:
+    """SubprocVecEnv workers and in-process envs play the same games: the same weights."""
+    policies = []
+    for subprocesses in (False, True):
+        out = tmp_path / f"subprocesses_{subprocesses}"
+        overrides = {**TINY, "envs": 2, "subprocesses": subprocesses}
+        settings = TrainSettings.from_config("kaleva", out=str(out), steps=256, overrides=overrides)
+        trainer = Trainer(settings, resume=False, progress=False)
+        assert isinstance(trainer.vec_env, SubprocVecEnv if subprocesses else DummyVecEnv)
+        trainer.run()
+        policies.append(load_agent(out / "last_policy.pt").policy.state_dict())
+    in_process, in_subprocesses = policies
+    assert in_process.keys() == in_subprocesses.keys()
+    for name, weights in in_process.items():
+        assert torch.equal(weights, in_subprocesses[name]), name
+
+
+def test_fps_benchmark_prints_both_figures_and_their_ratio(capsys) -> None:
+    flags = [flag for flag in TINY_FLAGS if flag != "--envs=1"]
+    assert main(["train", "kaleva", "--fps-benchmark", "--steps=128", "--envs=2", *flags]) == 0
+    printed = capsys.readouterr().out
+    assert "128 MaskablePPO steps, 2 envs in one process, best of 3 runs each" in printed
+    figures = dict(re.findall(r"^  (game env|zero-cost env): +([\d,]+) steps/s$", printed, re.M))
+    ratio = float(re.search(r"game / zero-cost: ([\d.]+)", printed).group(1))
+    game, zero_cost = (int(figures[key].replace(",", "")) for key in ("game env", "zero-cost env"))
+    assert ratio == pytest.approx(game / zero_cost, abs=0.002)
