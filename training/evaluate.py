@@ -296,12 +296,10 @@ def evaluate(
         setting = dict(options or {})
         if num_players is not None:
             setting["num_players"] = num_players
-        players = envs.make_game(game_name, **setting).num_players
         if config["cooperative"]:
             result = _cooperative(game_name, setting, agents, games, seed, workers, config)
         else:
             result = _competitive(game_name, setting, agents, games, seed, workers)
-        result.num_players = players
         results.append(result)
     return results
 
