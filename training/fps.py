@@ -94,7 +94,7 @@ def print_fps_benchmark(settings: TrainSettings, rounds: int = ROUNDS) -> None:
         game_runs.append(training_steps_per_second(settings, make_vec_env(settings, settings.seed)))
         zero_runs.append(training_steps_per_second(settings, zero_cost_vec_env(settings)))
     game_fps, zero_fps = max(game_runs), max(zero_runs)
-    where = "subprocesses" if settings.subprocesses and settings.envs > 1 else "one process"
+    where = "subprocesses" if settings.in_subprocesses else "one process"
     print(
         f"{settings.game}: {settings.steps} MaskablePPO steps, {settings.envs} envs in {where}, "
         f"best of {rounds} runs each"

@@ -77,6 +77,11 @@ class TrainSettings:
     subprocesses: bool = False
     """Run the envs in SubprocVecEnv workers (when more than one) instead of in-process."""
 
+    @property
+    def in_subprocesses(self) -> bool:
+        """Whether the envs run in SubprocVecEnv workers: asked for, and more than one."""
+        return self.subprocesses and self.envs > 1
+
     @classmethod
     def from_config(
         cls,

@@ -96,9 +96,9 @@ def vectorized(
     settings: TrainSettings, factory: Callable[[TrainSettings, int, bool], gymnasium.Env], seed: int
 ) -> VecEnv:
     """``settings.envs`` envs ``factory(settings, env_seed, in_subprocess)``: in SubprocVecEnv
-    workers when ``settings.subprocesses`` and more than one, otherwise in this process. The
+    workers when ``settings.in_subprocesses``, otherwise in this process. The
     games are the same either way; only the speed differs."""
-    subprocesses = settings.subprocesses and settings.envs > 1
+    subprocesses = settings.in_subprocesses
     factories = [
         partial(factory, settings, seed + 7919 * index, subprocesses)
         for index in range(settings.envs)
