@@ -96,14 +96,14 @@ def vectorized(
     settings: TrainSettings, factory: Callable[[TrainSettings, int, bool], gymnasium.Env], seed: int
 ) -> VecEnv:
     """``settings.envs`` envs ``factory(settings, env_seed, in_subprocess)``: in SubprocVecEnv
-    workers when ``settings.in_subprocesses``, otherwise in this process. The
-    games are the same either way; only the speed differs."""
-    subprocesses = settings.in_subprocesses
+    workers when ``settings.in_subprocesses``, otherwise in this process. The games are the
+    same either way; only the speed differs."""
+    in_subprocess = settings.in_subprocesses
     factories = [
-        partial(factory, settings, seed + 7919 * index, subprocesses)
+        partial(factory, settings, seed + 7919 * index, in_subprocess)
         for index in range(settings.envs)
     ]
-    return SubprocVecEnv(factories, "forkserver") if subprocesses else DummyVecEnv(factories)
+    return SubprocVecEnv(factories, "forkserver") if in_subprocess else DummyVecEnv(factories)
 
 
 # ----- the run's log ------------------------------------------------------------------------
