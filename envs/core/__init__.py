@@ -8,6 +8,7 @@ from tabletop.envs.core.aec import TabletopAEC, env_constructors, resolve_encode
 from tabletop.envs.core.protocol import (
     TERMINAL,
     Encoder,
+    Event,
     Game,
     IllegalActionError,
     State,
@@ -17,6 +18,7 @@ from tabletop.envs.core.protocol import (
 __all__ = [
     "TERMINAL",
     "Encoder",
+    "Event",
     "Game",
     "IllegalActionError",
     "State",

@@ -2,7 +2,8 @@
 
 A game's state class derives from ``EngineState`` and supplies the rules: ``is_terminal``,
 ``_compute_legal`` (the legal actions of the position), ``_do`` (play one action) and,
-where having no legal action decides the game, ``_no_legal_action``. The base class keeps
+where having no legal action decides the game, ``_no_legal_action``; for narration it
+records what happens with ``_record`` and says it per observer in ``_describe_event``. The base class keeps
 the legal actions cached, rejects illegal actions with a readable error, and takes every
 decision that has a single option itself: a player is only asked when they have a real
 choice (the project's rule for multi-step turns).
@@ -12,27 +13,39 @@ from __future__ import annotations
 
 import random
 
-from tabletop.envs.core.protocol import TERMINAL, Game, IllegalActionError
+from typing import Any
+
+from tabletop.envs.core.protocol import TERMINAL, Event, Game, IllegalActionError
+
+MAX_FORCED_MOVES = 10_000
+"""Forced moves ``settle`` takes in a row before it calls the position a loop: far above any
+real chain (a few dozen at most), so reaching it is an engine bug, reported, not spun on."""
+
+EventRecord = tuple[str, dict[str, Any]]
+"""What an engine records of an event: its kind and the whole facts, unfiltered."""
 
 
 class EngineState:
     """Base of the game states; subclasses declare ``__slots__`` for ``player``,
-    ``_legal``, ``_rewards`` and ``_returns`` next to their own fields."""
+    ``_legal``, ``_rewards`` and ``_returns`` next to their own fields. ``_events`` (the
+    records of the last ``apply``) is the base's: a subclass sets it to ``[]`` when it
+    builds a state and gives a clone its own list."""
 
-    __slots__ = ()
+    __slots__ = ("_events",)
 
     game: Game
     player: int
     _legal: list[int]
     _rewards: list[float]
     _returns: list[float]
+    _events: list[EventRecord]
 
     # ----- what each game supplies ---------------------------------------------------------
 
     def is_terminal(self) -> bool:
         raise NotImplementedError
 
-    def action_to_string(self, action: int) -> str:
+    def action_to_string(self, action: int, observer: int | None = None) -> str:
         raise NotImplementedError
 
     def _compute_legal(self) -> list[int]:
@@ -41,6 +54,11 @@ class EngineState:
 
     def _do(self, action: int) -> None:
         """Play ``action`` (already known to be legal) for ``player``."""
+        raise NotImplementedError
+
+    def _describe_event(self, kind: str, facts: dict[str, Any], observer: int | None) -> Event:
+        """The recorded event ``kind`` with ``facts`` as ``observer`` may know it
+        (``None``: all of it), read after the ``apply`` that recorded it."""
         raise NotImplementedError
 
     def _no_legal_action(self) -> None:
@@ -63,17 +81,28 @@ class EngineState:
     def returns(self) -> list[float]:
         return list(self._returns)
 
+    def last_events(self, observer: int | None = None) -> list[Event]:
+        return [self._describe_event(kind, facts, observer) for kind, facts in self._events]
+
     def apply(self, action: int) -> None:
         if action not in self._legal:
             raise self._illegal(action)
         self._rewards = [0.0] * len(self._returns)
+        self._events = []
         self._do(action)
         self.settle()
 
     def settle(self) -> None:
         """Cache the legal actions, taking each decision that has a single option.
-        Call it after building or editing a position by hand."""
-        while not self.is_terminal():
+        Call it after building or editing a position by hand.
+
+        A chain of more than ``MAX_FORCED_MOVES`` forced moves raises ``RuntimeError``
+        naming the game and the position instead of spinning forever inside ``apply``.
+        """
+        for _ in range(MAX_FORCED_MOVES):
+            if self.is_terminal():
+                self._legal = []
+                return
             legal = self._compute_legal()
             self._legal = legal
             if not legal:
@@ -82,7 +111,16 @@ class EngineState:
                 return
             else:
                 self._do(legal[0])
-        self._legal = []
+        raise RuntimeError(
+            f"{self.game.name}: {MAX_FORCED_MOVES} forced moves in a row, the engine loops "
+            f"(last forced move {self.action_to_string(self._legal[0])!r}); position:\n"
+            f"{self.render()}"
+        )
+
+    def _record(self, kind: str, **facts: Any) -> None:
+        """Note that ``kind`` happened, with every fact (hidden ones too): cheap on the hot
+        path; filtering for an observer waits until someone asks ``last_events``."""
+        self._events.append((kind, facts))
 
     def _reward(self, player: int, amount: float) -> None:
         self._rewards[player] += amount

@@ -8,6 +8,7 @@ through these two protocols, so shared code never needs to know which game it ru
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -18,6 +19,23 @@ TERMINAL = -1
 
 class IllegalActionError(ValueError):
     """An action id or action text that is not legal in the current state."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened during an ``apply``, as one observer may know it.
+
+    Engines record what happened; ``State.last_events(observer)`` turns each record into
+    an ``Event`` holding only what ``observer`` may know, so the terminal, the web table and
+    replays narrate a game from the same filtered facts.
+    """
+
+    kind: str
+    """What happened, a snake_case word, e.g. ``"enemy_defeated"``, ``"cards_drawn"``."""
+    text: str
+    """One line for a human, e.g. ``"Player 1 draws 2 cards"``."""
+    data: dict[str, Any] = field(default_factory=dict)
+    """The facts behind ``text`` as JSON-safe values (ints, strings, lists), equally filtered."""
 
 
 @runtime_checkable
@@ -32,6 +50,11 @@ class Game(Protocol):
 
     def new_state(self, seed: int | None = None) -> State:
         """A fresh game; the same seed and the same actions always give the same game."""
+        ...
+
+    def help_text(self) -> str:
+        """How to read this game's move notation, text picture and status codes: what the
+        terminal's ``help`` command prints to a newcomer."""
         ...
 
 
@@ -70,8 +93,21 @@ class State(Protocol):
         """Per-player sum of all rewards so far."""
         ...
 
-    def action_to_string(self, action: int) -> str:
-        """Readable notation of an action id, e.g. ``"play 5H+AC"``."""
+    def action_to_string(self, action: int, observer: int | None = None) -> str:
+        """Readable notation of an action id, e.g. ``"play 5H+AC"``, for ``current_player``
+        to play now.
+
+        ``observer=None`` gives the full notation (what the mover sees; it round-trips
+        through ``string_to_action``). With an ``observer``, only what that player may know
+        of the move: e.g. ``"Bronze places a card on a"`` instead of ``"place Terna a"``.
+        The leak check holds it unchanged under ``resample_hidden(observer)``.
+        """
+        ...
+
+    def last_events(self, observer: int | None = None) -> list[Event]:
+        """What happened during the last ``apply`` (with the forced moves it set off), in
+        order, as ``observer`` may know it (``None``: everything, for a spectator or log
+        that sees all). Empty before the first ``apply``."""
         ...
 
     def string_to_action(self, text: str) -> int:
