@@ -3,16 +3,15 @@
 A game's state class derives from ``EngineState`` and supplies the rules: ``is_terminal``,
 ``_compute_legal`` (the legal actions of the position), ``_do`` (play one action) and,
 where having no legal action decides the game, ``_no_legal_action``; for narration it
-records what happens with ``_record`` and says it per observer in ``_describe_event``. The base class keeps
-the legal actions cached, rejects illegal actions with a readable error, and takes every
-decision that has a single option itself: a player is only asked when they have a real
-choice (the project's rule for multi-step turns).
+records what happens with ``_record`` and says it per observer in ``_describe_event``.
+The base class keeps the legal actions cached, rejects illegal actions with a readable
+error, and takes every decision that has a single option itself: a player is only asked
+when they have a real choice (the project's rule for multi-step turns).
 """
 
 from __future__ import annotations
 
 import random
-
 from typing import Any
 
 from tabletop.envs.core.protocol import TERMINAL, Event, Game, IllegalActionError
