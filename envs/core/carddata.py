@@ -24,6 +24,15 @@ class CardDataError(ValueError):
     """A card or deck file that cannot be used, with the place of the problem in the message."""
 
 
+class FieldError(ValueError):
+    """Raised by a schema's cross-field validator to say which field is at fault, so that
+    the ``CardDataError`` names it although pydantic reports such errors without a field."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(problem)
+        self.field = field
+
+
 def location(source: str, card: str | None = None, field: str | None = None) -> str:
     """``"file: card 'X': field 'y'"``, leaving out the parts that are not known."""
     parts = [source]
@@ -40,13 +49,24 @@ def data_error(source: str, problem: str, card: str | None = None, field: str | 
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
-    """The parsed file; a missing file or a TOML syntax error names the file."""
+    """The parsed file. Every way a file can fail to be read becomes a ``CardDataError``
+    naming it: missing, a directory, unreadable (permissions, I/O), not UTF-8 (TOML files
+    are UTF-8 by definition), or not valid TOML."""
     path = Path(path)
     try:
         with path.open("rb") as file:
             return tomllib.load(file)
     except FileNotFoundError:
         raise CardDataError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CardDataError(f"{path}: is a directory, not a TOML file") from None
+    except OSError as error:
+        raise CardDataError(f"{path}: cannot be read: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise CardDataError(
+            f"{path.name}: not UTF-8 text (byte {error.start}: {error.reason}); "
+            "save the file as UTF-8"
+        ) from None
     except tomllib.TOMLDecodeError as error:
         raise CardDataError(f"{path.name}: not valid TOML: {error}") from None
 
@@ -71,7 +91,11 @@ def validate_record(
         return model.model_validate(record)
     except ValidationError as error:
         first = error.errors()[0]
-        path = field_path([*([field_prefix] if field_prefix else []), *first["loc"]])
+        loc = list(first["loc"])
+        cause = first.get("ctx", {}).get("error")
+        if isinstance(cause, FieldError):
+            loc.append(cause.field)
+        path = field_path([*([field_prefix] if field_prefix else []), *loc])
         message = first["msg"].removeprefix("Value error, ")
         raise data_error(source, message, label, path or None) from None
 

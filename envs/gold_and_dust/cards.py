@@ -27,6 +27,7 @@ from pydantic import (
 
 from tabletop.envs.core.carddata import (
     CardDataError,
+    FieldError,
     check_unique_names,
     data_error,
     read_toml,
@@ -164,7 +165,7 @@ class EffectDef(_Strict):
     def _meaningful(self) -> EffectDef:
         selectors = PRIMITIVES[self.do][1]
         if selectors and self.to not in selectors:
-            raise ValueError(f"{self.do!r} cannot affect {self.to!r} (allowed: {selectors})")
+            raise FieldError("to", f"{self.do!r} cannot affect {self.to!r} (allowed: {selectors})")
         empty = {
             "damage": self.amount == 0 and self.die == "none",
             "heal": self.amount == 0,
@@ -178,7 +179,9 @@ class EffectDef(_Strict):
             from tabletop.envs.gold_and_dust.effects import SPECIALS
 
             if self.name not in SPECIALS:
-                raise ValueError(f"unknown special {self.name!r}; registered: {sorted(SPECIALS)}")
+                raise FieldError(
+                    "name", f"unknown special {self.name!r}; registered: {sorted(SPECIALS)}"
+                )
         return self
 
     @property
@@ -198,6 +201,12 @@ class AuraDef(_Strict):
     group: Literal["ally_front", "ally_back", "ally_unit"]
     attack: int = Field(0, ge=-5, le=5)
     armour: int = Field(0, ge=-5, le=5)
+
+    @model_validator(mode="after")
+    def _meaningful(self) -> AuraDef:
+        if self.attack == 0 and self.armour == 0:
+            raise ValueError("an aura with nothing to do: give it attack or armour")
+        return self
 
 
 class PassiveDef(_Strict):
@@ -268,51 +277,63 @@ class CardDef(_Strict):
 
     def _check_unit(self) -> None:
         if self.role is None:
-            raise ValueError(f"a unit needs a role: one of {ROLES} (GD-5.1)")
+            raise FieldError("role", f"a unit needs a role: one of {ROLES} (GD-5.1)")
         if self.hp < 1:
-            raise ValueError("a unit needs hp of at least 1 (GD-3.3)")
+            raise FieldError("hp", "a unit needs hp of at least 1 (GD-3.3)")
         if self.role == "archer" and not self.ranged:
-            raise ValueError("an archer must be ranged (GD-6.1)")
+            raise FieldError("ranged", "an archer must be ranged (GD-6.1)")
         if "sniper" in self.keywords and not self.ranged:
-            raise ValueError("'sniper' is an ability of ranged units (GD-6.2)")
+            raise FieldError("keywords", "'sniper' is an ability of ranged units (GD-6.2)")
         if self.persistent or self.aura:
-            raise ValueError("'persistent' and 'aura' are for artifacts")
+            field = "persistent" if self.persistent else "aura"
+            raise FieldError(field, "'persistent' and 'aura' are for artifacts")
 
     def _check_non_unit(self) -> None:
         unit_fields = ("role", "attack", "die", "armour", "hp", "ranged", "pierce", "keywords")
         for name in unit_fields:
             if name in self.model_fields_set:
-                raise ValueError(f"{name!r} is a unit field; a {self.kind} has none")
+                raise FieldError(name, f"{name!r} is a unit field; a {self.kind} has none")
         if self.on_death:
-            raise ValueError("'on_death' is for units")
+            raise FieldError("on_death", "'on_death' is for units")
         if self.kind == SPELL and self.gold:
-            raise ValueError("spells are paid in dust only (GD-8.1)")
+            raise FieldError("gold", "spells are paid in dust only (GD-8.1)")
         if self.kind == ARTIFACT and self.dust:
-            raise ValueError("artifacts are paid in gold only (GD-8.1)")
-        lasting = bool(self.aura or self.on_turn_start)
+            raise FieldError("dust", "artifacts are paid in gold only (GD-8.1)")
+        lasting = [name for name in ("aura", "on_turn_start") if getattr(self, name)]
         if self.kind == SPELL and (self.persistent or lasting):
-            raise ValueError("a spell is one-shot (GD-3.3): no persistent, aura, on_turn_start")
+            field = "persistent" if self.persistent else lasting[0]
+            raise FieldError(
+                field, "a spell is one-shot (GD-3.3): no persistent, aura, on_turn_start"
+            )
         if not self.persistent and lasting:
-            raise ValueError("'aura' and 'on_turn_start' need persistent = true")
+            raise FieldError(lasting[0], "'aura' and 'on_turn_start' need persistent = true")
+        if self.persistent and not lasting:
+            raise FieldError(
+                "persistent", "a lasting artifact without aura or on_turn_start does nothing "
+                "on the table: give it one, or drop persistent",
+            )  # fmt: skip
         if not (self.on_play or lasting):
-            raise ValueError(f"a {self.kind} without effects does nothing")
+            raise FieldError("on_play", f"a {self.kind} without effects does nothing")
 
     def _check_targets(self) -> None:
         uses_target = any(e.selector == "target" for e in self.on_play)
         if uses_target and self.target == "none":
-            raise ValueError("an on_play effect affects 'target' but the card has target = 'none'")
+            raise FieldError(
+                "target", "an on_play effect affects 'target' but the card has target = 'none'"
+            )
         if self.target != "none" and not uses_target:
-            raise ValueError(f"target = {self.target!r} but no on_play effect affects 'target'")
+            raise FieldError(
+                "target", f"target = {self.target!r} but no on_play effect affects 'target'"
+            )
         for trigger in ("on_death", "on_turn_start"):
             for effect in getattr(self, trigger):
                 if effect.selector == "target":
-                    raise ValueError(f"{trigger} effects cannot choose a target: set 'to'")
+                    raise FieldError(trigger, f"{trigger} effects cannot choose a target: set 'to'")
         if any(e.selector == "self" for e in self.on_death):
-            raise ValueError("on_death effects cannot affect 'self': the unit is dead")
-        if self.kind != UNIT and any(
-            e.selector == "self" for e in (*self.on_play, *self.on_turn_start)
-        ):
-            raise ValueError(f"'self' is a unit; a {self.kind} cannot affect it")
+            raise FieldError("on_death", "on_death effects cannot affect 'self': the unit is dead")
+        for trigger in ("on_play", "on_turn_start"):
+            if self.kind != UNIT and any(e.selector == "self" for e in getattr(self, trigger)):
+                raise FieldError(trigger, f"'self' is a unit; a {self.kind} cannot affect it")
         for effect in self.on_play:
             if effect.selector == "target":
                 _check_target_fits(self.target, effect)
@@ -322,11 +343,13 @@ def _check_target_fits(target: str, effect: EffectDef) -> None:
     """The chosen target must be something the primitive can affect."""
     hero_possible = target in ("enemy", "ally")
     if hero_possible and effect.do in ("buff", "destroy", "move_up", "push_back", "ready"):
-        raise ValueError(f"{effect.do!r} affects units, but target {target!r} may be a Hero")
+        raise FieldError(
+            "target", f"{effect.do!r} affects units, but target {target!r} may be a Hero"
+        )
     if effect.do in ("move_up", "ready") and not target.startswith("ally"):
-        raise ValueError(f"{effect.do!r} affects own units; target must be ally_*")
+        raise FieldError("target", f"{effect.do!r} affects own units; target must be ally_*")
     if effect.do == "push_back" and not target.startswith("enemy"):
-        raise ValueError("'push_back' affects enemy units; target must be enemy_*")
+        raise FieldError("target", "'push_back' affects enemy units; target must be enemy_*")
 
 
 def _check_name(value: str) -> str:
@@ -556,7 +579,7 @@ def deck_path(spec: str | Path) -> Path:
     if isinstance(spec, str) and spec in HEROES:
         return data_path("decks", f"{spec}.toml")
     path = Path(spec)
-    if path.suffix != ".toml" and not path.exists():
+    if not str(spec).strip() or (path.suffix != ".toml" and not path.exists()):
         raise CardDataError(
             f"deck {str(spec)!r} is neither a packaged deck ({', '.join(HEROES)}) nor a .toml file"
         )
@@ -564,25 +587,33 @@ def deck_path(spec: str | Path) -> Path:
 
 
 def parse_deck(data: dict[str, Any], pool: Pool, source: str) -> Deck:
-    """A deck from parsed TOML, validated against ``pool`` (GD-1.1, GD-1.2)."""
+    """A deck from parsed TOML, validated against ``pool`` (GD-1.1, GD-1.2). Names are read
+    case-insensitively, as in notation, so copies are counted per card, not per spelling."""
     deck = validate_record(DeckFile, data, source, None)
-    heroes: list[Hero] = []
-    cards: list[int] = []
+    entries: dict[tuple[str, int], Hero | Card] = {}  # one key per pool entry
+    copies_of: dict[tuple[str, int], int] = {}
+    spellings: dict[tuple[str, int], list[str]] = {}
     for name, copies in deck.cards.items():
         if copies < 1:
             raise data_error(source, f"{copies} copies; list a card with 1 or 2", name, "cards")
-        if copies > MAX_COPIES:
-            raise data_error(
-                source, f"{copies} copies: no card may appear more than twice (GD-1.2)", name,
-                "cards",
-            )  # fmt: skip
-        hero, card = pool.hero_named(name), pool.card_named(name)
-        if hero is not None:
-            heroes.extend([hero] * copies)
-        elif card is not None:
-            cards.extend([card.index] * copies)
-        else:
+        entry = pool.hero_named(name) or pool.card_named(name)
+        if entry is None:
             raise data_error(source, f"not in the pool {pool.name!r}", name, "cards")
+        key = (type(entry).__name__, entry.index)
+        entries[key] = entry
+        copies_of[key] = copies_of.get(key, 0) + copies
+        spellings.setdefault(key, []).append(name)
+    for key, copies in copies_of.items():
+        if copies > MAX_COPIES:
+            listed = spellings[key]
+            also = f" (listed as {', '.join(map(repr, listed))})" if len(listed) > 1 else ""
+            raise data_error(
+                source, f"{copies} copies{also}: no card may appear more than twice (GD-1.2)",
+                entries[key].name, "cards",
+            )  # fmt: skip
+    listed = [entries[key] for key, copies in copies_of.items() for _ in range(copies)]
+    heroes = [entry for entry in listed if isinstance(entry, Hero)]
+    cards = [entry.index for entry in listed if isinstance(entry, Card)]
     if len(heroes) != 1:
         raise data_error(
             source, f"GD-1.1: a deck has exactly one Hero card, this one has {len(heroes)}",

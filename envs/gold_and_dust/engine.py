@@ -83,9 +83,13 @@ class GoldDustGame:
         pool: str | Path | Pool | None = None,
         max_turns: int = DEFAULT_MAX_TURNS,
     ) -> None:
-        if isinstance(decks, str | Path) or len(decks) != 2:
-            raise ValueError(f"gold_and_dust: decks must be a pair (seat 0, seat 1), got {decks!r}")
-        if not isinstance(max_turns, int) or max_turns < 1:
+        _check_decks(decks)
+        if not isinstance(pool, str | Path | Pool | None):
+            raise ValueError(
+                f"gold_and_dust: pool must be a path to a pool file, got {type(pool).__name__} "
+                f"{pool!r}"
+            )
+        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
             raise ValueError(f"gold_and_dust: max_turns must be a positive int, got {max_turns!r}")
         self.pool = pool if isinstance(pool, Pool) else load_pool(pool)
         self.decks = tuple(d if isinstance(d, Deck) else load_deck(d, self.pool) for d in decks)
@@ -164,6 +168,23 @@ class GoldDustGame:
                 raise ValueError(f"gold_and_dust: no card {name!r} in {self.pool.name!r}")
             ids.append(card.index)
         return ids
+
+
+def _check_decks(decks: object) -> None:
+    """Two deck specs, seat 0's then seat 1's: packaged names, paths or loaded ``Deck``s,
+    mixed freely (the command line's ``decks=warrior,my/deck.toml`` arrives as a tuple of
+    two strings). A single spec is an error, not a mirror match: say both."""
+    if isinstance(decks, str | Path) or not isinstance(decks, Sequence) or len(decks) != 2:
+        raise ValueError(
+            f"gold_and_dust: decks must be a pair (seat 0, seat 1), e.g. ('warrior', 'mage') "
+            f"or on the command line decks=warrior,mage; got {decks!r}"
+        )
+    for seat, spec in enumerate(decks):
+        if not isinstance(spec, str | Path | Deck):
+            raise ValueError(
+                f"gold_and_dust: seat {seat}'s deck must be a packaged deck name or a path to "
+                f"a deck file, got {type(spec).__name__} {spec!r}"
+            )
 
 
 class Unit:

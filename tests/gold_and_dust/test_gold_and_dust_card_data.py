@@ -170,7 +170,7 @@ def test_gd_8_2_an_unregistered_special_is_rejected(tmp_path: Path) -> None:
         'on_play = [{ do = "special", name = "no_such_code" }]',
     )
     message = pool_error(tmp_path, text)
-    assert "card 'Firebolt': field 'on_play[0]': unknown special 'no_such_code'" in message
+    assert "card 'Firebolt': field 'on_play[0].name': unknown special 'no_such_code'" in message
 
 
 def test_gd_8_1_spells_are_paid_in_dust_and_artifacts_in_gold(tmp_path: Path) -> None:
@@ -225,6 +225,31 @@ def test_gd_1_2_three_copies_are_rejected(tmp_path: Path) -> None:
     assert "GD-1.2" in message
 
 
+def test_gd_1_2_copies_are_counted_per_card_not_per_spelling(tmp_path: Path) -> None:
+    """Names are case-insensitive, so ``"Pikeman" = 2`` and ``"pikeman" = 1`` are three
+    copies of one card, even in an otherwise legal 41-card deck."""
+    counts = legal_counts()
+    counts["Pikeman"], counts["Wall"], counts["pikeman"] = 2, 1, 1
+    message = deck_error(tmp_path, counts)
+    assert message.startswith("bad_deck.toml: card 'Pikeman': field 'cards': 3 copies")
+    assert "listed as 'Pikeman', 'pikeman'" in message and "GD-1.2" in message
+
+
+def test_gd_1_2_two_copies_under_two_spellings_are_a_legal_deck(tmp_path: Path) -> None:
+    counts = legal_counts()
+    counts["Pikeman"], counts["PIKEMAN"] = 1, 1
+    deck = load_deck(write(tmp_path, "spelt.toml", deck_text(counts)), POOL)
+    assert deck.cards.count(POOL.card_named("Pikeman").index) == 2 and len(deck.cards) == 40
+
+
+def test_gd_1_1_a_hero_under_two_spellings_is_two_heroes(tmp_path: Path) -> None:
+    counts = legal_counts()
+    counts["Pikeman"], counts["warrior"] = 1, 1
+    assert "GD-1.1: a deck has exactly one Hero card, this one has 2" in deck_error(
+        tmp_path, counts
+    )
+
+
 def test_gd_1_1_not_41_cards_is_rejected(tmp_path: Path) -> None:
     counts = legal_counts()
     counts["Pikeman"] = 1
@@ -252,6 +277,107 @@ def test_deck_names_unknown_cards_and_unknown_packaged_decks(tmp_path: Path) -> 
     assert "card 'Dragon': field 'cards': not in the pool" in deck_error(tmp_path, counts)
     with pytest.raises(CardDataError, match="neither a packaged deck"):
         load_deck("paladin", POOL)
+
+
+# ----- every file that cannot be read gets a CardDataError naming it (GD-8.2) -----------------
+
+
+def test_gd_8_2_a_file_that_is_not_utf8_names_the_file(tmp_path: Path) -> None:
+    pool = tmp_path / "latin1_pool.toml"
+    pool.write_bytes(MINI_POOL.replace("A spear.", "Une lance \xe0 deux mains.").encode("latin-1"))
+    with pytest.raises(CardDataError, match=r"^latin1_pool\.toml: not UTF-8 text \(byte \d+"):
+        load_pool(pool)
+    deck = tmp_path / "latin1_deck.toml"
+    deck.write_bytes(deck_text(legal_counts()).replace("Test deck", "D\xe9ck").encode("latin-1"))
+    with pytest.raises(CardDataError, match=r"^latin1_deck\.toml: not UTF-8 text"):
+        load_deck(deck, POOL)
+
+
+@pytest.mark.parametrize("name", ["folder.toml", "folder"])
+def test_gd_8_2_a_directory_is_not_a_card_file(tmp_path: Path, name: str) -> None:
+    folder = tmp_path / name
+    folder.mkdir()
+    with pytest.raises(CardDataError, match=f"{name}: is a directory"):
+        load_pool(folder)
+    with pytest.raises(CardDataError, match=f"{name}: is a directory"):
+        load_deck(folder, POOL)
+
+
+def test_gd_8_2_an_unreadable_file_names_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Permissions cannot be relied on in a test (root reads everything): the open fails."""
+    pool = write(tmp_path, "locked.toml", MINI_POOL)
+
+    def refuse(self: Path, *args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "open", refuse)
+    with pytest.raises(CardDataError, match=r"locked\.toml: cannot be read: Permission denied"):
+        load_pool(pool)
+
+
+def test_gd_8_2_missing_and_broken_deck_files_name_the_file(tmp_path: Path) -> None:
+    with pytest.raises(CardDataError, match=r"missing_deck\.toml: no such file"):
+        load_deck(tmp_path / "missing_deck.toml", POOL)
+    broken = write(tmp_path, "broken_deck.toml", "name = \n")
+    with pytest.raises(CardDataError, match=r"^broken_deck\.toml: not valid TOML"):
+        load_deck(broken, POOL)
+    with pytest.raises(CardDataError, match="neither a packaged deck"):
+        load_deck("", POOL)
+
+
+# ----- lasting artifacts must do something on the table (GD-8.2) -----------------------------
+
+ARTIFACT_CARD = """
+[[card]]
+name = "Banner"
+kind = "artifact"
+text = "Stays on the table."
+gold = 2
+persistent = true
+"""
+
+
+def test_gd_8_2_a_lasting_aura_that_changes_nothing_is_rejected(tmp_path: Path) -> None:
+    message = pool_error(
+        tmp_path, MINI_POOL + ARTIFACT_CARD + 'aura = [{ group = "ally_front" }]\n'
+    )
+    assert message.startswith("bad_pool.toml: card 'Banner': field 'aura[0]': ")
+    assert "an aura with nothing to do" in message
+    ok = MINI_POOL + ARTIFACT_CARD + 'aura = [{ group = "ally_front", armour = 1 }]\n'
+    assert load_pool(write(tmp_path, "good.toml", ok)).card_named("Banner").persistent
+
+
+def test_gd_8_2_a_lasting_artifact_without_a_lasting_effect_is_rejected(tmp_path: Path) -> None:
+    text = MINI_POOL + ARTIFACT_CARD + 'on_play = [{ do = "gain", gold = 1 }]\n'
+    message = pool_error(tmp_path, text)
+    assert message.startswith("bad_pool.toml: card 'Banner': field 'persistent': ")
+    assert "does nothing on the table" in message
+
+
+def test_gd_8_2_a_hero_aura_that_changes_nothing_is_rejected(tmp_path: Path) -> None:
+    text = MINI_POOL.replace(
+        '{ text = "none" }', '{ text = "x", aura = [{ group = "ally_unit" }] }'
+    )
+    message = pool_error(tmp_path, text)
+    assert message.startswith("bad_pool.toml: card 'Warrior': field 'passive.aura[0]': ")
+
+
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [
+        (('role = "melee"\n', ""), "role"),
+        (("hp = 5", "hp = 0"), "hp"),
+        (('target = "enemy"\n', ""), "target"),
+        (("dust = 2\ntarget", "gold = 1\ndust = 2\ntarget"), "gold"),
+    ],
+)
+def test_gd_8_2_rules_between_fields_name_the_field(
+    tmp_path: Path, edit: tuple[str, str], field: str
+) -> None:
+    message = pool_error(tmp_path, MINI_POOL.replace(*edit))
+    assert f": field '{field}': " in message
 
 
 # ----- helpers of the shared layer ----------------------------------------------------------

@@ -14,6 +14,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from tabletop.envs import gold_and_dust_v0
+from tabletop.envs.core.carddata import CardDataError
 from tabletop.envs.core.checks import check_env_random_play, check_no_leak, run_random_games
 from tabletop.envs.core.playthrough import check_playthrough
 from tabletop.envs.gold_and_dust.cards import HEROES, data_path
@@ -132,6 +133,45 @@ def test_users_point_the_env_at_their_own_pool_and_decks(tmp_path: Path) -> None
     env.reset(seed=0)
     assert env.unwrapped.metadata["card_data_version"] == "Starter pool 7.3-home"
     assert [h.name for h in env.unwrapped.state.heroes] == ["Warrior", "Assassin"]
+
+
+def test_command_line_option_values_build_the_game(tmp_path: Path) -> None:
+    """``--option decks=warrior,mage`` arrives as a tuple of strings, names and paths mixed;
+    ``--option pool=<path>`` as a string. A single deck stays an error: it must be a pair."""
+    deck = tmp_path / "my deck.toml"
+    shutil.copy(data_path("decks", "thief.toml"), deck)
+    pool = tmp_path / "pool.toml"
+    shutil.copy(data_path("pool.toml"), pool)
+    game = gold_and_dust_v0.new_game(decks=(str(deck), "mage"), pool=str(pool))
+    assert [d.hero.name for d in game.decks] == ["Thief", "Mage"]
+    assert game.pool.source == "pool.toml"
+    game = gold_and_dust_v0.new_game(decks=("warrior", "mage"))
+    assert [d.hero.name for d in game.decks] == ["Warrior", "Mage"]
+    for single in ("warrior", "warrior,mage", ("warrior",), ("warrior", "mage", "thief")):
+        with pytest.raises(ValueError, match=r"decks must be a pair .* decks=warrior,mage"):
+            gold_and_dust_v0.new_game(decks=single)
+    with pytest.raises(ValueError, match=r"seat 1's deck must be .* got int 3"):
+        gold_and_dust_v0.new_game(decks=("warrior", 3))
+    with pytest.raises(ValueError, match="pool must be a path"):
+        gold_and_dust_v0.new_game(pool=7)
+    with pytest.raises(ValueError, match="max_turns"):
+        gold_and_dust_v0.new_game(max_turns=True)
+
+
+def test_bad_files_given_as_options_are_card_data_errors(tmp_path: Path) -> None:
+    """GD-8.2: a directory or a non-UTF-8 file as ``pool=`` or in ``decks=`` names the file."""
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b'name = "D\xe9ck"\n')
+    for options in (
+        {"pool": str(folder)},
+        {"pool": str(latin)},
+        {"decks": (str(folder), "mage")},
+        {"decks": ("warrior", str(latin))},
+    ):
+        with pytest.raises(CardDataError, match=r"^\S*(decks|latin\.toml): "):
+            gold_and_dust_v0.new_game(**options)
 
 
 def test_heuristic_never_peeks() -> None:

@@ -85,11 +85,12 @@ def spell_or_artifact(draw: st.DrawFn) -> dict[str, Any]:
     else:
         card = {"kind": "artifact", "gold": draw(st.integers(0, 6))}
         if draw(st.booleans()):
+            attack = draw(st.integers(-1, 2))
             card["persistent"] = True
             card["aura"] = [{"group": draw(st.sampled_from(["ally_front", "ally_back",
                                                              "ally_unit"])),
-                             "attack": draw(st.integers(-1, 2)),
-                             "armour": draw(st.integers(0, 2))}]  # fmt: skip
+                             "attack": attack,
+                             "armour": draw(st.integers(0 if attack else 1, 2))}]  # fmt: skip
             return card
     extra = draw(on_play())
     return {**card, **(extra or {"on_play": [UNTARGETED[0]]})}
