@@ -19,13 +19,28 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from tabletop.envs.core.protocol import Encoder, Game, IllegalActionError, State
+from tabletop.envs.core.protocol import (
+    Encoder,
+    Game,
+    IllegalActionError,
+    State,
+    UnknownOptionError,
+    check_options,
+)
 
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 ILLEGAL_ACTION_REWARD = -1.0
 """What the offender gets under ``illegal_action="terminate"``, as in PettingZoo classic."""
 MAX_LISTED_LEGAL_ACTIONS = 50
 """Error messages list at most this many legal actions, so that huge action sets stay readable."""
+ENV_OPTIONS = frozenset({"render_mode", "max_plies", "illegal_action", "encoder"})
+"""The options every env constructor takes besides its game's own."""
+RESET_OPTIONS = frozenset({"state"})
+"""The keys ``reset(options=...)`` accepts."""
+API_TEST_PROBE = "options"
+"""The key PettingZoo's ``api_test`` passes, ``reset(options={"options": 1})``, to see that
+``reset`` takes options: accepted and ignored, so that every game passes that test, while
+any other unknown key (a typo of ``"state"``) is an error."""
 
 
 class TabletopAEC(AECEnv):
@@ -83,16 +98,27 @@ class TabletopAEC(AECEnv):
         return self._action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game. ``reset(seed=s)`` plays ``game.new_state(seed=s)`` and restarts the
+        """A new episode. ``reset(seed=s)`` plays ``game.new_state(seed=s)`` and restarts the
         stream that seeds later unseeded resets and the action spaces' ``sample``.
-        ``options`` is accepted for API compatibility and ignored: game options are fixed
-        when the env is built."""
+
+        ``options={"state": state}`` starts the episode from a clone of ``state`` instead (the
+        caller's object is never touched): a live ``State`` of a game with this env's
+        ``repr`` (same game, player count and options). A given ``seed`` then still
+        restarts the stream and seeds the action spaces, but the state's chance events
+        come from the random generator it carries, cloned with it. The episode counts
+        rewards and ``max_plies`` from that position on. Any other key is rejected: game
+        options are fixed when the env is built.
+        """
+        given = self._given_state(options)
         if seed is not None:
             self._seed_stream = random.Random(seed)
             for space in self._action_spaces.values():
                 space.seed(self._seed_stream.getrandbits(32))
-        game_seed = seed if seed is not None else self._seed_stream.getrandbits(63)
-        self.state = self.game.new_state(seed=game_seed)
+        if given is not None:
+            self.state = given.clone()
+        else:
+            game_seed = seed if seed is not None else self._seed_stream.getrandbits(63)
+            self.state = self.game.new_state(seed=game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -105,6 +131,45 @@ class TabletopAEC(AECEnv):
         self.agent_selection = self.agents[0]  # replaced at once, unless the game is already over
         self._follow_state()
         self._render_if_human()
+
+    def _given_state(self, options: dict[str, Any] | None) -> State | None:
+        """The state that ``reset``'s ``options`` ask to start from, checked, or ``None``."""
+        if options is None:
+            return None
+        if not isinstance(options, Mapping):
+            raise TypeError(f"reset: options must be a dict, got {type(options).__name__}")
+        asked = {key: value for key, value in options.items() if key != API_TEST_PROBE}
+        check_options("reset", asked, set(RESET_OPTIONS))
+        if "state" not in options:
+            return None
+        self._check_playable(options["state"])
+        return options["state"]
+
+    def _check_playable(self, state: Any) -> None:
+        """``state`` must be a live position of this env's game and configuration. A
+        finished game is refused: its episode would be over before its first step, with
+        nothing to learn or play."""
+        game = self.game
+        if not isinstance(state, State):
+            raise TypeError(
+                f"reset: options['state'] must be a {game.name} State, got {type(state).__name__}"
+            )
+        if state.game.name != game.name:
+            raise ValueError(
+                f"reset: options['state'] is a state of {state.game.name!r}, "
+                f"this env plays {game.name!r}"
+            )
+        if state.game.num_players != game.num_players:
+            raise ValueError(
+                f"reset: options['state'] has {state.game.num_players} players, "
+                f"this env {game.num_players}"
+            )
+        if repr(state.game) != repr(game):
+            raise ValueError(
+                f"reset: options['state'] is of {state.game!r}, this env plays {game!r}"
+            )
+        if state.is_terminal():
+            raise ValueError("reset: options['state'] is a finished game; give a live position")
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -144,13 +209,17 @@ class TabletopAEC(AECEnv):
 
     def _action_id(self, action: Any) -> int:
         """``action`` as an int. Non-integers always raise, whatever ``illegal_action`` says:
-        they are bugs, not policy choices (legality is the engine's check, in ``step``)."""
-        try:
-            return operator.index(action)
-        except TypeError:
-            raise IllegalActionError(
-                f"action {action!r} is not an action id (an int in range({self.game.num_actions}))"
-            ) from None
+        they are bugs, not policy choices (legality is the engine's check, in ``step``).
+        Booleans, Python's and NumPy's alike, are not action ids either, although Python
+        would take ``True`` for 1: a mask or a flag passed as an action is a bug."""
+        if not isinstance(action, bool | np.bool_):
+            try:
+                return operator.index(action)
+            except TypeError:
+                pass
+        raise IllegalActionError(
+            f"action {action!r} is not an action id (an int in range({self.game.num_actions}))"
+        )
 
     def _illegal_action_message(self, action_id: int) -> str:
         state = self.state
@@ -255,7 +324,8 @@ def env_constructors(
 
     Both take the env options ``render_mode``, ``max_plies``, ``illegal_action`` and
     ``encoder`` (default ``"flat"``); every other keyword goes to ``new_game``, which
-    rejects unknown ones.
+    rejects unknown ones with ``check_options``: the error then lists the env options
+    too, as every one of them is accepted.
     """
 
     def raw_env(
@@ -267,7 +337,7 @@ def env_constructors(
         **game_options: Any,
     ) -> TabletopAEC:
         return TabletopAEC(
-            new_game(**game_options),
+            _new_game_listing_env_options(new_game, game_options, metadata["name"]),
             resolve_encoder(encoders, encoder),
             metadata=metadata,
             render_mode=render_mode,
@@ -279,3 +349,15 @@ def env_constructors(
         return wrap(raw_env(**options))
 
     return raw_env, env
+
+
+def _new_game_listing_env_options(
+    new_game: Callable[..., Game], game_options: dict[str, Any], env_name: str
+) -> Game:
+    """``new_game(**game_options)``; its unknown-option error lists the env options too."""
+    try:
+        return new_game(**game_options)
+    except UnknownOptionError as error:
+        if not set(error.unknown) <= set(game_options):
+            raise  # about something nested inside an option, not the options themselves
+        raise UnknownOptionError(env_name, error.unknown, error.known | ENV_OPTIONS) from None

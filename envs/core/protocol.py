@@ -31,16 +31,22 @@ class Event:
     """
 
     kind: str
-    """What happened, a snake_case word, e.g. ``"enemy_defeated"``, ``"cards_drawn"``."""
+    """What happened, a snake_case word (``[a-z][a-z0-9_]*``), e.g. ``"enemy_defeated"``."""
     text: str
-    """One line for a human, e.g. ``"Player 1 draws 2 cards"``."""
+    """One non-empty line for a human, e.g. ``"Player 1 draws 2 cards"``."""
     data: dict[str, Any] = field(default_factory=dict)
-    """The facts behind ``text`` as JSON-safe values (ints, strings, lists), equally filtered."""
+    """The facts behind ``text``, equally filtered: string keys and values that
+    ``json.dumps`` accepts (ints, strings, bools, lists, dicts, ``None``)."""
 
 
 @runtime_checkable
 class Game(Protocol):
-    """A configured game: fixed player count, fixed action space, factory of states."""
+    """A configured game: fixed player count, fixed action space, factory of states.
+
+    ``repr(game)`` names the whole configuration (e.g. ``RegicideGame(num_players=2,
+    ...)``): two games with the same ``repr`` play by the same rules, which is how the AEC
+    adapter accepts a state built by another game object of the same configuration.
+    """
 
     name: str
     """Short game name, e.g. ``"regicide"``."""
@@ -54,7 +60,7 @@ class Game(Protocol):
 
     def help_text(self) -> str:
         """How to read this game's move notation, text picture and status codes: what the
-        terminal's ``help`` command prints to a newcomer."""
+        terminal's ``help`` command prints to a newcomer. Non-empty."""
         ...
 
 
@@ -97,17 +103,31 @@ class State(Protocol):
         """Readable notation of an action id, e.g. ``"play 5H+AC"``, for ``current_player``
         to play now.
 
-        ``observer=None`` gives the full notation (what the mover sees; it round-trips
-        through ``string_to_action``). With an ``observer``, only what that player may know
-        of the move: e.g. ``"Bronze places a card on a"`` instead of ``"place Terna a"``.
-        The leak check holds it unchanged under ``resample_hidden(observer)``.
+        ``observer=None`` gives the full notation, for any id in ``range(num_actions)``
+        (error messages name illegal actions too); for a legal action it round-trips
+        through ``string_to_action``. With an ``observer``, for a legal action: only what
+        that player may know of the move, e.g. ``"Bronze places a card on a"`` instead of
+        ``"place Terna a"``; for ``observer == current_player`` exactly the full notation.
+
+        The observer text depends only on what ``observer`` is shown: two moves look the
+        same to ``observer`` when the positions before them and the positions after them
+        show ``observer`` the same (every encoder's observation and ``render(observer)``)
+        and, if ``observer`` is the mover, the action ids are equal (a mover knows their
+        choice); two moves that look the same have equal observer texts.
+        ``checks.check_no_text_leak`` tests it against ``resample_hidden``.
         """
         ...
 
     def last_events(self, observer: int | None = None) -> list[Event]:
-        """What happened during the last ``apply`` (with the forced moves it set off), in
-        order, as ``observer`` may know it (``None``: everything, for a spectator or log
-        that sees all). Empty before the first ``apply``."""
+        """What happened during the last ``apply``, the forced moves it set off included,
+        in order, as ``observer`` may know it (``None``: everything, for a spectator or log
+        that sees all). Empty before the first ``apply``.
+
+        Same rule as the observer texts: two moves that look the same to ``observer`` (as
+        ``action_to_string`` defines it) give equal events. So an event
+        names no hidden identity, and every fact it states about the result must also be
+        visible to ``observer`` in ``render(observer)`` or an encoding.
+        """
         ...
 
     def string_to_action(self, text: str) -> int:
@@ -127,7 +147,9 @@ class State(Protocol):
         """A determinization: a new state in which everything ``observer`` cannot see is
         re-drawn consistently with what they know, with a fresh random generator.
 
-        ``observer``'s encoded observation of the result equals that of ``self``.
+        What ``observer`` is shown of the result (every encoder's observation and
+        ``render(observer)``) equals what they are shown of ``self``; the player to move is
+        the same, and so are the legal actions when ``observer`` is that player.
         """
         ...
 
@@ -147,8 +169,22 @@ class Encoder(Protocol):
         ...
 
 
+class UnknownOptionError(TypeError):
+    """Options that nobody accepts; a ``TypeError``, as for an unexpected keyword argument.
+
+    It keeps the names, so that a caller that accepts options of its own around a game's
+    (the env constructors) can list all the options it accepts in its own error.
+    """
+
+    def __init__(self, owner: str, unknown: list[str], known: set[str]) -> None:
+        super().__init__(f"{owner}: unknown option(s) {unknown}; known options: {sorted(known)}")
+        self.owner = owner
+        self.unknown = unknown
+        self.known = known
+
+
 def check_options(owner: str, given: dict[str, Any], known: set[str]) -> None:
     """Reject unknown option names with an error listing the known ones."""
     unknown = sorted(set(given) - known)
     if unknown:
-        raise TypeError(f"{owner}: unknown option(s) {unknown}; known options: {sorted(known)}")
+        raise UnknownOptionError(owner, unknown, known)

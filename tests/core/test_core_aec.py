@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import toy_v0
 from pettingzoo.test import api_test, seed_test
-from toy_game import ToyFlatEncoder, ToyGame
+from toy_game import ToyFlatEncoder, ToyGame, ToyState
 
 from tabletop.envs.core import IllegalActionError, TabletopAEC, resolve_encoder
 from tabletop.envs.core.checks import check_env_random_play
@@ -192,6 +192,18 @@ def test_non_integer_action_raises_in_every_mode(action: object) -> None:
             env.step(action)
 
 
+@pytest.mark.parametrize("action", [True, False, np.True_, np.False_])
+def test_boolean_actions_raise_like_any_non_integer(action: object) -> None:
+    """``True`` is an int to Python; as an action it is a bug, as much as ``np.True_``."""
+    for mode in ("raise", "terminate"):
+        env = toy_v0.env(illegal_action=mode)
+        env.reset(seed=4)
+        with pytest.raises(
+            IllegalActionError, match=r"action (np\.)?(True|False)_? is not an action id"
+        ):
+            env.step(action)
+
+
 def test_numpy_integer_actions_are_accepted() -> None:
     env = toy_v0.env()
     env.reset(seed=4)
@@ -282,6 +294,17 @@ def test_unknown_game_option_and_unknown_encoder() -> None:
         toy_v0.env(encoder="pixels")
 
 
+def test_unknown_option_lists_every_option_the_env_accepts() -> None:
+    with pytest.raises(TypeError) as raised:
+        toy_v0.env(colour="red", num_players=3)
+    message = str(raised.value)
+    assert message.startswith("toy_v0: unknown option(s) ['colour']")
+    for option in ("num_players", "deck_size", "hand_size"):
+        assert repr(option) in message
+    for option in ("render_mode", "max_plies", "illegal_action", "encoder"):
+        assert repr(option) in message
+
+
 def test_resolve_encoder_returns_the_named_encoder() -> None:
     encoder = ToyFlatEncoder()
     assert resolve_encoder({"flat": encoder}, "flat") is encoder
@@ -311,3 +334,135 @@ def test_a_running_env_pickles_for_subprocess_vector_envs() -> None:
     assert copy.agent_selection == env.agent_selection
     assert copy.unwrapped.state.render() == env.unwrapped.state.render()
     assert np.array_equal(copy.last()[0]["observation"], env.last()[0]["observation"])
+
+
+def _position(seed: int = 3, plies: int = 3, **options: int) -> ToyState:
+    """A live toy position a few random plies into a game."""
+    state = ToyGame(**options).new_state(seed=seed)
+    for _ in range(plies):
+        state.apply(state.legal_actions()[-1])
+    assert not state.is_terminal()
+    return state
+
+
+def test_reset_from_a_given_state_plays_on_from_it_with_matching_masks() -> None:
+    given = _position(num_players=3)
+    before = given.render()
+    reference = given.clone()
+    env = toy_v0.env(num_players=3)
+    env.reset(seed=9, options={"state": given})
+    played = 0
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        assert agent == f"player_{reference.current_player}"
+        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        assert legal == reference.legal_actions()
+        assert env.unwrapped.state.render() == reference.render()
+        env.step(legal[0])
+        reference.apply(legal[0])
+        played += 1
+    assert played > 0
+    assert env.unwrapped.state.render() == reference.render()  # chance from the state's own rng
+    assert given.render() == before  # the caller's state is untouched
+
+
+def test_reset_clones_the_given_state() -> None:
+    given = _position()
+    env = toy_v0.raw_env()
+    env.reset(options={"state": given})
+    assert env.state is not given
+    given.apply(given.legal_actions()[0])
+    assert env.state.render() != given.render()
+
+
+def test_reset_accepts_a_state_of_an_equally_configured_game_object() -> None:
+    given = _position(deck_size=12)
+    env = toy_v0.raw_env(deck_size=12)
+    assert given.game is not env.game
+    env.reset(options={"state": given})
+    assert env.state.render() == given.render()
+
+
+def test_a_seed_with_a_given_state_seeds_the_env_not_the_state() -> None:
+    """The state's chance comes from the generator it carries; the seed restarts the env's
+    stream (action-space sampling, later unseeded resets)."""
+    env = toy_v0.raw_env(deck_size=40, hand_size=6)
+    given = _position(deck_size=40, hand_size=6)
+    runs = []
+    for seed in (1, 1, 2):
+        env.reset(seed=seed, options={"state": given})
+        samples = [int(env.action_space("player_0").sample()) for _ in range(5)]
+        env.step(env.state.legal_actions()[0])
+        after_move = env.state.render()
+        env.reset()
+        runs.append((samples, after_move, env.state.render()))
+    assert runs[0] == runs[1]
+    assert runs[0][1] == runs[2][1]  # the same draws, whatever the seed
+    assert runs[0][0] != runs[2][0] and runs[0][2] != runs[2][2]
+
+
+def test_max_plies_counts_from_the_given_state() -> None:
+    env = toy_v0.raw_env(max_plies=2, deck_size=20, hand_size=4)
+    env.reset(options={"state": _position(plies=4, deck_size=20, hand_size=4)})
+    env.step(env.state.legal_actions()[0])
+    assert not any(env.truncations.values())
+    env.step(env.state.legal_actions()[0])
+    assert all(env.truncations.values())
+
+
+class _OtherGame(ToyGame):
+    name = "other"
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "complaint"),
+    [
+        ({"state": 42}, TypeError, r"options\['state'\] must be a toy State, got int"),
+        ({"state": ToyGame()}, TypeError, "must be a toy State, got ToyGame"),
+        (
+            {"state": _OtherGame().new_state(seed=1)},
+            ValueError,
+            "is a state of 'other', this env plays 'toy'",
+        ),
+        (
+            {"state": ToyGame(num_players=3).new_state(seed=1)},
+            ValueError,
+            "has 3 players, this env 2",
+        ),
+        (
+            {"state": ToyGame(deck_size=12).new_state(seed=1)},
+            ValueError,
+            r"is of ToyGame\(num_players=2, deck_size=12.*this env plays ToyGame\(num_players=2, "
+            r"deck_size=9",
+        ),
+        (
+            {"sate": 1},
+            TypeError,
+            r"reset: unknown option\(s\) \['sate'\]; known options: \['state'\]",
+        ),
+        ([("state", 1)], TypeError, "reset: options must be a dict, got list"),
+    ],
+)
+def test_reset_rejects_what_is_not_a_live_state_of_this_game(
+    options: object, error: type[Exception], complaint: str
+) -> None:
+    env = toy_v0.env()
+    with pytest.raises(error, match=complaint):
+        env.reset(options=options)
+
+
+def test_reset_refuses_a_finished_game() -> None:
+    state = ToyGame().new_state(seed=0)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    with pytest.raises(ValueError, match="finished game"):
+        toy_v0.env().reset(options={"state": state})
+
+
+def test_reset_ignores_only_the_probe_of_pettingzoos_api_test() -> None:
+    env = toy_v0.raw_env()
+    env.reset(seed=5, options={"options": 1})
+    assert env.state.render() == ToyGame().new_state(seed=5).render()

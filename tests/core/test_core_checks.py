@@ -42,7 +42,7 @@ class SharedRandomClone(ToyState):
 class MutatesBeforeRejecting(ToyState):
     def apply(self, action: int) -> None:
         if action not in self.legal_actions():
-            self.plays_this_turn += 1
+            self.pile.append((action, self.player))
         super().apply(action)
 
 
