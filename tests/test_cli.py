@@ -1,17 +1,15 @@
-"""The ``tabletop`` command: play driven through its input, bench on tiny settings."""
+"""The ``tabletop`` command: play driven through its input (bench: tests/training/test_bench.py)."""
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
 from importlib.metadata import entry_points
-from pathlib import Path
 
 import pytest
 
-from tabletop.envs import env_module, names
+from tabletop.envs import names
 from tabletop.training.bench import wilson_interval
 from tabletop.training.cli import main, parse_option_value
 
@@ -170,48 +168,3 @@ def test_malformed_game_option_is_a_usage_error(capsys: pytest.CaptureFixture[st
         main(["play", "regicide", "--option", "players"])
     assert exit_info.value.code == 2
     assert "expected key=value" in capsys.readouterr().err
-
-
-def test_bench_prints_speed_and_play_tables_and_saves_json(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    json_path = tmp_path / "bench.json"
-    args = ["bench", "--only", "regicide", "--games", "3", "--seconds", "0.01"]
-    assert main([*args, "--json", str(json_path)]) == 0
-    output = capsys.readouterr().out
-    for column in ["engine apply/s", "engine loop/s", "AEC steps/s", "AEC vs connect_four_v3"]:
-        assert column in output
-    for column in ["AEC vs leduc_holdem_v4", "win rate", "95% CI", "mean stats"]:
-        assert column in output
-    settings = env_module("regicide").BENCH_OPTIONS
-    assert output.count("| regicide ") == 3 * len(settings)  # a speed row, two play rows
-    figures = json.loads(json_path.read_text())
-    assert [result["options"] for result in figures["results"]] == settings
-    assert [play["games"] for play in figures["results"][0]["play"]] == [3, 3]
-
-
-def test_bench_pits_heuristic_against_random_with_seats_rotating_in_a_competitive_game(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    assert env_module("kaleva").COMPETITIVE
-    json_path = tmp_path / "bench.json"
-    args = ["bench", "--only", "kaleva", "--games", "6", "--seconds", "0.01"]
-    assert main([*args, "--json", str(json_path)]) == 0
-    output = capsys.readouterr().out
-    for column in ["agents (seats rotate)", "win rate", "draw rate", "loss rate", "95% CI"]:
-        assert column in output
-    assert "| heuristic vs random " in output
-    assert output.count("| kaleva ") == 2  # a speed row and a match row, no team rows
-    (result,) = json.loads(json_path.read_text())["results"]
-    assert result["play"] == []
-    (match,) = result["matches"]
-    assert match["games_by_seat"] == [3, 3]
-    assert match["wins"] + match["draws"] + match["losses"] == 6
-    assert sum(match["wins_by_seat"]) == match["wins"]
-    low, high = match["win_ci95"]
-    assert low <= match["win_rate"] <= high
-
-
-def test_bench_rejects_an_unknown_game(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--only", "chess", "--games", "1", "--seconds", "0.01"]) == 2
-    assert "unknown game 'chess'" in capsys.readouterr().err

@@ -2,16 +2,22 @@
 
 For each game and each of its BENCH_OPTIONS: (a) raw engine random playouts, timing
 only State.apply and the full loop (legal_actions + choice + apply + new games);
-(b) AEC env steps/s with observation and action mask, compared with PettingZoo's own
-connect_four_v3 and leduc_holdem_v4 run through the same loop; (c) all seats heuristic
-vs all seats random: team win rate (a game is won when every seat's return is positive)
-with a 95% Wilson interval, and the mean of each numeric State.stats() figure; for a
-competitive game (its env module says ``COMPETITIVE = True``) instead one heuristic seat
-against random seats, the heuristic's seat rotating from game to game: its win, draw and
-loss rates, each with a 95% Wilson interval; (d) ISMCTS iterations/s (random rollouts)
-searching at the decisions of random games.
-Speeds are wall-clock figures of this machine (each the best of three slices of --seconds,
-to shed other load), meant for comparison, never for asserting.
+(b) AEC env moves/s with observation and action mask, for the env as ``env()`` returns it
+(with its wrappers) and for the bare ``raw_env`` underneath, each compared with PettingZoo's
+own connect_four_v3 and leduc_holdem_v4 in the same state (wrapped with wrapped, raw with
+raw), run through the same loop; (c) all seats heuristic vs all seats random: team win rate
+(a game is won when every seat's return is positive) with a 95% Wilson interval, and the
+mean of each numeric State.stats() figure; for a competitive game (its env module says
+``COMPETITIVE = True``) instead one heuristic seat against random seats, the heuristic's
+seat rotating from game to game: its win, draw and loss rates, each with a 95% Wilson
+interval; (d) ISMCTS iterations/s (random rollouts) searching at the decisions of random
+games.
+
+Speeds are wall-clock figures of this machine, meant for comparison, never for asserting.
+Other jobs on the machine slow whatever runs at the same time, so every speed of a setting,
+the references included, is measured in interleaved rounds (A, B, C, ..., then ..., C, B, A)
+and each ratio is the median of the per-round ratios, given with their spread (min-max):
+a reference timed minutes apart from the game would measure the load, not the env.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import argparse
 import json
 import math
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -29,6 +36,7 @@ from typing import Any
 import numpy as np
 import pettingzoo
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import BaseWrapper
 
 from tabletop import envs
 from tabletop.envs.core.protocol import Game, State
@@ -49,9 +57,12 @@ MATCHES = (("heuristic", "random"),)
 """(agent, opponent) specs pitted against each other in competitive games: the agent takes
 one seat (rotating over the games), the opponent kind every other seat."""
 
-SPEED_ROUNDS = 3
-"""Each speed figure is the best of this many equal slices of ``--seconds``: other load on
-the machine only ever slows a slice down, so the fastest slice is the least disturbed."""
+SPEED_ROUNDS = 5
+"""Default number of interleaved rounds over which each speed figure is measured."""
+
+ENV_KINDS = ("wrapped", "raw")
+"""``wrapped``: the env as ``env()`` or ``pettingzoo.make`` returns it; ``raw``: its
+``unwrapped`` env, so that wrapper overhead is never read as engine speed."""
 
 Z_95 = 1.959964
 """Standard-normal quantile of a two-sided 95% interval."""
@@ -93,15 +104,52 @@ class MatchResult:
     stats_games: dict[str, int]
 
 
+@dataclass(frozen=True)
+class Spread:
+    """A median with the smallest and largest of the values it summarises."""
+
+    median: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Spread:
+        if not values:
+            raise ValueError("a spread needs at least one value")
+        return cls(statistics.median(values), min(values), max(values))
+
+
+def ratio_spread(numerators: Sequence[float], denominators: Sequence[float]) -> Spread:
+    """Median and spread of the per-round ratios ``numerators[i] / denominators[i]``: both
+    figures of a round ran in the same minutes, so the machine's load cancels out of each
+    ratio, which it does not out of the ratio of two medians."""
+    if len(numerators) != len(denominators):
+        raise ValueError(f"{len(numerators)} numerators for {len(denominators)} denominators")
+    return Spread.of([n / d for n, d in zip(numerators, denominators, strict=True)])
+
+
+@dataclass
+class EnvSpeed:
+    """One env kind (``wrapped`` or ``raw``) of a setting against the references."""
+
+    kind: str
+    wrappers: int
+    """How many PettingZoo wrappers this kind of env has around the raw one."""
+    moves_per_s: Spread
+    vs_reference: dict[str, Spread]
+    """Reference name -> per-round ratio of our moves/s to the reference's of the same kind."""
+
+
 @dataclass
 class GameResult:
     game: str
     options: dict[str, Any]
-    engine_apply_per_s: float
-    engine_loop_per_s: float
-    aec_steps_per_s: float
-    aec_vs_reference: dict[str, float]
-    ismcts_iterations_per_s: float
+    engine_apply_per_s: Spread
+    engine_loop_per_s: Spread
+    ismcts_iterations_per_s: Spread
+    envs: list[EnvSpeed]
+    rounds: dict[str, list[float]]
+    """Every figure's value in each round, in the order the rounds ran."""
     play: list[PlayResult]
     matches: list[MatchResult] = field(default_factory=list)
     """Filled for competitive games, whose ``play`` (team results) stays empty."""
@@ -112,22 +160,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--games", type=int, default=1000, help="games per agent kind and setting (default 1000)"
     )
     parser.add_argument(
-        "--seconds", type=float, default=2.0, help="seconds per speed figure (default 2)"
+        "--seconds",
+        type=float,
+        default=2.0,
+        help="seconds per speed figure, over all its rounds (default 2)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=_positive_int,
+        default=SPEED_ROUNDS,
+        help=f"interleaved rounds per setting (default {SPEED_ROUNDS})",
     )
     parser.add_argument("--only", metavar="GAME", help="measure only this game")
     parser.add_argument("--seed", type=int, default=0, help="seed of games and agents")
     parser.add_argument("--json", metavar="PATH", help="also save the figures as JSON")
 
 
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     names = _selected_games(envs.names(), args.only)
-    reference = {name: _reference_speed(name, args.seconds, args.seed) for name in REFERENCE_ENVS}
     results = [
-        _measure_setting(name, options, args, reference)
+        _measure_setting(name, options, args)
         for name in names
         for options in envs.env_module(name).BENCH_OPTIONS
     ]
-    print(_speed_table(results, reference))
+    reference = reference_speeds(results)
+    print(_engine_table(results))
+    print()
+    print(_env_table(results, reference))
     if any(r.play for r in results):
         print()
         print(_play_table(results))
@@ -152,35 +218,83 @@ def _progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _reference_speed(env_name: str, seconds: float, seed: int) -> float:
-    _progress(f"bench: {env_name} (PettingZoo reference)")
-    return best_speed(
-        lambda s: aec_steps_per_second(pettingzoo.make("aec", REFERENCE_ENVS[env_name]), s, seed),
-        seconds,
-    )
+def reference_env(name: str, kind: str) -> AECEnv:
+    """A PettingZoo reference env as ``pettingzoo.make`` returns it, or its raw env."""
+    env = pettingzoo.make("aec", REFERENCE_ENVS[name])
+    return env if kind == "wrapped" else env.unwrapped
 
 
-def _measure_setting(
-    name: str, options: dict[str, Any], args: argparse.Namespace, reference: dict[str, float]
-) -> GameResult:
+def game_env(module: Any, options: dict[str, Any], kind: str) -> AECEnv:
+    """A game's env as its module's ``env()`` returns it, or its raw env."""
+    env = module.env(**options)
+    return env if kind == "wrapped" else env.unwrapped
+
+
+def wrapper_count(env: AECEnv) -> int:
+    """The PettingZoo wrappers stacked around ``env``'s raw env."""
+    count = 0
+    while isinstance(env, BaseWrapper):
+        env, count = env.env, count + 1
+    return count
+
+
+def speed_measures(
+    module: Any, options: dict[str, Any], game: Game, seed: int
+) -> dict[str, Callable[[float], float]]:
+    """Every speed figure of one setting, the references included: name -> a function of
+    the seconds to measure for, returning a rate. Env figures are named ``env/<kind>`` for
+    ours and ``<reference>/<kind>`` for PettingZoo's."""
+    measures: dict[str, Callable[[float], float]] = {
+        "engine_apply": lambda s: engine_applies_per_second(game, s, seed),
+        "engine_loop": lambda s: engine_loop_steps_per_second(game, s, seed),
+        "ismcts": lambda s: ismcts_iterations_per_second(game, s, seed),
+    }
+    for kind in ENV_KINDS:
+        measures[f"env/{kind}"] = _env_measure(lambda k=kind: game_env(module, options, k), seed)
+        for name in REFERENCE_ENVS:
+            measures[f"{name}/{kind}"] = _env_measure(
+                lambda n=name, k=kind: reference_env(n, k), seed
+            )
+    return measures
+
+
+def _env_measure(make_env: Callable[[], AECEnv], seed: int) -> Callable[[float], float]:
+    return lambda seconds: aec_moves_per_second(make_env(), seconds, seed)
+
+
+def interleaved_rounds(
+    measures: dict[str, Callable[[float], float]], seconds: float, rounds: int
+) -> dict[str, list[float]]:
+    """Each measure once per round for ``seconds``, the order reversed every other round
+    (A B C, C B A, A B C, ...) so that no figure always runs first or last after another;
+    name -> its value in each round."""
+    values: dict[str, list[float]] = {name: [] for name in measures}
+    order = list(measures)
+    for round_index in range(rounds):
+        for name in order if round_index % 2 == 0 else reversed(order):
+            values[name].append(measures[name](seconds))
+    return values
+
+
+def _measure_setting(name: str, options: dict[str, Any], args: argparse.Namespace) -> GameResult:
     module = envs.env_module(name)
     _progress(f"bench: {name} {format_options(options)}")
     game = module.new_game(**options)
-    seconds, seed = args.seconds, args.seed
-    aec_speed = best_speed(lambda s: aec_steps_per_second(module.env(**options), s, seed), seconds)
+    rounds = interleaved_rounds(
+        speed_measures(module, options, game, args.seed), args.seconds / args.rounds, args.rounds
+    )
     competitive = getattr(module, "COMPETITIVE", False)
     return GameResult(
         game=name,
         options=options,
-        engine_apply_per_s=best_speed(lambda s: engine_applies_per_second(game, s, seed), seconds),
-        engine_loop_per_s=best_speed(
-            lambda s: engine_loop_steps_per_second(game, s, seed), seconds
-        ),
-        aec_steps_per_s=aec_speed,
-        aec_vs_reference={ref: aec_speed / speed for ref, speed in reference.items()},
-        ismcts_iterations_per_s=best_speed(
-            lambda s: ismcts_iterations_per_second(game, s, seed), seconds
-        ),
+        engine_apply_per_s=Spread.of(rounds["engine_apply"]),
+        engine_loop_per_s=Spread.of(rounds["engine_loop"]),
+        ismcts_iterations_per_s=Spread.of(rounds["ismcts"]),
+        envs=[
+            env_speed(kind, wrapper_count(game_env(module, options, kind)), rounds)
+            for kind in ENV_KINDS
+        ],
+        rounds=rounds,
         play=[]
         if competitive
         else [play_strength(name, game, spec, args.games, args.seed) for spec in PLAY_AGENTS],
@@ -193,9 +307,26 @@ def _measure_setting(
     )
 
 
-def best_speed(measure: Callable[[float], float], seconds: float) -> float:
-    """The fastest of ``SPEED_ROUNDS`` runs of ``measure(seconds_per_round)``."""
-    return max(measure(seconds / SPEED_ROUNDS) for _ in range(SPEED_ROUNDS))
+def env_speed(kind: str, wrappers: int, rounds: dict[str, list[float]]) -> EnvSpeed:
+    """Our env of ``kind`` against each reference of the same kind, round by round."""
+    ours = rounds[f"env/{kind}"]
+    return EnvSpeed(
+        kind=kind,
+        wrappers=wrappers,
+        moves_per_s=Spread.of(ours),
+        vs_reference={
+            name: ratio_spread(ours, rounds[f"{name}/{kind}"]) for name in REFERENCE_ENVS
+        },
+    )
+
+
+def reference_speeds(results: Sequence[GameResult]) -> dict[str, Spread]:
+    """``<reference>/<kind>`` -> its moves/s over every round of every setting of the run."""
+    return {
+        f"{name}/{kind}": Spread.of([v for r in results for v in r.rounds[f"{name}/{kind}"]])
+        for name in REFERENCE_ENVS
+        for kind in ENV_KINDS
+    }
 
 
 def _random_playout_steps(game: Game, seed: int) -> Iterator[tuple[State, int]]:
@@ -233,11 +364,15 @@ def engine_loop_steps_per_second(game: Game, seconds: float, seed: int) -> float
     return steps / (time.perf_counter() - start)
 
 
-def aec_steps_per_second(env: AECEnv, seconds: float, seed: int) -> float:
-    """The usual AEC loop with a random legal action from the mask, resetting when done."""
+def aec_moves_per_second(env: AECEnv, seconds: float, seed: int) -> float:
+    """The usual AEC loop with a random legal action from the mask, resetting when done.
+
+    Only moves count: the ``step(None)`` dead steps that take a finished agent out are
+    timed (the loop must make them) but not counted, so a game of short episodes, such as
+    leduc's hands, is not credited with steps nobody chose."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
-    steps = 0
+    moves = steps = 0
     start = time.perf_counter()
     # The clock is read every 64 steps only, so that reading it costs nothing measurable.
     while steps % 64 or time.perf_counter() - start < seconds:
@@ -246,13 +381,14 @@ def aec_steps_per_second(env: AECEnv, seconds: float, seed: int) -> float:
         if not (termination or truncation):
             legal = np.flatnonzero(observation["action_mask"])
             action = int(legal[rng.integers(len(legal))])
+            moves += 1
         env.step(action)
         steps += 1
         if not env.agents:
             env.reset()
     elapsed = time.perf_counter() - start
     env.close()
-    return steps / elapsed
+    return moves / elapsed
 
 
 ISMCTS_SEARCH_ITERATIONS = 50
@@ -386,26 +522,54 @@ def _rate(per_second: float) -> str:
     return f"{per_second:,.0f}"
 
 
-def _speed_table(results: Sequence[GameResult], reference: dict[str, float]) -> str:
-    headers = ["game", "options", "engine apply/s", "engine loop/s", "AEC steps/s"]
-    headers += [f"AEC vs {name}" for name in reference]
-    headers.append("ISMCTS iterations/s")
+def _ratio(spread: Spread) -> str:
+    return f"{spread.median:.2f}x ({spread.low:.2f}-{spread.high:.2f})"
+
+
+def _engine_table(results: Sequence[GameResult]) -> str:
+    """Medians over the rounds (each round's value is in the JSON)."""
+    headers = ["game", "options", "engine apply/s", "engine loop/s", "ISMCTS iterations/s"]
     rows = [
         [
             r.game,
             format_options(r.options),
-            _rate(r.engine_apply_per_s),
-            _rate(r.engine_loop_per_s),
-            _rate(r.aec_steps_per_s),
-            *(f"{r.aec_vs_reference[name]:.2f}x" for name in reference),
-            _rate(r.ismcts_iterations_per_s),
+            _rate(r.engine_apply_per_s.median),
+            _rate(r.engine_loop_per_s.median),
+            _rate(r.ismcts_iterations_per_s.median),
         ]
         for r in results
     ]
-    blanks = ["-"] * len(reference)
+    return format_table(headers, rows)
+
+
+def _env_table(results: Sequence[GameResult], reference: dict[str, Spread]) -> str:
+    """Our envs' moves/s (medians over the rounds) and, per reference, the median of the
+    per-round ratios to the reference env of the same kind, with their min-max."""
+    headers = ["game", "options", "env", "wrappers", "AEC moves/s"]
+    headers += [f"vs {name} (same env)" for name in REFERENCE_ENVS]
+    rows = [
+        [
+            r.game,
+            format_options(r.options),
+            env.kind,
+            str(env.wrappers),
+            _rate(env.moves_per_s.median),
+            *(_ratio(env.vs_reference[name]) for name in REFERENCE_ENVS),
+        ]
+        for r in results
+        for env in r.envs
+    ]
     rows += [
-        [name, "pettingzoo", "-", "-", _rate(speed), *blanks, "-"]
-        for name, speed in reference.items()
+        [
+            name,
+            "pettingzoo",
+            kind,
+            str(wrapper_count(reference_env(name, kind))),
+            _rate(reference[f"{name}/{kind}"].median),
+            *(["-"] * len(REFERENCE_ENVS)),
+        ]
+        for name in REFERENCE_ENVS
+        for kind in ENV_KINDS
     ]
     return format_table(headers, rows)
 
@@ -465,11 +629,16 @@ def _format_stat(play: PlayResult | MatchResult, key: str) -> str:
 
 
 def _save_json(
-    path: str, args: argparse.Namespace, reference: dict[str, float], results: list[GameResult]
+    path: str, args: argparse.Namespace, reference: dict[str, Spread], results: list[GameResult]
 ) -> None:
     figures = {
-        "settings": {"games": args.games, "seconds": args.seconds, "seed": args.seed},
-        "reference_aec_steps_per_s": reference,
+        "settings": {
+            "games": args.games,
+            "seconds": args.seconds,
+            "rounds": args.rounds,
+            "seed": args.seed,
+        },
+        "reference_moves_per_s": {name: asdict(spread) for name, spread in reference.items()},
         "results": [asdict(result) for result in results],
     }
     with open(path, "w", encoding="utf-8") as file:
