@@ -1,9 +1,17 @@
 """Regicide observation encoders: one player's view (RG-8.2) as float32 arrays.
 
 Both read only what the observing player may see: their own hand, the public zones, the
-other players' hand sizes and the cards on top of the tavern that everyone saw put there
-(exact kills, RG-2.5). The flat encoder is one vector; the entity encoder is a row per card
+other players' hand sizes, the cards on top of the tavern that everyone saw put there
+(exact kills, RG-2.5) and which player drew each of those (draws are public), until it is
+played or discarded. The flat encoder is one vector; the entity encoder is a row per card
 plus rows of table-wide figures, for attention or set-based networks.
+
+Versions (``name`` v``version``; a trained network needs the version it was trained on):
+
+- flat v0, entity v0: the first layouts, ``float32[271]`` and ``float32[56, 27]``.
+- flat v1, entity v1: the known cards in the other players' hands (flat block
+  ``known_in_other_hands``; entity zones "known in the hand of relative seat 1-3"),
+  ``float32[307]`` and ``float32[56, 30]``; after a win no card is the current enemy.
 """
 
 from __future__ import annotations
@@ -37,6 +45,9 @@ CARD_BLOCKS = (
     ("tavern_known_top", "cards known to lie on top of the tavern deck (exact kills)"),
 )
 ENEMY_SLOTS = 12  # J, Q, K in each suit: index (rank - 11) * 4 + suit
+OTHER_SEATS = MAX_PLAYERS - 1
+"""Relative seats 1-3 of the other players; a known held card is always a face card: only an
+exact kill (RG-2.5) makes a tavern card known."""
 
 TABLE_FEATURES = (
     ("enemy_damage", 1, "damage on the enemy / 40"),
@@ -66,6 +77,14 @@ def flat_layout() -> list[tuple[str, slice, str]]:
     parts = [(name, NUM_KINDS, meaning) for name, meaning in CARD_BLOCKS]
     parts.append(("enemy", ENEMY_SLOTS, "one-hot current enemy: (rank J/Q/K) * 4 + suit"))
     parts.append(("castle_left", ENEMY_SLOTS, "enemies still face down in the castle"))
+    parts.append(
+        (
+            "known_in_other_hands",
+            OTHER_SEATS * ENEMY_SLOTS,
+            "face cards everyone saw another player draw from the known tavern top, "
+            "(relative seat - 1) * 12 + (rank J/Q/K) * 4 + suit",
+        )
+    )
     parts += [(name, size, meaning) for name, size, meaning in TABLE_FEATURES]
     return stack_layout(parts)
 
@@ -131,7 +150,8 @@ def _known_top(state: RegicideState) -> list[int]:
 
 
 CASTLE_OFFSET = len(CARD_BLOCKS) * NUM_KINDS
-TABLE_OFFSET = CASTLE_OFFSET + 2 * ENEMY_SLOTS
+KNOWN_OFFSET = CASTLE_OFFSET + 2 * ENEMY_SLOTS
+TABLE_OFFSET = KNOWN_OFFSET + OTHER_SEATS * ENEMY_SLOTS
 BLOCK_INDEX = tuple(
     tuple(block * NUM_KINDS + KIND[card] for card in range(NUM_CARDS))
     for block in range(len(CARD_BLOCKS))
@@ -143,7 +163,7 @@ class FlatEncoder:
     """One float32 vector of ``FLAT_SIZE``; slices documented by ``flat_layout()``."""
 
     name = "flat"
-    version = 0
+    version = 1
 
     def shape(self, game: RegicideGame) -> tuple[int, ...]:
         return (FLAT_SIZE,)
@@ -154,8 +174,12 @@ class FlatEncoder:
         hot += [in_play[c] for c in state.in_play]
         hot += [discard[c] for c in state.discard]
         hot += [known_top[c] for c in _known_top(state)]
-        hot.append(CASTLE_OFFSET + ENEMY_SLOT[state.enemy])
+        hot += [CASTLE_OFFSET + ENEMY_SLOT[c] for c in state.enemy_cards()]
         hot += [CASTLE_OFFSET + ENEMY_SLOTS + ENEMY_SLOT[c] for c in state.castle]
+        if any(state.known_held):
+            for seat, other in enumerate(SEATS_FROM[state.game.num_players, player][1:]):
+                start = KNOWN_OFFSET + seat * ENEMY_SLOTS
+                hot += [start + ENEMY_SLOT[c] for c in state.known_held[other]]
         out = np.bincount(hot, minlength=FLAT_SIZE).astype(np.float32)  # counts: two jesters
         out[TABLE_OFFSET:] = table_features(state, player)
         return out
@@ -171,7 +195,13 @@ ZONES = (
     "castle (face down)",
     "unseen (tavern or other hands)",
     "out of the game / solo jester",
+    "known in the hand of relative seat 1",
+    "known in the hand of relative seat 2",
+    "known in the hand of relative seat 3",
 )
+UNSEEN_ZONE = ZONES.index("unseen (tavern or other hands)")
+SET_ASIDE_ZONE = ZONES.index("out of the game / solo jester")
+KNOWN_HELD_ZONE = ZONES.index("known in the hand of relative seat 1")
 CARD_STATIC = 13 + 4 + 2  # rank one-hot, suit one-hot, value / 20, is jester
 ENTITY_WIDTH = CARD_STATIC + len(ZONES)
 TABLE_ROWS = -(-TABLE_SIZE // ENTITY_WIDTH)
@@ -197,7 +227,7 @@ class EntityEncoder:
     The two jester rows are ordered by zone, since jesters are indistinguishable."""
 
     name = "entity"
-    version = 0
+    version = 1
 
     def shape(self, game: RegicideGame) -> tuple[int, ...]:
         return (NUM_CARDS + TABLE_ROWS, ENTITY_WIDTH)
@@ -216,21 +246,24 @@ class EntityEncoder:
 
     @staticmethod
     def _zones(state: RegicideState, player: int) -> list[int]:
-        zone = [ZONES.index("unseen (tavern or other hands)")] * NUM_CARDS
+        zone = [UNSEEN_ZONE] * NUM_CARDS
         for index, cards in enumerate(
             (
                 state.hands[player],
                 state.in_play,
                 state.discard,
                 _known_top(state),
-                [state.enemy],
+                state.enemy_cards(),
                 state.castle,
             )
         ):
             for card in cards:
                 zone[card] = index
         for card in state.set_aside:
-            zone[card] = len(ZONES) - 1
+            zone[card] = SET_ASIDE_ZONE
+        for seat, other in enumerate(SEATS_FROM[state.game.num_players, player][1:]):
+            for card in state.known_held[other]:
+                zone[card] = KNOWN_HELD_ZONE + seat
         return zone
 
 

@@ -153,6 +153,7 @@ class RegicideState(EngineState):
         "hands",
         "tavern",
         "tavern_known_top",
+        "known_held",
         "castle",
         "enemy",
         "enemy_damage",
@@ -191,6 +192,7 @@ class RegicideState(EngineState):
         self.rng = rng
         self.tavern = tavern
         self.tavern_known_top = 0
+        self.known_held: list[list[int]] = [[] for _ in range(n)]
         self.castle = castle
         self.enemy = castle.pop()
         self.enemy_damage = 0
@@ -210,10 +212,11 @@ class RegicideState(EngineState):
         self.won: bool | None = None
         self._rewards = [0.0] * n
         self._returns = [0.0] * n
+        self._events = []
         if hands is None:
             self.hands = [[] for _ in range(n)]
-            for hand in self.hands:
-                self._draw_up_to(hand, game.max_hand)
+            for player in range(n):
+                self._draw_up_to(player, game.max_hand)
         else:
             self.hands = [list(hand) for hand in hands]
         placed = set(self.tavern) | set(self.castle) | {self.enemy}
@@ -254,10 +257,13 @@ class RegicideState(EngineState):
         return -1 if self.immunity_cancelled else SUIT[self.enemy]
 
     def can_yield(self) -> bool:
-        """RG-2.1: not when every other player yielded on their last turns in a row."""
-        if self.game.num_players == 1:
-            return self.game.solo_yield
-        return self.consecutive_yields < self.game.num_players - 1
+        """RG-2.1: not when every other player yielded on their last turns in a row; in solo
+        only with ``solo_yield``, and then not on two turns in a row (else an empty hand
+        facing a fully shielded enemy would yield forever instead of losing by RG-2.6)."""
+        n = self.game.num_players
+        if n == 1 and not self.game.solo_yield:
+            return False
+        return self.consecutive_yields < max(n - 1, 1)
 
     def grade(self) -> str | None:
         """Solo victory grade (RG-7.3), None unless a solo game was won."""
@@ -265,12 +271,17 @@ class RegicideState(EngineState):
             return None
         return GRADES[SOLO_JESTER_POWERS - self.jester_powers]
 
+    def enemy_cards(self) -> list[int]:
+        """The enemy facing the players, as a zone: empty once the last King fell (RG-2.5
+        moved it to the discard pile or the tavern; ``enemy`` still names it for the record)."""
+        return [] if self.won else [self.enemy]
+
     def cards_by_zone(self) -> dict[str, list[int]]:
         """Every card's zone; the 54 cards are always all here exactly once."""
         zones = {f"hand {p}": hand for p, hand in enumerate(self.hands)}
         zones.update(
             tavern=self.tavern,
-            castle=[*self.castle, self.enemy],
+            castle=[*self.castle, *self.enemy_cards()],
             in_play=self.in_play,
             discard=self.discard,
             set_aside=self.set_aside,
@@ -350,7 +361,7 @@ class RegicideState(EngineState):
         self._begin_suffer()
 
     def _play(self, kinds: tuple[int, ...]) -> None:
-        cards = self._take_from_hand(self.hands[self.player], kinds)
+        cards = self._take_from_hand(self.player, kinds)
         self.in_play.extend(cards)
         self.yielded[self.player] = False
         self.consecutive_yields = 0
@@ -373,12 +384,16 @@ class RegicideState(EngineState):
         else:
             self._begin_suffer()
 
-    @staticmethod
-    def _take_from_hand(hand: list[int], kinds: tuple[int, ...]) -> list[int]:
+    def _take_from_hand(self, player: int, kinds: tuple[int, ...]) -> list[int]:
+        """Take the cards of ``kinds`` from ``player``'s hand, face up: a publicly known card
+        among them is no longer known to be held."""
+        hand, known = self.hands[player], self.known_held[player]
         cards = []
         for kind in kinds:
             card = kind if kind in hand else kind + 1  # the second jester
             hand.remove(card)
+            if card in known:
+                known.remove(card)
             cards.append(card)
         return cards
 
@@ -390,10 +405,12 @@ class RegicideState(EngineState):
         self.phase = CHOOSE_NEXT
 
     def _heal(self, amount: int) -> None:
-        """RG-4.1: shuffle the discard pile, move ``amount`` cards under the tavern deck."""
+        """RG-4.1: shuffle the discard pile, move ``amount`` cards (all, if fewer) under the
+        tavern deck."""
         self.rng.shuffle(self.discard)
-        moved = self.discard[len(self.discard) - amount :] if amount else []
-        del self.discard[len(self.discard) - len(moved) :]
+        kept = max(len(self.discard) - amount, 0)
+        moved = self.discard[kept:]
+        del self.discard[kept:]
         self.tavern[:0] = moved
 
     def _draw_round(self, amount: int) -> None:
@@ -405,18 +422,21 @@ class RegicideState(EngineState):
             if all(len(hand) >= max_hand for hand in self.hands):
                 return
             if len(self.hands[player]) < max_hand:
-                self.hands[player].append(self._pop_tavern())
+                self._draw(player)
                 drawn += 1
             player = (player + 1) % n
 
-    def _pop_tavern(self) -> int:
+    def _draw(self, player: int) -> None:
+        """``player`` draws the tavern's top card; everyone saw a known top card go to them."""
+        card = self.tavern.pop()
         if self.tavern_known_top:
             self.tavern_known_top -= 1
-        return self.tavern.pop()
+            self.known_held[player].append(card)
+        self.hands[player].append(card)
 
-    def _draw_up_to(self, hand: list[int], size: int) -> None:
-        while len(hand) < size and self.tavern:
-            hand.append(self._pop_tavern())
+    def _draw_up_to(self, player: int, size: int) -> None:
+        while len(self.hands[player]) < size and self.tavern:
+            self._draw(player)
 
     def _defeat_enemy(self) -> None:
         """RG-2.5: discard the plays; exact kill puts the enemy on top of the tavern."""
@@ -450,7 +470,7 @@ class RegicideState(EngineState):
         self.paid_any = False
 
     def _discard_kind(self, kind: int) -> None:
-        (card,) = self._take_from_hand(self.hands[self.player], (kind,))
+        (card,) = self._take_from_hand(self.player, (kind,))
         self.discard.append(card)
         self.to_cover -= VALUE[card]
         self.paid_any = True
@@ -463,7 +483,8 @@ class RegicideState(EngineState):
         hand = self.hands[self.player]
         self.discard.extend(hand)
         hand.clear()
-        self._draw_up_to(hand, self.game.max_hand)
+        self.known_held[self.player].clear()
+        self._draw_up_to(self.player, self.game.max_hand)
 
     def _end_turn(self, next_player: int) -> None:
         self.player = next_player
@@ -493,6 +514,7 @@ class RegicideState(EngineState):
         other.hands = [hand[:] for hand in self.hands]
         other.tavern = self.tavern[:]
         other.tavern_known_top = self.tavern_known_top
+        other.known_held = [known[:] for known in self.known_held]
         other.castle = self.castle[:]
         other.enemy = self.enemy
         other.enemy_damage = self.enemy_damage
@@ -514,11 +536,13 @@ class RegicideState(EngineState):
         other._rewards = self._rewards[:]
         other._returns = self._returns[:]
         other._legal = self._legal[:]
+        other._events = list(self._events)
         return other
 
     def resample_hidden(self, observer: int, rng: random.Random) -> RegicideState:
         """Re-deal what ``observer`` cannot see (RG-8.2): the other players' hands and the
         tavern below its publicly known top, together; the castle's order within each rank.
+        Cards publicly known to be held (``known_held``) stay in their holders' hands.
 
         The observer also knows the player to move has a real choice (else the engine would
         have moved for them or ended the game), so deals that contradict it are re-drawn.
@@ -540,15 +564,15 @@ class RegicideState(EngineState):
         hidden_hands = [p for p in range(self.game.num_players) if p != observer]
         pool = self.tavern[:unknown_tavern]
         for p in hidden_hands:
-            pool += self.hands[p]
+            pool += [card for card in self.hands[p] if card not in self.known_held[p]]
         pool.sort()  # the same unseen cards in any order give the same deal for the same rng
         rng.shuffle(pool)
         self.tavern[:unknown_tavern] = pool[:unknown_tavern]
         start = unknown_tavern
         for p in hidden_hands:
-            size = len(self.hands[p])
-            self.hands[p] = pool[start : start + size]
-            start += size
+            unseen = len(self.hands[p]) - len(self.known_held[p])
+            self.hands[p] = self.known_held[p] + pool[start : start + unseen]
+            start += unseen
 
     # ----- notation and rendering ----------------------------------------------------------------
 
@@ -560,9 +584,7 @@ class RegicideState(EngineState):
 
     def render(self, observer: int | None = None) -> str:
         lines = [
-            f"Enemy {card_name(self.enemy)}: damage {self.enemy_damage}/{self.enemy_health}, "
-            f"attack {self.enemy_attack} (shields {self.shields}), "
-            f"immune to {_suit_word(self.immune_suit)}",
+            self._enemy_line(),
             f"Castle: {len(self.castle)} left; tavern: {len(self.tavern)} cards"
             + (
                 f" (top known: {_names(self.tavern[-self.tavern_known_top :])})"
@@ -575,13 +597,29 @@ class RegicideState(EngineState):
         if self.game.num_players == 1:
             lines.append(f"Jester powers left: {self.jester_powers}")
         for p, hand in enumerate(self.hands):
-            shown = _names(sorted(hand)) if observer in (None, p) else f"{len(hand)} cards"
+            shown = _names(sorted(hand)) if observer in (None, p) else self._hidden_hand(p)
             marks = (" (yielded)" if self.yielded[p] else "") + (
                 " <- to move" if p == self.current_player else ""
             )
             lines.append(f"Player {p}: {shown}{marks}")
         lines.append(self._status_line())
         return "\n".join(lines)
+
+    def _enemy_line(self) -> str:
+        if self.won:
+            return "Enemy: none left, the last King fell"
+        return (
+            f"Enemy {card_name(self.enemy)}: damage {self.enemy_damage}/{self.enemy_health}, "
+            f"attack {self.enemy_attack} (shields {self.shields}), "
+            f"immune to {_suit_word(self.immune_suit)}"
+        )
+
+    def _hidden_hand(self, player: int) -> str:
+        """Another player's hand as an observer sees it: its size and the cards everyone
+        saw them draw from the known top of the tavern."""
+        known = self.known_held[player]
+        shown = f"{len(self.hands[player])} cards"
+        return shown + (f" (known: {_names(sorted(known))})" if known else "")
 
     def _status_line(self) -> str:
         if self.phase == OVER:

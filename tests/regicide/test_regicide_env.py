@@ -22,9 +22,11 @@ PLAYER_COUNTS = (1, 2, 3, 4)
 
 
 def conserved(state: RegicideState) -> None:
-    """RG-1.1: the 54 cards are each in exactly one zone; hands never exceed the maximum."""
+    """RG-1.1: the 54 cards are each in exactly one zone; hands never exceed the maximum;
+    a card known to be held is in its holder's hand."""
     cards = sorted(card for zone in state.cards_by_zone().values() for card in zone)
     assert cards == list(range(NUM_CARDS)), state.render()
+    assert all(set(k) <= set(h) for k, h in zip(state.known_held, state.hands, strict=True))
     assert all(len(hand) <= state.game.max_hand for hand in state.hands), state.render()
     assert 0 <= state.tavern_known_top <= len(state.tavern)
     assert state.phase == OVER or state.enemy_damage < state.enemy_health
@@ -41,6 +43,21 @@ def test_random_games_keep_every_invariant(players: int) -> None:
     defeated = [stats["enemies_defeated"] for stats in summary.stats]
     assert max(defeated) >= 3  # random play does get somewhere, and every game ended
     assert set(summary.outcomes()) <= {(-1.0,) * players, (1.0,) * players}
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_every_state_holds_the_54_cards_once_won_games_included(players: int) -> None:
+    """RG-1.1 in heuristic games, which (unlike random ones) are sometimes won: the last
+    King is no longer the enemy once it lies in the discard pile or the tavern."""
+    heuristic, won = RegicideHeuristic(), 0
+    for seed in range(1000):
+        state = RegicideGame(players).new_state(seed=seed)
+        conserved(state)
+        while not state.is_terminal():
+            state.apply(heuristic.act(state, state.current_player))
+            conserved(state)
+        won += bool(state.won)
+    assert won > 0
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
 
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError
 from tabletop.envs.regicide.cards import JESTER, RANK, VALUE, parse_card
+from tabletop.envs.regicide.encoders import ENCODERS, ENEMY_SLOT, ZONES, flat_layout
 from tabletop.envs.regicide.engine import (
     CHOOSE_NEXT,
     DISCARD,
@@ -155,6 +159,42 @@ def test_rg_2_6_empty_hand_that_cannot_yield_loses() -> None:
     assert state.is_terminal() and state.won is False
 
 
+def solo_yield_state(hand: list[str], jester_powers: int = 0) -> RegicideState:
+    state = RegicideGame(1, solo_yield=True).stacked_state(hands=[hand], castle=["JD"])
+    state.jester_powers = jester_powers
+    state.settle()
+    return state
+
+
+def test_rg_2_1_solo_yield_not_on_two_turns_in_a_row() -> None:
+    state = solo_yield_state(["10S", "2C", "3C"])
+    act(state, "play 10S")  # shield 10: the jack's attack is 0, the turn passes (to itself)
+    assert "yield" in legal_texts(state)
+    act(state, "yield")
+    assert legal_texts(state) == {"play 2C", "play 3C"}
+    can_yield = dict((name, s) for name, s, _ in flat_layout())["can_yield"]
+    assert ENCODERS["flat"].encode(state, 0)[can_yield].tolist() == [0.0]
+    act(state, "play 2C")
+    assert "yield" in legal_texts(state)
+
+
+def test_rg_2_6_solo_empty_hand_facing_no_attack_loses_after_one_yield() -> None:
+    """RG-2.1 + RG-2.6: an empty hand, attack 0 after shields, no jester power left: the
+    forced yield is taken once, then the player can neither play nor yield and loses."""
+    state = solo_yield_state(["10S"])
+    act(state, "play 10S")
+    assert state.is_terminal() and state.won is False
+    assert state.yielded == [True] and state.enemy_attack == 0 and state.jester_powers == 0
+
+
+def test_rg_7_2_solo_empty_hand_facing_no_attack_flips_a_jester_left() -> None:
+    state = solo_yield_state(["10S"], jester_powers=1)
+    act(state, "play 10S")
+    assert legal_texts(state) == {"yield", "flip jester"}
+    act(state, "yield")  # next turn: no yield twice in a row, so the flip is forced
+    assert state.won is None and state.jester_powers == 0 and len(state.hands[0]) == 8
+
+
 def test_rg_2_6_an_empty_hand_yields_when_yielding_is_allowed() -> None:
     state = stacked(hands=[["10S"], ["2C", "10H", "9H"]], castle=["JD"])
     act(state, "play 10S", "play 2C")  # player 0 must yield: taken automatically
@@ -231,6 +271,29 @@ def test_rg_4_1_hearts_move_cards_from_discard_under_the_tavern() -> None:
     assert state.discard == []
     assert sorted(state.tavern[:3]) == sorted(moved)  # at the bottom
     assert state.tavern[-1] == parse_card("2S")  # the top is untouched
+
+
+@pytest.mark.parametrize(
+    ("discarded", "heart", "moved"),
+    [
+        (3, "5H", 3),  # D < N < 2D: all D move
+        (7, "10H", 7),  # D < N < 2D
+        (2, "5H", 2),  # N >= 2D
+        (8, "5H", 5),  # N <= D
+        (5, "5H", 5),  # N == D
+        (0, "5H", 0),  # nothing to heal
+    ],
+)
+def test_rg_4_1_heal_takes_n_cards_or_all_if_fewer(discarded: int, heart: str, moved: int) -> None:
+    state = stacked(hands=[[heart, "9S", "9D", "9C"], ["2C"]], castle=["KS"])
+    pile = state.tavern[:discarded]  # bottom cards, never drawn here
+    del state.tavern[:discarded]
+    state.discard.extend(pile)
+    tavern_before = state.tavern[:]
+    act(state, f"play {heart}")
+    assert len(state.discard) == discarded - moved
+    assert sorted(state.tavern[:moved]) == sorted(set(pile) - set(state.discard))
+    assert state.tavern[moved:] == tavern_before
 
 
 def test_rg_4_2_diamonds_draw_round_the_table_skipping_full_hands() -> None:
@@ -333,6 +396,16 @@ def test_rg_7_2_flip_at_the_start_of_step_1_refills_to_eight() -> None:
     assert sorted(state.discard) == sorted(cards("2H", "3H"))
 
 
+def test_rg_7_2_both_jesters_flip_at_the_start_of_the_same_step() -> None:
+    state = stacked(1, hands=[["2H", "3H"]], castle=["KS"])
+    act(state, "flip jester")
+    first_draw = state.hands[0][:]
+    assert "flip jester" in legal_texts(state)
+    act(state, "flip jester")
+    assert state.jester_powers == 0 and len(state.hands[0]) == 8
+    assert sorted(state.discard) == sorted(cards("2H", "3H") + first_draw)
+
+
 def test_rg_7_2_flip_at_step_4_only_before_any_discard() -> None:
     state = stacked(1, hands=[["2H", "10S", "9D", "9C"]], castle=["KH"])
     act(state, "play 2H")
@@ -355,6 +428,51 @@ def test_rg_7_3_grade_follows_jester_powers_used() -> None:
     state.jester_powers = 1
     act(state, "play 10C")
     assert state.grade() == "silver" and state.stats()["grade"] == 1.0
+
+
+# ----- RG-8 what each player sees --------------------------------------------------------------
+
+
+def known_jack_drawn(num_players: int = 2, pay: str = "10S") -> RegicideState:
+    """Player 0 kills the JH exactly (on top of the tavern, seen by all), then draws it with a
+    diamond and pays the JC's attack with ``pay``: everyone saw player 0 draw the JH."""
+    hands = [["10C", "3D", "10S", "9S"], ["2S", "4C"], ["2H"], ["2D"]][:num_players]
+    state = stacked(num_players, hands=hands, castle=["JH", "JC"])
+    act(state, "play 10C")
+    assert state.tavern_known_top == 1
+    act(state, "play 3D", f"discard {pay}", "done")
+    assert state.current_player == 1
+    return state
+
+
+def test_rg_8_2_a_known_card_drawn_stays_with_its_holder_in_every_resample() -> None:
+    state = known_jack_drawn()
+    jack = parse_card("JH")
+    assert state.known_held == [[jack], []]
+    rng = random.Random(0)
+    for _ in range(200):
+        twin = state.resample_hidden(1, rng)
+        assert jack in twin.hands[0] and twin.known_held == [[jack], []]
+        assert len(twin.hands[0]) == len(state.hands[0])
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_rg_8_2_the_others_see_who_holds_a_known_card(num_players: int) -> None:
+    state = known_jack_drawn(num_players)
+    observer = num_players - 1  # player 0 sits one seat after the last player
+    flat = ENCODERS["flat"].encode(state, observer)
+    block = dict((name, s) for name, s, _ in flat_layout())["known_in_other_hands"]
+    assert np.flatnonzero(flat[block]).tolist() == [ENEMY_SLOT[parse_card("JH")]]
+    entity = ENCODERS["entity"].encode(state, observer)
+    zone = ZONES[int(np.argmax(entity[parse_card("JH"), -len(ZONES) :]))]
+    assert zone == "known in the hand of relative seat 1"
+    assert f"Player 0: {len(state.hands[0])} cards (known: JH)" in state.render(observer)
+
+
+def test_rg_8_2_a_known_card_discarded_is_no_longer_held() -> None:
+    state = known_jack_drawn(pay="JH")
+    assert state.known_held == [[], []] and parse_card("JH") in state.discard
+    assert "known" not in state.render(1)
 
 
 # ----- RG-8 rewards and notation ---------------------------------------------------------------
