@@ -2,17 +2,21 @@
 
 They only use the protocol, so one well-tested implementation covers every game: random
 play against the ``State`` contract (``run_random_games``), information leaks and blind
-spots of an ``Encoder`` (``check_no_leak``), and the AEC masks and rewards of the env built
-on top (``check_env_random_play``). Failures raise ``AssertionError`` with what is needed
-to reproduce them: the game seed and the actions played.
+spots of an ``Encoder`` (``check_no_leak``), leaks in what a player is shown of the moves
+(``check_no_text_leak``: observer action texts, events, ``render(observer)``), and the AEC
+masks and rewards of the env built on top (``check_env_random_play``). Failures raise
+``AssertionError`` with what is needed to reproduce them: the game seed and the actions
+played.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
+import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -20,12 +24,14 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 
-from tabletop.envs.core.protocol import TERMINAL, Encoder, Game, IllegalActionError, State
+from tabletop.envs.core.protocol import TERMINAL, Encoder, Event, Game, IllegalActionError, State
 
 CLONE_LOCKSTEP_PLIES = 8
 """How long a clone is played in lockstep with the original before it is dropped."""
 UNKNOWN_ACTION_TEXT = "\u00a7 not an action \u00a7"
 """Text no game uses as action notation: ``string_to_action`` must reject it."""
+EVENT_KIND = re.compile(r"[a-z][a-z0-9_]*")
+"""What an ``Event.kind`` looks like: a snake_case word."""
 
 
 @dataclass
@@ -73,6 +79,21 @@ class LeakReport:
         if not self.sensitivity_trials:
             return 1.0
         return self.sensitivity_changes / self.sensitivity_trials
+
+
+@dataclass
+class TextLeakReport:
+    """Counts from ``check_no_text_leak``, so that game tests can demand enough coverage."""
+
+    states: int = 0
+    resamples: int = 0
+    moves: int = 0
+    """Moves played (on a position or on one of its resamples) and looked at."""
+    comparisons: int = 0
+    """Pairs of moves that looked the same to an observer, whose texts were compared."""
+    off_turn_comparisons: int = 0
+    """The comparisons made for an observer who was not the mover: the ones that can catch
+    a hidden card or choice named in an action text or an event."""
 
 
 @dataclass
@@ -161,6 +182,59 @@ def _check_action_texts(state: State, where: str) -> None:
         assert isinstance(text, str) and text, f"action_to_string({action}) = {text!r}: {where}"
 
 
+def check_help_text(game: Game) -> None:
+    """``game.help_text()`` is a non-empty string."""
+    text = game.help_text()
+    assert isinstance(text, str) and text.strip(), f"{game.name}: help_text() = {text!r}"
+
+
+def check_observer_texts(state: State, where: str) -> None:
+    """The observer texts of every legal action are single non-empty lines, and the mover
+    is shown the full notation."""
+    mover, name = state.current_player, state.game.name
+    for action in state.legal_actions():
+        full = state.action_to_string(action)
+        for observer in range(state.game.num_players):
+            text = state.action_to_string(action, observer)
+            assert isinstance(text, str) and text and "\n" not in text, (
+                f"{name}: action_to_string({action}, {observer}) = {text!r} is not one line: "
+                f"{where}"
+            )
+            assert observer != mover or text == full, (
+                f"{name}: action_to_string({action}, {mover}) = {text!r} for the mover, but the "
+                f"full text is {full!r}: {where}"
+            )
+
+
+def check_events(state: State, where: str) -> None:
+    """``last_events`` for every observer (and ``None``) is a list of ``Event`` with a
+    snake_case kind, one line of text and JSON-serialisable data."""
+    for observer in (None, *range(state.game.num_players)):
+        events = state.last_events(observer)
+        named = f"{state.game.name}: last_events({observer})"
+        assert isinstance(events, list), f"{named} = {events!r}, not a list: {where}"
+        for event in events:
+            problem = _event_problem(event)
+            assert problem is None, f"{named} gave {event!r}: {problem}: {where}"
+
+
+def _event_problem(event: Event) -> str | None:
+    """What is wrong with the form of ``event``, if anything."""
+    if not isinstance(event, Event):
+        return "not an Event"
+    if not isinstance(event.kind, str) or not EVENT_KIND.fullmatch(event.kind):
+        return "its kind is not a snake_case word"
+    if not isinstance(event.text, str) or not event.text or "\n" in event.text:
+        return "its text is not one non-empty line"
+    if not isinstance(event.data, dict) or not all(isinstance(key, str) for key in event.data):
+        return "its data is not a dict with string keys"
+    try:
+        json.dumps(event.data, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        return f"its data is not JSON-serialisable ({error})"
+    return None
+
+
 def run_random_games(
     game: Game,
     *,
@@ -175,11 +249,14 @@ def run_random_games(
     Every ply: current player, legal actions (non-empty exactly when not terminal, sorted,
     unique, in range), action text round trips, ``invariant(state)`` if given. At a
     ``deep_check_fraction`` of plies: illegal actions are rejected without side effects,
-    and a clone is played in lockstep for a few plies (it must behave identically and
-    independently). Each game must end within ``max_plies`` and its ``returns()`` must equal
-    the sum of its ``rewards()``; the first game (and a fraction of the others) is replayed
-    from its seed and must come out identical.
+    the observer texts and the events of the move have their form (``check_observer_texts``,
+    ``check_events``), and a clone is played in lockstep for a few plies (it must behave
+    identically and independently). Each game must end within ``max_plies`` and its
+    ``returns()`` must equal the sum of its ``rewards()``; the first game (and a fraction of
+    the others) is replayed from its seed and must come out identical. ``help_text()`` is
+    checked once.
     """
+    check_help_text(game)
     rng = random.Random(seed)
     summary = RandomPlaySummary()
     for index in range(games):
@@ -218,14 +295,18 @@ def _play_checked_game(
         if state.is_terminal():
             break
         assert len(actions) < max_plies, f"no end within {max_plies} plies: {where}"
-        if rng.random() < deep_check_fraction:
+        deep = rng.random() < deep_check_fraction
+        if deep:
             _check_illegal_actions_rejected(state, rng, where)
             _check_action_texts(state, where)
+            check_observer_texts(state, where)
             if clone is None:
                 clone, clone_plies = state.clone(), 0
         action = rng.choice(legal)
         state.apply(action)
         actions.append(action)
+        if deep:
+            check_events(state, _where(game_seed, actions))
         totals = [total + reward for total, reward in zip(totals, state.rewards(), strict=True)]
         if clone is not None:
             _check_clone_follows(clone, state, action, where)
@@ -388,6 +469,176 @@ def _check_playout(original: State, resampled: State, rng: random.Random, where:
         plies += 1
         assert plies <= 100_000, f"a resampled state never ends: {where}"
     assert _snapshot(original) == before, f"playing a resample changed the original: {where}"
+
+
+def check_no_text_leak(
+    game: Game,
+    encoders: Mapping[str, Encoder],
+    *,
+    games: int,
+    seed: int,
+    resamples_per_state: int = 2,
+    actions_per_state: int = 4,
+) -> TextLeakReport:
+    """What a player is shown of the moves reveals nothing they cannot see otherwise.
+
+    At every state ``s`` of ``games`` random games, for each observer ``o``: every
+    ``s' = s.resample_hidden(o, rng)`` must show ``o`` the same (``render(o)`` and the
+    encodings of all ``encoders``). Then some legal moves ``a`` of ``s`` and ``a'`` of each
+    ``s'`` are played (the same ids where legal, and others when ``o`` is not the mover);
+    whenever two of them look the same to ``o`` (the same view after the move, and the same
+    id if ``o`` is the mover, who knows their choice), ``action_to_string(a, o)`` must equal
+    ``action_to_string(a', o)`` and ``last_events(o)`` must be equal too. So a hidden card
+    or choice named in an observer text or an event is caught, and so is a fact an event
+    states that ``o`` could not see in ``render(o)`` or an encoding.
+
+    Every state also passes ``check_state_contract`` (the full texts round-trip) and
+    ``check_observer_texts``, every move ``check_events``, the game ``check_help_text``;
+    a new state has no events.
+    """
+    assert encoders, "check_no_text_leak needs the game's encoders"
+    check_help_text(game)
+    rng = random.Random(seed)
+    report = TextLeakReport()
+    for _ in range(games):
+        game_seed = rng.getrandbits(32)
+        state = game.new_state(seed=game_seed)
+        for observer in (None, *range(game.num_players)):
+            assert state.last_events(observer) == [], (
+                f"last_events({observer}) of a new state: {state.last_events(observer)}: "
+                f"{_where(game_seed, [])}"
+            )
+        actions: list[int] = []
+        while not state.is_terminal():
+            where = _where(game_seed, actions)
+            check_state_contract(state, where)
+            check_observer_texts(state, where)
+            report.states += 1
+            for observer in range(game.num_players):
+                moves = _ShownMoves(state, observer, encoders, where, report)
+                moves.compare(rng, resamples_per_state, actions_per_state)
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            actions.append(action)
+            check_events(state, _where(game_seed, actions))
+    return report
+
+
+@dataclass(frozen=True)
+class _ShownMove:
+    """One move as an observer is shown it, and what they see of the position after it."""
+
+    label: str
+    """Which position it was played in, for failure messages."""
+    full_text: str
+    shown_text: str
+    events: list[Event]
+    view_after: tuple[Any, ...]
+
+
+class _ShownMoves:
+    """The moves of one state and of its resamples for one observer, grouped by how they
+    look to the observer: within a group, the texts and events must be equal."""
+
+    def __init__(
+        self,
+        state: State,
+        observer: int,
+        encoders: Mapping[str, Encoder],
+        where: str,
+        report: TextLeakReport,
+    ) -> None:
+        self.state = state
+        self.observer = observer
+        self.encoders = encoders
+        self.where = where
+        self.report = report
+        self.off_turn = observer != state.current_player
+        self.seen = self._view(state)
+        self.groups: dict[tuple[Any, ...], _ShownMove] = {}
+
+    def compare(self, rng: random.Random, resamples: int, actions: int) -> None:
+        legal = self.state.legal_actions()
+        picked = rng.sample(legal, min(actions, len(legal)))
+        self._play(self.state, picked, "the position")
+        for number in range(1, resamples + 1):
+            resampled = self.state.resample_hidden(self.observer, rng)
+            self.report.resamples += 1
+            label = f"resample_hidden({self.observer}) #{number} of the position"
+            self._assert_looks_the_same(resampled, label)
+            legal_there = resampled.legal_actions()
+            tried = [a for a in picked if a in legal_there]
+            if self.off_turn:
+                others = [a for a in legal_there if a not in picked]
+                tried += rng.sample(others, min(actions, len(others)))
+            self._play(resampled, tried, label)
+
+    def _view(self, state: State) -> tuple[Any, ...]:
+        """What the observer is shown: ``render`` and every encoding (``+ 0.0`` turns a
+        -0.0 into 0.0, which compare equal but differ in bytes)."""
+        encodings = tuple(
+            (encoder.encode(state, self.observer) + np.float32(0.0)).tobytes()
+            for encoder in self.encoders.values()
+        )
+        return (state.render(self.observer), encodings)
+
+    def _assert_looks_the_same(self, resampled: State, label: str) -> None:
+        view = self._view(resampled)
+        if view == self.seen:
+            return
+        shown = "render" if view[0] != self.seen[0] else "encoding"
+        changed = [
+            name
+            for name, before, after in zip(self.encoders, self.seen[1], view[1], strict=True)
+            if before != after
+        ]
+        raise AssertionError(
+            f"{self.state.game.name}: {label} changed what player {self.observer} is shown "
+            f"({shown}{'' if not changed else f', encoders {changed}'}): {self.where}\n"
+            f"render({self.observer}) before:\n{self.seen[0]}\nafter:\n{view[0]}"
+        )
+
+    def _play(self, variant: State, actions: list[int], label: str) -> None:
+        mover = variant.current_player
+        for action in actions:
+            after = variant.clone()
+            after.apply(action)
+            move = _ShownMove(
+                label,
+                variant.action_to_string(action),
+                variant.action_to_string(action, self.observer),
+                after.last_events(self.observer),
+                self._view(after),
+            )
+            self.report.moves += 1
+            key = (move.view_after, action if mover == self.observer else None)
+            first = self.groups.setdefault(key, move)
+            if first is not move:
+                self._assert_same_narration(first, move)
+
+    def _assert_same_narration(self, first: _ShownMove, other: _ShownMove) -> None:
+        self.report.comparisons += 1
+        self.report.off_turn_comparisons += self.off_turn
+        if (first.shown_text, first.events) == (other.shown_text, other.events):
+            return
+        what = "action texts" if first.shown_text != other.shown_text else "events"
+        observer = self.observer
+        raise AssertionError(
+            f"{self.state.game.name}: the {what} shown to player {observer} leak hidden "
+            f"information: two moves look the same to player {observer} (same render({observer}) "
+            f"and encodings {sorted(self.encoders)} before and after) but are narrated "
+            f"differently: {self.where}\n"
+            f"{_narration(first, observer)}\n{_narration(other, observer)}\n"
+            f"render({observer}) after either move:\n{first.view_after[0]}"
+        )
+
+
+def _narration(move: _ShownMove, observer: int) -> str:
+    events = "; ".join(f"{e.kind}: {e.text!r} {e.data}" for e in move.events) or "none"
+    return (
+        f"- in {move.label}: {move.full_text!r}, shown to player {observer} as "
+        f"{move.shown_text!r}, events: {events}"
+    )
 
 
 def check_env_random_play(env: AECEnv, *, games: int, seed: int) -> EnvPlaySummary:

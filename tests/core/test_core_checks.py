@@ -4,14 +4,20 @@ that cannot fail is worthless."""
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
 import toy_v0
 from toy_game import ToyFlatEncoder, ToyGame, ToyState
 
-from tabletop.envs.core import IllegalActionError, TabletopAEC
-from tabletop.envs.core.checks import check_env_random_play, check_no_leak, run_random_games
+from tabletop.envs.core import Event, IllegalActionError, TabletopAEC
+from tabletop.envs.core.checks import (
+    check_env_random_play,
+    check_no_leak,
+    check_no_text_leak,
+    run_random_games,
+)
 
 
 class MutantGame(ToyGame):
@@ -78,6 +84,68 @@ class NeverEnds(ToyState):
 class ResampleKeepsNothing(ToyState):
     def resample_hidden(self, observer: int, rng: random.Random) -> ToyState:
         return super().resample_hidden((observer + 1) % self.game.num_players, rng)
+
+
+class NamesTheKeptCards(ToyState):
+    """Tells the others which cards the mover keeps when ending the turn: Kaleva's
+    ``tabletop play`` bug, a hidden hand in an opponent's action text."""
+
+    def action_to_string(self, action: int, observer: int | None = None) -> str:
+        text = super().action_to_string(action, observer)
+        if observer not in (None, self.player) and action == self.game.end_action:
+            return f"{text}, keeping {self.hands[self.player]}"
+        return text
+
+
+class HintsAtTheDrawnCard(ToyState):
+    """Tells the others whether a drawn card is even: one hidden bit in an event."""
+
+    def _describe_event(self, kind: str, facts: dict, observer: int | None) -> Event:
+        event = super()._describe_event(kind, facts, observer)
+        if kind == "card_drawn" and observer not in (None, facts["player"]):
+            parity = "odd" if facts["card"] % 2 else "even"
+            return Event(kind, f"player {facts['player']} draws an {parity} card", event.data)
+        return event
+
+
+class ShowsEveryHand(ToyState):
+    def render(self, observer: int | None = None) -> str:
+        return super().render(None)
+
+
+class TellsTheMoverSomethingElse(ToyState):
+    def action_to_string(self, action: int, observer: int | None = None) -> str:
+        text = super().action_to_string(action, observer)
+        return f"you {text}" if observer == self.player else text
+
+
+class TwoLineObserverText(ToyState):
+    def action_to_string(self, action: int, observer: int | None = None) -> str:
+        text = super().action_to_string(action, observer)
+        return text if observer in (None, self.player) else f"{text}\n(again)"
+
+
+class SetInEventData(ToyState):
+    def _describe_event(self, kind: str, facts: dict, observer: int | None) -> Event:
+        event = super()._describe_event(kind, facts, observer)
+        return Event(event.kind, event.text, {**event.data, "seen_by": {observer}})
+
+
+class CamelCaseEventKind(ToyState):
+    def _describe_event(self, kind: str, facts: dict, observer: int | None) -> Event:
+        event = super()._describe_event(kind, facts, observer)
+        return Event("CardEvent", event.text, event.data)
+
+
+class TupleForAnEvent(ToyState):
+    def last_events(self, observer: int | None = None) -> list[Event]:
+        return [(e.kind, e.text, e.data) for e in super().last_events(observer)]  # type: ignore[misc]
+
+
+class NarratesTheDeal(ToyState):
+    def __init__(self, game: ToyGame, rng: random.Random) -> None:
+        super().__init__(game, rng)
+        self._record("turn_ended", player=0, next=0)
 
 
 class LeakyEncoder(ToyFlatEncoder):
@@ -197,3 +265,75 @@ def test_env_check_catches_a_wrong_mask() -> None:
 
 def test_illegal_action_error_is_a_value_error() -> None:
     assert issubclass(IllegalActionError, ValueError)
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_no_text_leak_passes_on_the_toy_and_compares_enough(num_players: int) -> None:
+    game = ToyGame(num_players=num_players)
+    report = check_no_text_leak(game, toy_v0.ENCODERS, games=10, seed=0)
+    assert report.states > 50
+    assert report.resamples == 2 * num_players * report.states
+    assert report.moves > report.resamples
+    assert report.off_turn_comparisons > 100
+    assert report.comparisons > report.off_turn_comparisons
+
+
+@pytest.mark.parametrize(
+    ("state_class", "complaint"),
+    [
+        (NamesTheKeptCards, "the action texts shown to player . leak hidden information"),
+        (HintsAtTheDrawnCard, "the events shown to player . leak hidden information"),
+        (ShowsEveryHand, r"changed what player . is shown \(render\)"),
+        (TellsTheMoverSomethingElse, "for the mover, but the full text is"),
+        (TwoLineObserverText, "is not one line"),
+        (SetInEventData, "its data is not JSON-serialisable"),
+        (CamelCaseEventKind, "its kind is not a snake_case word"),
+        (TupleForAnEvent, r"last_events\(None\) gave \('card_played', .*: not an Event"),
+        (NarratesTheDeal, r"last_events\(None\) of a new state"),
+    ],
+)
+def test_no_text_leak_catches_what_a_player_should_not_be_shown(
+    state_class: type[ToyState], complaint: str
+) -> None:
+    with pytest.raises(AssertionError, match=complaint):
+        check_no_text_leak(MutantGame(state_class), toy_v0.ENCODERS, games=5, seed=0)
+
+
+def test_a_text_leak_names_the_game_the_moves_and_both_narrations() -> None:
+    with pytest.raises(AssertionError) as raised:
+        check_no_text_leak(MutantGame(NamesTheKeptCards), toy_v0.ENCODERS, games=5, seed=0)
+    message = str(raised.value)
+    assert message.startswith("toy: the action texts shown to player")
+    assert re.search(r"game.new_state\(seed=\d+\) after \d+ plies, actions \[", message)
+    first, second = re.findall(r"- in (.*): 'end', shown to player \d as '([^']*)'", message)
+    assert first[0] == "the position" and second[0].startswith("resample_hidden(")
+    assert first[1] != second[1] and "keeping" in first[1]
+    assert "render(" in message and "pile:" in message
+
+
+@pytest.mark.parametrize(
+    ("state_class", "complaint"),
+    [
+        (TellsTheMoverSomethingElse, "for the mover, but the full text is"),
+        (SetInEventData, "its data is not JSON-serialisable"),
+    ],
+)
+def test_random_games_check_the_form_of_observer_texts_and_events(
+    state_class: type[ToyState], complaint: str
+) -> None:
+    with pytest.raises(AssertionError, match=complaint):
+        run_random_games(MutantGame(state_class), games=5, seed=0)
+
+
+@pytest.mark.parametrize("check", ["random games", "text leak"])
+@pytest.mark.parametrize("help_text", ["", "  \n", None])
+def test_checks_demand_a_help_text(check: str, help_text: object) -> None:
+    class Unhelpful(ToyGame):
+        def help_text(self) -> str:
+            return help_text  # type: ignore[return-value]
+
+    with pytest.raises(AssertionError, match=r"toy: help_text\(\) = "):
+        if check == "random games":
+            run_random_games(Unhelpful(), games=1, seed=0)
+        else:
+            check_no_text_leak(Unhelpful(), toy_v0.ENCODERS, games=1, seed=0)
