@@ -12,6 +12,7 @@ from tabletop.envs.core.protocol import (
     Game,
     IllegalActionError,
     State,
+    UnknownOptionError,
     check_options,
 )
 
@@ -23,6 +24,7 @@ __all__ = [
     "IllegalActionError",
     "State",
     "TabletopAEC",
+    "UnknownOptionError",
     "check_options",
     "env_constructors",
     "resolve_encoder",
