@@ -31,6 +31,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -239,40 +240,42 @@ def wrapper_count(env: AECEnv) -> int:
 
 
 def speed_measures(
-    module: Any, options: dict[str, Any], game: Game, seed: int
-) -> dict[str, Callable[[float], float]]:
-    """Every speed figure of one setting, the references included: name -> a function of
-    the seconds to measure for, returning a rate. Env figures are named ``env/<kind>`` for
-    ours and ``<reference>/<kind>`` for PettingZoo's."""
-    measures: dict[str, Callable[[float], float]] = {
-        "engine_apply": lambda s: engine_applies_per_second(game, s, seed),
-        "engine_loop": lambda s: engine_loop_steps_per_second(game, s, seed),
-        "ismcts": lambda s: ismcts_iterations_per_second(game, s, seed),
+    module: Any, options: dict[str, Any], game: Game, seed: int, seconds: float
+) -> dict[str, Callable[[], float]]:
+    """Every speed figure of one setting, the references included: name -> a function that
+    measures it for ``seconds`` and returns the rate. Env figures are named ``env/<kind>``
+    for ours and ``<reference>/<kind>`` for PettingZoo's."""
+    measures: dict[str, Callable[[], float]] = {
+        "engine_apply": partial(engine_applies_per_second, game, seconds, seed),
+        "engine_loop": partial(engine_loop_steps_per_second, game, seconds, seed),
+        "ismcts": partial(ismcts_iterations_per_second, game, seconds, seed),
     }
     for kind in ENV_KINDS:
-        measures[f"env/{kind}"] = _env_measure(lambda k=kind: game_env(module, options, k), seed)
+        measures[f"env/{kind}"] = partial(
+            _env_moves_per_second, partial(game_env, module, options, kind), seconds, seed
+        )
         for name in REFERENCE_ENVS:
-            measures[f"{name}/{kind}"] = _env_measure(
-                lambda n=name, k=kind: reference_env(n, k), seed
+            measures[f"{name}/{kind}"] = partial(
+                _env_moves_per_second, partial(reference_env, name, kind), seconds, seed
             )
     return measures
 
 
-def _env_measure(make_env: Callable[[], AECEnv], seed: int) -> Callable[[float], float]:
-    return lambda seconds: aec_moves_per_second(make_env(), seconds, seed)
+def _env_moves_per_second(make_env: Callable[[], AECEnv], seconds: float, seed: int) -> float:
+    return aec_moves_per_second(make_env(), seconds, seed)
 
 
 def interleaved_rounds(
-    measures: dict[str, Callable[[float], float]], seconds: float, rounds: int
+    measures: dict[str, Callable[[], float]], rounds: int
 ) -> dict[str, list[float]]:
-    """Each measure once per round for ``seconds``, the order reversed every other round
-    (A B C, C B A, A B C, ...) so that no figure always runs first or last after another;
+    """Each measure once per round, the order reversed every other round (A B C, C B A,
+    A B C, ...) so that no figure always runs first, or always right after another;
     name -> its value in each round."""
     values: dict[str, list[float]] = {name: [] for name in measures}
     order = list(measures)
     for round_index in range(rounds):
         for name in order if round_index % 2 == 0 else reversed(order):
-            values[name].append(measures[name](seconds))
+            values[name].append(measures[name]())
     return values
 
 
@@ -280,8 +283,9 @@ def _measure_setting(name: str, options: dict[str, Any], args: argparse.Namespac
     module = envs.env_module(name)
     _progress(f"bench: {name} {format_options(options)}")
     game = module.new_game(**options)
+    seconds = args.seconds / args.rounds
     rounds = interleaved_rounds(
-        speed_measures(module, options, game, args.seed), args.seconds / args.rounds, args.rounds
+        speed_measures(module, options, game, args.seed, seconds), args.rounds
     )
     competitive = getattr(module, "COMPETITIVE", False)
     return GameResult(

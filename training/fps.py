@@ -17,6 +17,7 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecEnv
 
+from tabletop.training.bench import Spread, interleaved_rounds, ratio_spread
 from tabletop.training.policy import NetworkSpec
 from tabletop.training.train import TrainSettings
 from tabletop.training.trainer import (
@@ -27,8 +28,9 @@ from tabletop.training.trainer import (
 )
 
 ROUNDS = 3
-"""Each figure is the best of this many runs, alternating game and zero-cost: other load on
-the machine only ever slows a run down, so the fastest run is the least disturbed."""
+"""Interleaved rounds of one run each of the game and the zero-cost env. Other jobs on the
+machine slow whatever runs at the same time, so the ratio is taken within each round, where
+both runs shared the same minutes, and the median of those ratios is reported."""
 ZERO_COST_EPISODE = 40
 """Steps per episode of the zero-cost env, so that resets and episode ends happen too."""
 
@@ -87,20 +89,31 @@ def zero_cost_vec_env(settings: TrainSettings) -> VecEnv:
 
 
 def print_fps_benchmark(settings: TrainSettings, rounds: int = ROUNDS) -> None:
-    """Both figures (each the best of ``rounds`` runs, alternating) and their ratio."""
+    """Both figures in interleaved rounds (game then zero-cost, reversed every other round):
+    every round's figures, their medians and the median of the per-round ratios with their
+    min-max."""
     torch.set_num_threads(TORCH_THREADS)
-    game_runs, zero_runs = [], []
-    for _ in range(rounds):
-        game_runs.append(training_steps_per_second(settings, make_vec_env(settings, settings.seed)))
-        zero_runs.append(training_steps_per_second(settings, zero_cost_vec_env(settings)))
-    game_fps, zero_fps = max(game_runs), max(zero_runs)
+    runs = interleaved_rounds(
+        {
+            "game": lambda: training_steps_per_second(
+                settings, make_vec_env(settings, settings.seed)
+            ),
+            "zero-cost": lambda: training_steps_per_second(settings, zero_cost_vec_env(settings)),
+        },
+        rounds,
+    )
+    game, zero_cost = Spread.of(runs["game"]), Spread.of(runs["zero-cost"])
+    ratio = ratio_spread(runs["game"], runs["zero-cost"])
     where = "subprocesses" if settings.in_subprocesses else "one process"
     print(
         f"{settings.game}: {settings.steps} MaskablePPO steps, {settings.envs} envs in {where}, "
-        f"best of {rounds} runs each"
+        f"{rounds} interleaved rounds"
     )
-    print("  all runs, game env:      " + ", ".join(f"{fps:,.0f}" for fps in game_runs))
-    print("  all runs, zero-cost env: " + ", ".join(f"{fps:,.0f}" for fps in zero_runs))
-    print(f"  game env:      {game_fps:,.0f} steps/s")
-    print(f"  zero-cost env: {zero_fps:,.0f} steps/s")
-    print(f"  game / zero-cost: {game_fps / zero_fps:.3f}")
+    print("  each round, game env:      " + ", ".join(f"{fps:,.0f}" for fps in runs["game"]))
+    print("  each round, zero-cost env: " + ", ".join(f"{fps:,.0f}" for fps in runs["zero-cost"]))
+    print(f"  game env:      {game.median:,.0f} steps/s (median)")
+    print(f"  zero-cost env: {zero_cost.median:,.0f} steps/s (median)")
+    print(
+        f"  game / zero-cost: {ratio.median:.3f} (median of the per-round ratios; "
+        f"min {ratio.low:.3f}, max {ratio.high:.3f})"
+    )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -182,14 +181,3 @@ def test_envs_in_subprocesses_train_the_same_policy(tmp_path: Path) -> None:
     assert in_process.keys() == in_subprocesses.keys()
     for name, weights in in_process.items():
         assert torch.equal(weights, in_subprocesses[name]), name
-
-
-def test_fps_benchmark_prints_both_figures_and_their_ratio(capsys) -> None:
-    flags = [flag for flag in TINY_FLAGS if flag != "--envs=1"]
-    assert main(["train", "kaleva", "--fps-benchmark", "--steps=128", "--envs=2", *flags]) == 0
-    printed = capsys.readouterr().out
-    assert "128 MaskablePPO steps, 2 envs in one process, best of 3 runs each" in printed
-    figures = dict(re.findall(r"^  (game env|zero-cost env): +([\d,]+) steps/s$", printed, re.M))
-    ratio = float(re.search(r"game / zero-cost: ([\d.]+)", printed).group(1))
-    game, zero_cost = (int(figures[key].replace(",", "")) for key in ("game env", "zero-cost env"))
-    assert ratio == pytest.approx(game / zero_cost, abs=0.002)
