@@ -12,10 +12,12 @@ import os
 import random
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from tabletop.envs import env_module
 from tabletop.envs.core.protocol import State
+from tabletop.training.ismcts import OPTION_TYPES as ISMCTS_OPTIONS
 from tabletop.training.ismcts import make_ismcts_agent
 
 
@@ -73,34 +75,50 @@ def _policy_agent(game_name: str, seed: int | None, path: str) -> Agent:
     return load_agent(path, game=game_name, seed=seed)
 
 
-AGENT_FACTORIES: dict[str, AgentFactory] = {
-    "random": _random_agent,
-    "heuristic": _heuristic_agent,
-    "ismcts": make_ismcts_agent,
-    "policy": _policy_agent,
+@dataclass(frozen=True)
+class AgentKind:
+    """One kind of agent: how to build it and how a spec names it."""
+
+    factory: AgentFactory
+    usage: str
+    """The spec's form, as ``--help`` shows it, e.g. ``"policy:PATH"``."""
+
+
+AGENT_KINDS: dict[str, AgentKind] = {
+    "random": AgentKind(_random_agent, "random"),
+    "heuristic": AgentKind(_heuristic_agent, "heuristic"),
+    "ismcts": AgentKind(
+        make_ismcts_agent, "ismcts[:" + ",".join(f"{key}=..." for key in ISMCTS_OPTIONS) + "]"
+    ),
+    "policy": AgentKind(_policy_agent, "policy:PATH"),
 }
-"""Agent kind -> factory. A spec is ``kind`` or ``kind:options``
+"""Agent kind -> how to build it. A spec is ``kind`` or ``kind:options``
 (e.g. ``ismcts:iterations=2000,c=0.7``, ``policy:runs/regicide``), so a new kind of agent
-is one entry here."""
+is one entry here, and ``--help`` lists it."""
+
+PATH_USAGE = "PATH (a saved policy: a .pt file or a training run directory)"
+"""The bare-path spec, which ``make_agent`` reads as ``policy:PATH``."""
 
 POLICY_SUFFIX = ".pt"
 
 
+def agent_specs_help() -> str:
+    """Every form of agent spec, for the ``--agents`` help of the commands."""
+    return ", ".join(kind.usage for kind in AGENT_KINDS.values()) + ", or " + PATH_USAGE
+
+
 def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
     """The agent named by ``spec`` for the game ``game_name``: ``kind[:options]`` as in
-    ``AGENT_FACTORIES``, or the bare path of a saved policy (a ``.pt`` file or a training
+    ``AGENT_KINDS``, or the bare path of a saved policy (a ``.pt`` file or a training
     run directory)."""
     text = spec.strip()
     kind, _, options = text.partition(":")
-    factory = AGENT_FACTORIES.get(kind.strip().lower())
-    if factory is not None:
-        return factory(game_name, seed, options.strip())
+    agent_kind = AGENT_KINDS.get(kind.strip().lower())
+    if agent_kind is not None:
+        return agent_kind.factory(game_name, seed, options.strip())
     if _looks_like_path(text):
         return _policy_agent(game_name, seed, text)
-    raise ValueError(
-        f"unknown agent {spec!r}; known agents: {', '.join(AGENT_FACTORIES)}, "
-        "or the path of a saved policy (file or training run directory)"
-    )
+    raise ValueError(f"unknown agent {spec!r}; known agents: {agent_specs_help()}")
 
 
 OPTION_PART = re.compile(r"[A-Za-z_]\w*=.*")

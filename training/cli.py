@@ -27,8 +27,25 @@ class CommandError(Exception):
     """A problem the user can fix on the command line; shown without a traceback."""
 
 
-def parse_option_value(text: str) -> bool | int | float | str:
-    """``"true"`` -> True, ``"2"`` -> 2, ``"0.5"`` -> 0.5, anything else stays text."""
+OptionScalar = bool | int | float | str
+OptionValue = OptionScalar | tuple[OptionScalar, ...]
+
+
+def parse_option_value(text: str) -> OptionValue:
+    """``"true"`` -> True, ``"2"`` -> 2, ``"0.5"`` -> 0.5, anything else stays text (a path
+    too); a comma makes a tuple of such items, so options that take several values are
+    writable on a command line: ``"warrior,mage"`` -> ("warrior", "mage"), ``"3,"`` -> (3,)."""
+    if "," not in text:
+        return _parse_scalar(text)
+    items = [item.strip() for item in text.split(",")]
+    if items[-1] == "":
+        items.pop()  # a trailing comma: a one-item tuple, as in Python
+    if "" in items:
+        raise ValueError(f"empty item in the list {text!r}")
+    return tuple(_parse_scalar(item) for item in items)
+
+
+def _parse_scalar(text: str) -> OptionScalar:
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
     for number_type in (int, float):
@@ -39,12 +56,22 @@ def parse_option_value(text: str) -> bool | int | float | str:
     return text
 
 
-def parse_option(text: str) -> tuple[str, bool | int | float | str]:
-    """``"key=value"`` as an argparse type, so a malformed option is a usage error."""
+def split_key_value(text: str) -> tuple[str, str]:
+    """``"key=value"`` as an argparse type, the value left as text; a malformed pair is a
+    usage error."""
     key, separator, value = text.partition("=")
-    if not separator or not key:
+    if not separator or not key.strip():
         raise argparse.ArgumentTypeError(f"expected key=value, got {text!r}")
-    return key.strip(), parse_option_value(value.strip())
+    return key.strip(), value.strip()
+
+
+def parse_option(text: str) -> tuple[str, OptionValue]:
+    """``"key=value"`` with the value parsed by ``parse_option_value``, as an argparse type."""
+    key, value = split_key_value(text)
+    try:
+        return key, parse_option_value(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{key}: {error}") from None
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -57,7 +84,9 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="any game option, e.g. --option solo_yield=true (repeatable)",
+        help="any game option (repeatable): true/false, a number, text or a path, or a "
+        "comma-separated list of them, which the game gets as a tuple: --option solo_yield=true, "
+        "--option decks=warrior,mage (a trailing comma makes a one-item list: decks=warrior,)",
     )
 
 

@@ -11,6 +11,7 @@ plays any seat on the engine state, like the baselines.
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -31,6 +32,8 @@ FORMAT_VERSION = 1
 POLICY_SUFFIX = ".pt"
 RUN_DIR_POLICIES = ("best_policy.pt", "last_policy.pt")
 """The files ``load_agent`` looks for, in this order, when given a training run directory."""
+SB3_MODEL_MEMBERS = {"data", "policy.pth"}
+"""Files inside a zip that stable-baselines3's ``save`` writes (a run's ``checkpoint.zip``)."""
 
 
 class PolicyMismatchError(ValueError):
@@ -147,12 +150,19 @@ def read_policy_file(
 ) -> tuple[PolicyMetadata, NetworkSpec, dict[str, torch.Tensor]]:
     """Metadata, network spec and weights of a policy file, with clear errors for non-policies."""
     path = resolve_policy_path(path)
+    _refuse_other_files(path)
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:
-        raise ValueError(f"{path} is not a readable policy file: {error}") from error
+        raise ValueError(
+            f"{path} is not a tabletop policy file: torch cannot read it "
+            f"({type(error).__name__}: {error})"
+        ) from error
     if not isinstance(payload, dict) or payload.get("format") != FILE_FORMAT:
-        raise ValueError(f"{path} is not a tabletop policy file")
+        raise ValueError(
+            f"{path} is not a tabletop policy file: torch reads it, but it lacks the "
+            f"'format': {FILE_FORMAT!r} entry that policy files carry"
+        )
     if payload["format_version"] != FORMAT_VERSION:
         raise ValueError(
             f"{path} has policy file format {payload['format_version']}, "
@@ -161,6 +171,25 @@ def read_policy_file(
     fields = dict(payload["metadata"])
     fields["observation_shape"] = tuple(fields["observation_shape"])
     return PolicyMetadata(**fields), NetworkSpec(**payload["network"]), payload["state_dict"]
+
+
+def _refuse_other_files(path: Path) -> None:
+    """Name the files people pass by mistake, where torch's own error would not say why."""
+    if path.stat().st_size == 0:
+        raise ValueError(f"{path} is empty, not a policy file")
+    if _zip_members(path) >= SB3_MODEL_MEMBERS:
+        raise ValueError(
+            f"{path} is a training checkpoint (the whole PPO model, to resume training), not a "
+            f"policy: pass its run directory ({path.parent}) or the {RUN_DIR_POLICIES[0]} in it"
+        )
+
+
+def _zip_members(path: Path) -> set[str]:
+    """The names inside ``path`` if it is a zip archive (torch files are too), else none."""
+    if not zipfile.is_zipfile(path):
+        return set()
+    with zipfile.ZipFile(path) as archive:
+        return set(archive.namelist())
 
 
 def resolve_policy_path(path: str | Path) -> Path:

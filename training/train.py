@@ -10,7 +10,8 @@ The run directory holds: ``settings.json``; ``checkpoint.zip`` (the whole PPO mo
 its optimiser, every ``checkpoint_every`` steps) and ``checkpoint.json``; ``snapshots/``;
 ``best_policy.pt`` (best evaluation so far) and ``last_policy.pt``, both loadable with
 ``load_agent`` or as an agent spec; ``log.csv``; and TensorBoard logs in ``tb/``.
-``--resume`` continues from the last checkpoint, so a kill loses at most one interval.
+``--resume`` continues from the last checkpoint, so a kill loses at most one interval;
+``--overwrite`` starts the run over. Without either, an existing run is never touched.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shutil
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabletop.training.cli import CommandError, add_game_options, game_options, parse_option
+from tabletop.training.cli import CommandError, add_game_options, game_options, split_key_value
 from tabletop.training.config import check_known_keys, game_config, merged, registered_name
 
 CHECKPOINT = "checkpoint.zip"
@@ -33,6 +35,10 @@ LOG = "log.csv"
 BEST_POLICY = "best_policy.pt"
 LAST_POLICY = "last_policy.pt"
 SNAPSHOTS = "snapshots"
+TENSORBOARD = "tb"
+RUN_FILES = (SETTINGS, CHECKPOINT, CHECKPOINT_INFO, LOG, BEST_POLICY, LAST_POLICY)
+RUN_DIRS = (SNAPSHOTS, TENSORBOARD)
+"""What a run writes in its directory: ``--overwrite`` deletes these and nothing else."""
 EVAL_SEED_OFFSET = 1_000_000
 """Evaluation deals are seeds ``seed + EVAL_SEED_OFFSET + k``: the same at every evaluation
 (so that curves compare like with like) and apart from the training deals."""
@@ -151,16 +157,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--resume", action="store_true", help="continue the run in --out from its checkpoint"
     )
     parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="start the run in --out over: delete the files of the run already there "
+        "(and nothing else in the directory)",
+    )
+    parser.add_argument(
         "--quick", action="store_true", help="the short demo run (config: quick_steps)"
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument(
         "--set",
-        type=parse_option,
+        type=split_key_value,
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="override a configs.toml setting, e.g. --set ppo.n_steps=256 (repeatable)",
+        help="override a configs.toml setting with a TOML value, e.g. --set ppo.n_steps=256 "
+        "--set network.net_arch=[64,64] (repeatable)",
     )
     parser.add_argument(
         "--fps-benchmark",
@@ -183,6 +196,8 @@ def run(args: argparse.Namespace) -> int:
             return 0
         from tabletop.training.trainer import Trainer
 
+        if args.overwrite:
+            delete_run(Path(out))
         info = Trainer(settings, resume=args.resume, progress=not args.no_progress).run()
     except (ValueError, FileNotFoundError, FileExistsError) as error:
         raise CommandError(str(error)) from error
@@ -219,6 +234,20 @@ def _run_defining_flags(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def run_files(out: Path) -> list[Path]:
+    """The files and directories of a run in ``out`` (none if there is no run)."""
+    return [out / name for name in (*RUN_FILES, *RUN_DIRS) if (out / name).exists()]
+
+
+def delete_run(out: Path) -> None:
+    """Delete the run in ``out``; other files there (e.g. evaluation results) stay."""
+    for path in run_files(out):
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+
+
 def _toml_value(text: str) -> Any:
     try:
         return tomllib.loads(f"value = {text}")["value"]
@@ -228,6 +257,8 @@ def _toml_value(text: str) -> Any:
 
 def _settings(args: argparse.Namespace, game: str, out: str) -> TrainSettings:
     settings_path = Path(out) / SETTINGS
+    if args.resume and args.overwrite:
+        raise ValueError("--resume continues a run, --overwrite starts it over: pass one")
     if args.resume:
         changed = [flag for flag, value in _run_defining_flags(args).items() if value]
         if changed:
@@ -244,8 +275,11 @@ def _settings(args: argparse.Namespace, game: str, out: str) -> TrainSettings:
         if args.steps is not None:
             settings.steps = args.steps
         return settings
-    if (Path(out) / CHECKPOINT).exists() and not args.fps_benchmark:
-        raise FileExistsError(f"{out} already holds a run: pass --resume, or another --out")
+    if run_files(Path(out)) and not (args.overwrite or args.fps_benchmark):
+        raise FileExistsError(
+            f"{out} already holds a run: --resume continues it, --overwrite starts it over "
+            "(deleting it), or pass another --out"
+        )
     settings = TrainSettings.from_config(
         game,
         out=out,

@@ -51,6 +51,7 @@ from tabletop.training.train import (
     LOG_FIELDS,
     SETTINGS,
     SNAPSHOTS,
+    TENSORBOARD,
     CheckpointInfo,
     TrainSettings,
     write_json,
@@ -204,21 +205,23 @@ class Trainer:
             self.vec_env,
             seed=self.settings.seed,
             device="cpu",
-            tensorboard_log=str(self.out / "tb"),
+            tensorboard_log=str(self.out / TENSORBOARD),
             policy_kwargs=self.network.policy_kwargs(),
             **self.settings.ppo,
         )
 
     def _resumed_model(self) -> MaskablePPO:
         model = MaskablePPO.load(self.out / CHECKPOINT, env=self.vec_env, device="cpu")
-        model.tensorboard_log = str(self.out / "tb")
+        model.tensorboard_log = str(self.out / TENSORBOARD)
         model.set_random_seed(self.settings.seed + self.info.steps)
         return model
 
     def _read_checkpoint_info(self) -> CheckpointInfo:
         path = self.out / CHECKPOINT_INFO
         if not (self.out / CHECKPOINT).exists() or not path.exists():
-            raise FileNotFoundError(f"{self.out} holds no checkpoint to resume from")
+            raise FileNotFoundError(
+                f"{self.out} holds no checkpoint to resume from; --overwrite starts the run over"
+            )
         return CheckpointInfo(**json.loads(path.read_text(encoding="utf-8")))
 
     @property
@@ -397,6 +400,12 @@ class Trainer:
         return self.info
 
 
+def final_step(start: int, target: int, rollout: int) -> int:
+    """The step a run from ``start`` to ``target`` ends at: PPO collects whole rollouts of
+    ``rollout`` steps (``n_steps`` per env) until it reaches ``target``, so it may pass it."""
+    return start + -(-(target - start) // rollout) * rollout
+
+
 class ProgressCallback(BaseCallback):
     """Counts training games per opponent for the progress bar and TensorBoard, and at the
     end of each rollout does the duties that are due: snapshot, evaluation, checkpoint."""
@@ -421,8 +430,9 @@ class ProgressCallback(BaseCallback):
         if steps == 0 and self.trainer.settings.cooperative:
             self.trainer.log_baselines()
         self.due = {duty: (steps // every + 1) * every for duty, every in self.every.items()}
+        rollout = self.model.n_steps * self.training_env.num_envs
         self.bar = tqdm(
-            total=self.trainer.settings.steps,
+            total=final_step(steps, self.trainer.settings.steps, rollout),
             initial=steps,
             unit="step",
             disable=not self.trainer.progress,

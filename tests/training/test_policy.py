@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from sb3_contrib import MaskablePPO
 
 from tabletop import envs
 from tabletop.training.agents import make_agent
@@ -22,6 +23,7 @@ from tabletop.training.policy import (
     read_policy_file,
     save_policy,
 )
+from tabletop.wrappers import SingleAgentEnv
 
 TINY = NetworkSpec(net_arch=[8], activation="Tanh")
 
@@ -106,13 +108,25 @@ def test_agent_specs_name_policy_files_and_run_directories(tmp_path: Path) -> No
         make_agent(str(tmp_path / "missing.pt"), "regicide")
 
 
-def test_a_file_that_is_not_a_policy_is_refused(tmp_path: Path) -> None:
+def test_a_file_that_is_not_a_policy_is_refused_with_the_reason(tmp_path: Path) -> None:
+    (tmp_path / "empty.pt").touch()
+    with pytest.raises(ValueError, match=r"empty\.pt is empty, not a policy file"):
+        read_policy_file(tmp_path / "empty.pt")
     (tmp_path / "junk.pt").write_bytes(b"not a policy")
-    with pytest.raises(ValueError, match="not a readable policy file"):
+    with pytest.raises(ValueError, match="not a tabletop policy file: torch cannot read it"):
         read_policy_file(tmp_path / "junk.pt")
     torch.save({"weights": torch.zeros(2)}, tmp_path / "other.pt")
-    with pytest.raises(ValueError, match="not a tabletop policy file"):
+    with pytest.raises(ValueError, match="torch reads it, but it lacks the 'format'"):
         read_policy_file(tmp_path / "other.pt")
+
+
+def test_a_training_checkpoint_is_refused_naming_what_to_pass(tmp_path: Path) -> None:
+    env = SingleAgentEnv(envs.make("regicide"), None, cooperative=True)
+    MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64).save(tmp_path / "checkpoint.zip")
+    expected = f"pass its run directory ({tmp_path}) or the best_policy.pt in it"
+    with pytest.raises(ValueError, match="is a training checkpoint") as error:
+        make_agent(str(tmp_path / "checkpoint.zip"), "regicide")
+    assert expected in str(error.value)
 
 
 def test_sampling_agent_is_seeded_and_stays_legal(tmp_path: Path) -> None:

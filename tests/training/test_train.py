@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -15,10 +16,10 @@ import torch
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 from tabletop import envs
-from tabletop.training.cli import main
+from tabletop.training.cli import build_parser, main
 from tabletop.training.policy import load_agent
 from tabletop.training.train import TrainSettings, config_overrides
-from tabletop.training.trainer import Trainer
+from tabletop.training.trainer import Trainer, final_step
 
 TINY = {
     "envs": 1,
@@ -164,6 +165,50 @@ def test_command_line_mistakes_are_clear_errors(tmp_path: Path, capsys) -> None:
         "network": {"net_arch": [4, 4]},
     }
     assert config_overrides([("seat", "random")]) == {"seat": "random"}
+
+
+def test_a_run_directory_is_rerun_with_overwrite_and_never_touched_without(
+    tmp_path: Path, capsys
+) -> None:
+    out = tmp_path / "run"
+    flags = ["train", "regicide", f"--out={out}", "--steps=64", "--no-progress", *TINY_FLAGS]
+    assert main(flags) == 0
+    first_rows = [(r["phase"], r["step"]) for r in log_rows(out)]
+    (out / "results.json").write_text("{}")  # e.g. an evaluation written beside the run
+    (out / "checkpoint.zip").unlink()  # a run killed before its first checkpoint counts too
+    assert main(flags) == 2
+    error = capsys.readouterr().err
+    assert "already holds a run: --resume continues it, --overwrite starts it over" in error
+    assert [(r["phase"], r["step"]) for r in log_rows(out)] == first_rows
+    assert main([*flags, "--overwrite", "--resume"]) == 2
+    assert "pass one" in capsys.readouterr().err
+
+    assert main([*flags, "--overwrite"]) == 0
+    assert [(r["phase"], r["step"]) for r in log_rows(out)] == first_rows  # a new log
+    assert checkpoint_steps(out) == 64
+    assert len(list((out / "tb").glob("ppo_*"))) == 1
+    assert (out / "results.json").read_text() == "{}"
+
+
+def test_set_takes_toml_values_with_commas() -> None:
+    flags = ["--set=network.net_arch=[16, 16]", "--set=ppo.learning_rate=3e-4", "--set=seat=random"]
+    args = build_parser().parse_args(["train", "regicide", *flags])
+    assert config_overrides(args.set) == {
+        "network": {"net_arch": [16, 16]},
+        "ppo": {"learning_rate": 3e-4},
+        "seat": "random",
+    }
+
+
+def test_the_progress_bar_ends_at_its_total(tmp_path: Path, capsys) -> None:
+    """PPO runs whole rollouts (64 steps here): asked for 100 steps it runs 128, and the
+    bar counts to 128 of 128."""
+    assert final_step(0, 100, 64) == 128 and final_step(128, 256, 64) == 256
+    settings = tiny_settings("regicide", tmp_path / "run", 100)
+    assert Trainer(settings, resume=False, progress=True).run().steps == 128
+    counts = re.findall(r"(\d+)/(\d+) \[", capsys.readouterr().err)
+    assert counts[-1] == ("128", "128")
+    assert all(int(done) <= int(total) for done, total in counts)
 
 
 def test_envs_in_subprocesses_train_the_same_policy(tmp_path: Path) -> None:
