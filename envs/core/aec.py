@@ -308,7 +308,7 @@ class _OrderEnforcing(OrderEnforcingWrapper):
         return self.env.last(observe)
 
     def __str__(self) -> str:
-        """The env's name, e.g. ``regicide_v0``, as PettingZoo's own wrapper gives."""
+        """The env's name, e.g. ``<game>_v0``, as PettingZoo's own wrapper gives."""
         return str(self.env)
 
 

@@ -31,7 +31,7 @@ class Event:
     """
 
     kind: str
-    """What happened, a snake_case word (``[a-z][a-z0-9_]*``), e.g. ``"enemy_defeated"``."""
+    """What happened, a snake_case word (``[a-z][a-z0-9_]*``), e.g. ``"cards_drawn"``."""
     text: str
     """One non-empty line for a human, e.g. ``"Player 1 draws 2 cards"``."""
     data: dict[str, Any] = field(default_factory=dict)
@@ -43,13 +43,14 @@ class Event:
 class Game(Protocol):
     """A configured game: fixed player count, fixed action space, factory of states.
 
-    ``repr(game)`` names the whole configuration (e.g. ``RegicideGame(num_players=2,
-    ...)``): two games with the same ``repr`` play by the same rules, which is how the AEC
-    adapter accepts a state built by another game object of the same configuration.
+    ``repr(game)`` names the whole configuration, e.g. ``SomeGame(num_players=2,
+    variant='short')``: two games with the same ``repr`` play by the same rules, which is
+    how the AEC adapter accepts a state built by another game object of the same
+    configuration.
     """
 
     name: str
-    """Short game name, e.g. ``"regicide"``."""
+    """Short game name, the registry's key for it."""
     num_players: int
     num_actions: int
     """Size of the fixed action space; legal actions are a subset of ``range(num_actions)``."""
@@ -100,14 +101,15 @@ class State(Protocol):
         ...
 
     def action_to_string(self, action: int, observer: int | None = None) -> str:
-        """Readable notation of an action id, e.g. ``"play 5H+AC"``, for ``current_player``
+        """Readable notation of an action id, e.g. ``"play 5"``, for ``current_player``
         to play now.
 
         ``observer=None`` gives the full notation, for any id in ``range(num_actions)``
         (error messages name illegal actions too); for a legal action it round-trips
         through ``string_to_action``. With an ``observer``, for a legal action: only what
-        that player may know of the move, e.g. ``"Bronze places a card on a"`` instead of
-        ``"place Terna a"``; for ``observer == current_player`` exactly the full notation.
+        that player may know of the move, e.g. ``"North places a card face down on a"``
+        instead of ``"place 7 a"``; for ``observer == current_player`` exactly the full
+        notation.
 
         The observer text depends only on what ``observer`` is shown: two moves look the
         same to ``observer`` when the positions before them and the positions after them
