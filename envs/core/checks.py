@@ -629,7 +629,9 @@ class _ShownMoves:
             f"and encodings {sorted(self.encoders)} before and after) but are narrated "
             f"differently: {self.where}\n"
             f"{_narration(first, observer)}\n{_narration(other, observer)}\n"
-            f"render({observer}) after either move:\n{first.view_after[0]}"
+            f"Either a narration names what player {observer} cannot see, or it states a "
+            f"public fact that neither render({observer}) nor the encodings show (then show "
+            f"it there). render({observer}) after either move:\n{first.view_after[0]}"
         )
 
 
