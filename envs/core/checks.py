@@ -482,10 +482,11 @@ def check_no_text_leak(
 ) -> TextLeakReport:
     """What a player is shown of the moves reveals nothing they cannot see otherwise.
 
-    At every state ``s`` of ``games`` random games, for each observer ``o``: every
-    ``s' = s.resample_hidden(o, rng)`` must show ``o`` the same (``render(o)`` and the
-    encodings of all ``encoders``). Then some legal moves ``a`` of ``s`` and ``a'`` of each
-    ``s'`` are played (the same ids where legal, and others when ``o`` is not the mover);
+    At every state ``s`` of ``games`` random games, for each observer ``o``: each of
+    ``resamples_per_state`` states ``s' = s.resample_hidden(o, rng)`` must show ``o`` the
+    same (``render(o)`` and the encodings of all ``encoders``, e.g. a game module's
+    ``ENCODERS``). Then ``actions_per_state`` legal moves ``a`` of ``s`` are played, and in
+    each ``s'`` the same ids where legal (plus as many others when ``o`` is not the mover);
     whenever two of them look the same to ``o`` (the same view after the move, and the same
     id if ``o`` is the mover, who knows their choice), ``action_to_string(a, o)`` must equal
     ``action_to_string(a', o)`` and ``last_events(o)`` must be equal too. So a hidden card
@@ -505,8 +506,8 @@ def check_no_text_leak(
         state = game.new_state(seed=game_seed)
         for observer in (None, *range(game.num_players)):
             assert state.last_events(observer) == [], (
-                f"last_events({observer}) of a new state: {state.last_events(observer)}: "
-                f"{_where(game_seed, [])}"
+                f"{game.name}: last_events({observer}) of a new state: "
+                f"{state.last_events(observer)}: {_where(game_seed, [])}"
             )
         actions: list[int] = []
         while not state.is_terminal():
