@@ -47,8 +47,14 @@ def test_unknown_name_lists_the_known_games() -> None:
 
 
 @pytest.mark.usefixtures("toy_registered")
-def test_unknown_options_are_rejected_by_the_game() -> None:
-    with pytest.raises(TypeError, match=r"unknown option\(s\) \['players'\]"):
-        envs.make("toy", players=3)
-    with pytest.raises(TypeError, match=r"unknown option\(s\) \['players'\]"):
+def test_unknown_options_are_rejected_listing_what_each_accepts() -> None:
+    """``make`` takes the env options too, ``make_game`` only the game's."""
+    known = r"known options: \['deck_size', 'hand_size', 'num_players'\]$"
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['players'\]; " + known):
         envs.make_game("toy", players=3)
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['players'\]") as raised:
+        envs.make("toy", players=3)
+    assert str(raised.value).endswith(
+        "known options: ['deck_size', 'encoder', 'hand_size', 'illegal_action', 'max_plies', "
+        "'num_players', 'render_mode']"
+    )
