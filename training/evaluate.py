@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -40,6 +41,8 @@ AgentSource = str | Agent
 
 GAMES_PER_TASK = 25
 """Games a worker plays per task: enough to amortise building its agents."""
+Z95 = 1.959964
+"""The standard normal quantile of a two-sided 95% interval."""
 
 
 @dataclass
@@ -76,6 +79,11 @@ class TeamResult:
     win_rate: float
     win_ci95: tuple[float, float]
     stats_mean: dict[str, float]
+    metric: str
+    """The game's ``best_metric``: ``win_rate`` or the ``stats()`` figure that ranks agents."""
+    metric_mean: float
+    metric_ci95: tuple[float, float] | None
+    """95% interval of ``metric_mean`` (Wilson for ``win_rate``); None from one game."""
     distributions: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
@@ -243,10 +251,11 @@ def ratings(records: Sequence[GameRecord], labels: Sequence[str]) -> list[dict[s
 
 
 def team_result(
-    label: str, records: Sequence[GameRecord], distribution_stats: Sequence[str]
+    label: str, records: Sequence[GameRecord], distribution_stats: Sequence[str], metric: str
 ) -> TeamResult:
+    """``label``'s team figures; ``metric`` is the game's ``best_metric``."""
     games = len(records)
-    wins = sum(outcome(list(r.returns), 0, cooperative=True) == "win" for r in records)
+    wins = sum(_team_won(record) for record in records)
     sums: Counter[str] = Counter()
     for record in records:
         sums.update(record.stats)
@@ -262,8 +271,43 @@ def team_result(
         win_rate=wins / games,
         win_ci95=wilson_interval(wins, games),
         stats_mean={key: total / games for key, total in sums.items()},
+        metric=metric,
         distributions=distributions,
+        **_metric_figures(records, metric),
     )
+
+
+def _team_won(record: GameRecord) -> bool:
+    return outcome(list(record.returns), 0, cooperative=True) == "win"
+
+
+def _metric_figures(records: Sequence[GameRecord], metric: str) -> dict[str, Any]:
+    """``metric_mean`` and ``metric_ci95`` of the games: the win rate with its Wilson
+    interval, or a ``stats()`` figure's mean with its normal-approximation interval."""
+    if metric == "win_rate":
+        wins = sum(_team_won(record) for record in records)
+        return {
+            "metric_mean": wins / len(records),
+            "metric_ci95": wilson_interval(wins, len(records)),
+        }
+    if any(metric not in record.stats for record in records):
+        known = ", ".join(sorted({key for record in records for key in record.stats}))
+        raise ValueError(f"best_metric {metric!r} is not a stats() figure of every game ({known})")
+    values = [record.stats[metric] for record in records]
+    mean = sum(values) / len(values)
+    return {"metric_mean": mean, "metric_ci95": mean_interval(values)}
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float] | None:
+    """The 95% interval of the mean of ``values`` (mean ± 1.96 standard errors, the normal
+    approximation: sound for the hundreds of games an evaluation plays); None for a single
+    value, which says nothing of the spread."""
+    if len(values) < 2:
+        return None
+    mean = sum(values) / len(values)
+    variance = sum((value - mean) ** 2 for value in values) / (len(values) - 1)
+    half_width = Z95 * math.sqrt(variance / len(values))
+    return mean - half_width, mean + half_width
 
 
 def _stat_label(value: float | None) -> str:
@@ -344,15 +388,17 @@ def _cooperative(
         records = play_schedule(
             game_name, options, {label: agents[label]}, schedule, agent_seed=seed, workers=workers
         )
-        teams.append(team_result(label, records, config["distribution_stats"]))
+        teams.append(
+            team_result(label, records, config["distribution_stats"], config["best_metric"])
+        )
     return PlayerCountResult(num_players=players, mode="cooperative", teams=teams)
 
 
 # ----- output -------------------------------------------------------------------------------
 
 
-def _interval(ci: tuple[float, float]) -> str:
-    return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+def _interval(ci: tuple[float, float] | None) -> str:
+    return "-" if ci is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
 def result_tables(results: Sequence[PlayerCountResult]) -> str:
@@ -369,21 +415,23 @@ def result_tables(results: Sequence[PlayerCountResult]) -> str:
 
 
 def _team_table(teams: Sequence[TeamResult]) -> str:
-    stat_keys = sorted({key for team in teams for key in team.stats_mean})
+    """One row per agent, led by the game's ``best_metric`` (what tells agents apart when
+    they all win about as rarely), then the win rate unless that is the metric."""
+    metric = teams[0].metric
+    stat_keys = sorted({key for team in teams for key in team.stats_mean} - {metric})
     dist_keys = sorted({key for team in teams for key in team.distributions})
-    headers = ["agent", "games", "team win rate", "95% CI"]
+    metric_header = "team win rate" if metric == "win_rate" else f"mean {metric}"
+    headers = ["agent", "games", metric_header, "95% CI"]
+    if metric != "win_rate":
+        headers += ["team win rate", "95% CI (win rate)"]
     headers += [f"mean {key}" for key in stat_keys] + [f"{key} counts" for key in dist_keys]
-    rows = [
-        [
-            team.agent,
-            str(team.games),
-            f"{team.win_rate:.3f}",
-            _interval(team.win_ci95),
-            *(f"{team.stats_mean.get(key, 0.0):.3g}" for key in stat_keys),
-            *(_counts(team.distributions.get(key, {})) for key in dist_keys),
-        ]
-        for team in teams
-    ]
+    rows = []
+    for team in teams:
+        row = [team.agent, str(team.games), f"{team.metric_mean:.3f}", _interval(team.metric_ci95)]
+        if metric != "win_rate":
+            row += [f"{team.win_rate:.3f}", _interval(team.win_ci95)]
+        row += [f"{team.stats_mean.get(key, 0.0):.3g}" for key in stat_keys]
+        rows.append(row + [_counts(team.distributions.get(key, {})) for key in dist_keys])
     return format_table(headers, rows)
 
 

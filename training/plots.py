@@ -51,40 +51,53 @@ def evaluation_figure(path: Path, game: str, specs: Sequence[str], results: Sequ
 
 
 def win_rate_matrix(ax: Any, specs: Sequence[str], result: Any) -> None:
-    """Cell (row a, column b): a's win rate against b; the diagonal is left blank."""
+    """Cell (row a, column b): a's win rate and draw rate against b, as "win / draw"; the
+    colour is the win rate; the diagonal is left blank."""
     index = {spec: i for i, spec in enumerate(specs)}
-    matrix = np.full((len(specs), len(specs)), np.nan)
+    wins = np.full((len(specs), len(specs)), np.nan)
+    draws = np.full_like(wins, np.nan)
     for pair in result.pairs:
-        matrix[index[pair.a], index[pair.b]] = pair.win_rate
-        matrix[index[pair.b], index[pair.a]] = pair.loss_rate
-    image = ax.imshow(matrix, vmin=0, vmax=1, cmap="RdYlGn")
+        a, b = index[pair.a], index[pair.b]
+        wins[a, b], wins[b, a] = pair.win_rate, pair.loss_rate
+        draws[a, b] = draws[b, a] = pair.draws / pair.games
+    image = ax.imshow(wins, vmin=0, vmax=1, cmap="RdYlGn")
     labels = [_short(spec) for spec in specs]
     ax.set_xticks(range(len(specs)), labels, rotation=30, ha="right")
     ax.set_yticks(range(len(specs)), labels)
     ax.set_xlabel("opponent")
-    ax.set_ylabel("agent (win rate)")
-    for (row, column), value in np.ndenumerate(matrix):
+    ax.set_ylabel("agent (win rate / draw rate)")
+    for (row, column), value in np.ndenumerate(wins):
         if not np.isnan(value):
-            ax.text(column, row, f"{value:.2f}", ha="center", va="center")
-    ax.figure.colorbar(image, ax=ax, fraction=0.046)
+            text = f"{value:.2f} / {draws[row, column]:.2f}"
+            ax.text(column, row, text, ha="center", va="center")
+    ax.figure.colorbar(image, ax=ax, fraction=0.046, label="win rate")
 
 
 def team_bars(ax: Any, result: Any) -> None:
-    """Team win rate with its 95% interval per agent, and each agent's mean stats beside."""
-    names = [_short(team.agent) for team in result.teams]
-    rates = [team.win_rate for team in result.teams]
+    """Per agent, the game's ``best_metric`` with its 95% interval as bars (the figure that
+    separates the agents), and beside it each agent's win rate and mean stats."""
+    teams = result.teams
+    metric = teams[0].metric
+    names = [_short(team.agent) for team in teams]
+    means = [team.metric_mean for team in teams]
+    intervals = [team.metric_ci95 or (team.metric_mean, team.metric_mean) for team in teams]
     errors = np.array(
-        [[t.win_rate - t.win_ci95[0], t.win_ci95[1] - t.win_rate] for t in result.teams]
+        [[mean - low, high - mean] for mean, (low, high) in zip(means, intervals, strict=True)]
     ).T.clip(0)  # rounding can leave a rate a hair outside its own interval
-    ax.bar(names, rates, yerr=errors, capsize=4, color="tab:green")
-    ax.set_ylabel("team win rate (95% CI)")
-    ax.set_ylim(0, max(0.05, max(t.win_ci95[1] for t in result.teams) * 1.2))
-    stat_keys = [key for key in result.teams[0].stats_mean if key not in ("won",)]
-    lines = [
-        f"{_short(team.agent)}: "
-        + ", ".join(f"{key} {team.stats_mean.get(key, 0):.2f}" for key in stat_keys)
-        for team in result.teams
-    ]
+    bars = ax.bar(names, means, yerr=errors, capsize=4, color="tab:green")
+    ax.bar_label(bars, fmt="%.3g", label_type="center")
+    label = "team win rate" if metric == "win_rate" else f"mean {metric}"
+    ax.set_ylabel(f"{label} (95% CI)")
+    ax.set_ylim(0, max(0.05, max(high for _, high in intervals) * 1.25))
+    stat_keys = [key for key in teams[0].stats_mean if key not in ("won", metric)]
+    lines = []
+    for team in teams:
+        figures = []
+        if metric != "win_rate":
+            low, high = team.win_ci95
+            figures.append(f"win rate {team.win_rate:.3f} [{low:.3f}, {high:.3f}]")
+        figures += [f"{key} {team.stats_mean.get(key, 0):.2f}" for key in stat_keys]
+        lines.append(f"{_short(team.agent)}: " + ", ".join(figures))
     ax.text(0.02, 0.98, "\n".join(lines), transform=ax.transAxes, va="top", fontsize=8)
 
 

@@ -27,6 +27,7 @@ from tabletop.training.agents import make_agent
 from tabletop.training.bench import wilson_interval
 from tabletop.training.evaluate import (
     GameRecord,
+    TeamResult,
     pair_result,
     pair_schedule,
     play_games,
@@ -287,7 +288,7 @@ class Trainer:
         learner = self.learner_agent(deterministic=True)
         if self.settings.cooperative:
             team = self._team("learner", learner)
-            values = {"team": self._metric_value(team.win_rate, team.stats_mean)}
+            values = {"team": team.metric_mean}
             rates = {"team": team.win_rate}
         else:
             rates, values = {}, {}
@@ -309,17 +310,17 @@ class Trainer:
         self.log_row("eval", spec, tally)
         return pair.win_rate
 
-    def _team(self, label: str, agent: PolicyAgent | str) -> Any:
+    def _team(self, label: str, agent: PolicyAgent | str) -> TeamResult:
         """``agent`` at every seat of the evaluation deals."""
         settings = self.settings
         seed = settings.seed + EVAL_SEED_OFFSET
         players = envs.make_game(settings.game, **settings.env_options).num_players
         schedule = [((label,) * players, seed + g) for g in range(settings.run["eval_games"])]
         records = play_games(settings.game, settings.env_options, {label: agent}, schedule, seed)
-        team = team_result(label, records, [])
-        value = self._metric_value(team.win_rate, team.stats_mean)
+        team = team_result(label, records, [], settings.best_metric)
         phase, opponent = ("eval", "self") if label == "learner" else ("baseline", label)
-        self.log_row(phase, opponent, Tally.of_records(records, label, team.wins, 0, value))
+        tally = Tally.of_records(records, label, team.wins, 0, team.metric_mean)
+        self.log_row(phase, opponent, tally)
         return team
 
     def log_baselines(self) -> None:

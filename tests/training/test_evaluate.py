@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import pytest
 from countdown import ResignAgent, TakeOneAgent
 
@@ -12,13 +14,18 @@ from tabletop import envs
 from tabletop.training.agents import make_agent, play_game
 from tabletop.training.bench import wilson_interval
 from tabletop.training.cli import main
+from tabletop.training.config import game_config
 from tabletop.training.evaluate import (
     GameRecord,
+    PairResult,
+    PlayerCountResult,
     evaluate,
+    mean_interval,
     pair_arrangements,
     result_tables,
     team_result,
 )
+from tabletop.training.plots import team_bars, win_rate_matrix
 
 
 @pytest.fixture
@@ -63,6 +70,8 @@ def test_cooperative_figures_match_direct_play() -> None:
     wins = sum(s.returns()[0] > 0 for s in states)
     assert (team.games, team.wins) == (12, wins)
     assert team.stats_mean["enemies_defeated"] == pytest.approx(enemies)
+    assert team.metric == game_config("regicide")["best_metric"] == "enemies_defeated"
+    assert team.metric_mean == pytest.approx(enemies)
 
 
 def test_distributions_count_games_without_the_stat_only_when_some_have_it() -> None:
@@ -72,7 +81,7 @@ def test_distributions_count_games_without_the_stat_only_when_some_have_it() -> 
         GameRecord(("a",), (1.0,), {"grade": 2.0}),
         GameRecord(("a",), (1.0,), {"grade": 0.0}),
     ]
-    team = team_result("a", records, ["grade", "medal"])
+    team = team_result("a", records, ["grade", "medal"], "win_rate")
     assert team.distributions == {"grade": {"-": 1, "0": 2, "2": 1}}
     assert (team.wins, team.win_rate) == (3, 0.75)
 
@@ -109,3 +118,74 @@ def test_tables_show_each_player_count_with_intervals() -> None:
     assert "1 players (cooperative)" in text and "2 players (cooperative)" in text
     low, high = wilson_interval(0, 3)
     assert f"[{low:.3f}, {high:.3f}]" in text and "mean enemies_defeated" in text
+
+
+def solo_records(enemies: list[float], wins: int = 0) -> list[GameRecord]:
+    """One-seat games with these enemies defeated, the first ``wins`` of them won."""
+    return [
+        GameRecord(("a",), (1.0 if g < wins else -1.0,), {"enemies": e, "won": float(g < wins)})
+        for g, e in enumerate(enemies)
+    ]
+
+
+def test_mean_interval_is_the_normal_approximation() -> None:
+    low, high = mean_interval([1.0, 2.0, 3.0, 4.0])
+    half_width = 1.959964 * statistics.stdev([1.0, 2.0, 3.0, 4.0]) / 2
+    assert (low, high) == pytest.approx((2.5 - half_width, 2.5 + half_width))
+    assert mean_interval([3.0]) is None
+
+
+def test_team_figures_of_the_best_metric_and_an_unknown_metric() -> None:
+    team = team_result("a", solo_records([2.0, 4.0, 6.0], wins=1), [], "enemies")
+    assert (team.metric, team.metric_mean) == ("enemies", 4.0)
+    assert team.metric_ci95 == mean_interval([2.0, 4.0, 6.0])
+    by_wins = team_result("a", solo_records([2.0, 4.0, 6.0], wins=1), [], "win_rate")
+    assert (by_wins.metric_mean, by_wins.metric_ci95) == (1 / 3, wilson_interval(1, 3))
+    with pytest.raises(ValueError, match="best_metric 'medals' is not a stats"):
+        team_result("a", solo_records([1.0]), [], "medals")
+
+
+def test_cooperative_table_leads_with_the_best_metric_and_its_interval() -> None:
+    teams = [
+        team_result("trained", solo_records([6.0, 7.0, 8.0], wins=1), [], "enemies"),
+        team_result("heuristic", solo_records([5.0], wins=0), [], "enemies"),
+    ]
+    table = result_tables([PlayerCountResult(1, "cooperative", teams=teams)])
+    header, _, trained, heuristic = (
+        [cell.strip() for cell in line.strip("|").split("|")] for line in table.splitlines()[1:5]
+    )
+    assert header[:6] == [
+        "agent",
+        "games",
+        "mean enemies",
+        "95% CI",
+        "team win rate",
+        "95% CI (win rate)",
+    ]
+    assert "mean enemies" not in header[6:]
+    low, high = mean_interval([6.0, 7.0, 8.0])
+    assert trained[:5] == ["trained", "3", "7.000", f"[{low:.3f}, {high:.3f}]", "0.333"]
+    assert heuristic[:5] == ["heuristic", "1", "5.000", "-", "0.000"]  # one game: no interval
+
+
+def test_win_rate_matrix_shows_draws_in_every_cell() -> None:
+    pair = PairResult("a", "b", 10, 5, 3, 2, 0.5, (0.2, 0.8), 0.2, (0.05, 0.5))
+    _, ax = plt.subplots()
+    win_rate_matrix(ax, ["a", "b"], PlayerCountResult(2, "competitive", pairs=[pair]))
+    assert sorted(text.get_text() for text in ax.texts) == ["0.20 / 0.30", "0.50 / 0.30"]
+    assert "draw rate" in ax.get_ylabel()
+    plt.close(ax.figure)
+
+
+def test_team_bars_show_the_best_metric_with_the_win_rate_beside() -> None:
+    teams = [
+        team_result("trained", solo_records([6.0, 7.0, 8.0], wins=1), [], "enemies"),
+        team_result("random", solo_records([0.0, 1.0, 2.0]), [], "enemies"),
+    ]
+    _, ax = plt.subplots()
+    team_bars(ax, PlayerCountResult(1, "cooperative", teams=teams))
+    assert [bar.get_height() for bar in ax.patches] == [7.0, 1.0]
+    assert ax.get_ylabel() == "mean enemies (95% CI)"
+    notes = "\n".join(text.get_text() for text in ax.texts)
+    assert f"trained: win rate 0.333 [{wilson_interval(1, 3)[0]:.3f}" in notes
+    plt.close(ax.figure)
