@@ -6,12 +6,19 @@ import re
 import subprocess
 import sys
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import pytest
+from sb3_contrib import MaskablePPO
 
-from tabletop.envs import names
+from tabletop.envs import make, names
+from tabletop.envs.core.protocol import TERMINAL, Event
+from tabletop.training.agents import AGENT_KINDS
 from tabletop.training.bench import wilson_interval
-from tabletop.training.cli import main, parse_option_value
+from tabletop.training.cli import build_parser, game_options, main, parse_option_value
+from tabletop.training.play import Seat
+from tabletop.training.play import play as play_table
+from tabletop.wrappers import SingleAgentEnv
 
 MENU_LINE = re.compile(r"^\s+(\d+)\. (.+)$", re.MULTILINE)
 MAX_ANSWERS = 5_000
@@ -77,6 +84,36 @@ def test_option_values_are_typed(text: str, value: object) -> None:
     assert type(parse_option_value(text)) is type(value)
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("warrior,mage", ("warrior", "mage")),
+        ("1, 2.5 ,TRUE", (1, 2.5, True)),
+        ("warrior,", ("warrior",)),
+        ("decks/my deck.toml", "decks/my deck.toml"),
+    ],
+)
+def test_a_comma_makes_an_option_a_tuple_of_typed_items(text: str, value: object) -> None:
+    assert parse_option_value(text) == value
+    assert [type(item) for item in parse_option_value(text)] == [type(item) for item in value]
+
+
+def test_game_options_from_the_command_line_carry_tuples() -> None:
+    args = build_parser().parse_args(
+        ["play", "gold_and_dust", "--option", "decks=warrior,mage", "--option", "deck=a/b.toml"]
+    )
+    assert game_options(args) == {"decks": ("warrior", "mage"), "deck": "a/b.toml"}
+
+
+def test_an_empty_item_in_an_option_list_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "regicide", "--option", "decks=warrior,,mage"])
+    assert exit_info.value.code == 2
+    assert "decks: empty item in the list 'warrior,,mage'" in capsys.readouterr().err
+
+
 def test_wilson_interval_stays_in_range_and_is_symmetric_at_one_half() -> None:
     assert wilson_interval(0, 10)[0] == 0.0
     assert wilson_interval(10, 10)[1] == pytest.approx(1.0)
@@ -140,9 +177,124 @@ def test_watch_lets_agents_play_every_seat_to_the_end(capsys: pytest.CaptureFixt
     output = capsys.readouterr().out
     for seat in range(3):
         assert f"player {seat}: heuristic" in output
-    assert "Player 0 (heuristic) plays: " in output or "Player 1 (heuristic) plays: " in output
+    assert re.search(r"^player [012] \(heuristic\): play ", output, re.MULTILINE)
     assert "Your move" not in output
     assert "Game over." in output
+
+
+GEMS = ("ruby", "opal", "jade")
+
+
+class GemGame:
+    """A fake two-player game whose moves are secret: each player in turn hides a gem."""
+
+    name = "gems"
+    num_players = 2
+    num_actions = len(GEMS)
+
+    def player_name(self, seat: int) -> str:
+        return ("North", "South")[seat]
+
+    def help_text(self) -> str:
+        return "Gems: hide one gem a turn; the others see only that you hid one."
+
+
+class GemState:
+    """Two turns each; the texts and events name the gem only for its owner (or None)."""
+
+    def __init__(self) -> None:
+        self.game = GemGame()
+        self.hidden: list[tuple[int, int]] = []  # (player, gem)
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else len(self.hidden) % 2
+
+    def is_terminal(self) -> bool:
+        return len(self.hidden) == 4
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.is_terminal() else list(range(len(GEMS)))
+
+    def _sees(self, observer: int | None, player: int) -> bool:
+        return observer is None or observer == player
+
+    def action_to_string(self, action: int, observer: int | None = None) -> str:
+        mover = self.current_player
+        if self._sees(observer, mover):
+            return f"hide {GEMS[action]}"
+        return f"{self.game.player_name(mover)} hides a gem"
+
+    def string_to_action(self, text: str) -> int:
+        return GEMS.index(text.removeprefix("hide "))
+
+    def apply(self, action: int) -> None:
+        self.hidden.append((self.current_player, action))
+
+    def last_events(self, observer: int | None = None) -> list[Event]:
+        player, gem = self.hidden[-1]
+        shown = GEMS[gem] if self._sees(observer, player) else "a gem"
+        return [Event("gem_hidden", f"{self.game.player_name(player)} hid {shown}")]
+
+    def render(self, observer: int | None = None) -> str:
+        lines = []
+        for player in range(2):
+            gems = " ".join(GEMS[gem] for owner, gem in self.hidden if owner == player)
+            shown = gems if self._sees(observer, player) else "?"
+            lines.append(f"{self.game.player_name(player)}: {shown}")
+        return "\n".join(lines)
+
+
+class Hides:
+    """An agent that always hides the same gem."""
+
+    def __init__(self, gem: str) -> None:
+        self.gem = GEMS.index(gem)
+
+    def reset(self) -> None:
+        pass
+
+    def act(self, state: GemState, player: int) -> int:
+        return self.gem
+
+
+def test_play_tells_the_human_other_players_moves_and_events_only_as_they_may_know_them(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = iter(["help", "1", "hide opal"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert play_table(GemState(), [Seat("agent", Hides("jade")), Seat("you", None)], human=1)
+    output = capsys.readouterr().out
+    agent_lines = re.findall(r"^player 0 \(North, agent\): (.*)$", output, re.MULTILINE)
+    assert agent_lines == ["North hides a gem"] * 2
+    assert re.findall(r"^  North hid (.*)$", output, re.MULTILINE) == ["a gem"] * 2
+    assert "North: ?" in output and "North: jade" not in output
+    assert "You play: hide ruby\n  South hid ruby" in output
+    assert "You play: hide opal\n  South hid opal" in output
+
+
+def test_play_names_the_humans_seat_and_help_explains_the_game_and_how_to_answer(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = iter(["HELP", "1", "1"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    play_table(GemState(), [Seat("random", Hides("opal")), Seat("you", None)], human=1)
+    output = capsys.readouterr().out
+    assert "Seats: player 0 (North): random, player 1 (South): you" in output
+    assert "You are player 1 (South)." in output
+    assert "Your legal moves (player 1 (South)):" in output
+    assert GemGame().help_text() in output
+    assert "type a move's number from the list, or its text" in output
+    assert "Ctrl-D (end of input) leaves the game" in output
+
+
+def test_watching_tells_every_move_and_event_in_full(capsys: pytest.CaptureFixture[str]) -> None:
+    seats = [Seat("a", Hides("jade")), Seat("b", Hides("ruby"))]
+    assert play_table(GemState(), seats, human=None)
+    output = capsys.readouterr().out
+    assert output.count("player 0 (North, a): hide jade\n  North hid jade") == 2
+    assert output.count("player 1 (South, b): hide ruby\n  South hid ruby") == 2
+    assert "South: ruby ruby" in output  # the spectator's picture shows everything
 
 
 @pytest.mark.parametrize(
@@ -161,6 +313,37 @@ def test_play_reports_setup_mistakes_without_a_traceback(
 ) -> None:
     assert main(["play", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_play_help_lists_every_kind_of_agent(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    shown = "".join(capsys.readouterr().out.split())  # argparse wraps lines anywhere
+
+    def listed(text: str) -> bool:
+        return "".join(text.split()) in shown
+
+    assert all(listed(kind.usage) for kind in AGENT_KINDS.values())
+    assert listed("ismcts[:iterations=...,seconds=...,c=...,rollout=...,reuse=...]")
+    assert listed("PATH (a saved policy: a .pt file or a training run directory)")
+
+
+def test_play_refuses_a_missing_empty_or_wrong_policy_file_with_the_reason(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    def error_of(spec: str) -> str:
+        assert main(["play", "regicide", "--agents", spec]) == 2
+        return capsys.readouterr().err
+
+    assert "no policy file or run directory at nowhere/p.pt" in error_of("nowhere/p.pt")
+    assert "no policy file or run directory at gone" in error_of("policy:gone")
+    (tmp_path / "empty.pt").touch()
+    assert "empty.pt is empty, not a policy file" in error_of(str(tmp_path / "empty.pt"))
+    env = SingleAgentEnv(make("regicide"), None, cooperative=True)
+    MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64).save(tmp_path / "checkpoint.zip")
+    error = error_of(str(tmp_path / "checkpoint.zip"))
+    assert f"pass its run directory ({tmp_path}) or the best_policy.pt in it" in error
+    assert "Traceback" not in error
 
 
 def test_malformed_game_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,7 +1,9 @@
 """Play a game in the terminal against agents, or watch agents play (--watch).
 
 On your turn you see only what your seat may see, and the legal moves numbered; answer
-with a number or with the move's text. End of input (Ctrl-D) leaves the game.
+with a number or with the move's text, `help` explains the game's notation and picture,
+end of input (Ctrl-D) leaves the game. Other players' moves and what happens are told as
+your seat may know them; --watch tells everything, as a spectator who sees all.
 
 examples:
   tabletop play regicide --players 2
@@ -16,9 +18,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tabletop import envs
-from tabletop.envs.core.protocol import IllegalActionError, State
-from tabletop.training.agents import Agent, make_agent, split_agent_specs
+from tabletop.envs.core.protocol import Game, IllegalActionError, State
+from tabletop.training.agents import Agent, agent_specs_help, make_agent, split_agent_specs
 from tabletop.training.cli import CommandError, add_game_options, game_options
+
+HELP_COMMAND = "help"
+ANSWERING = (
+    "To answer: type a move's number from the list, or its text as listed; "
+    f"'{HELP_COMMAND}' shows this help; Ctrl-D (end of input) leaves the game."
+)
 
 
 @dataclass
@@ -36,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--agents",
         default="heuristic",
         help="comma-separated agents for the other seats in seat order, or one for all "
-        "(default heuristic; known: random, heuristic)",
+        f"(default heuristic). Agents: {agent_specs_help()}",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of the game and agents")
     parser.add_argument(
@@ -46,24 +54,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    state, seats = _set_up(args)
-    if args.watch:
-        _watch(state, seats)
-    elif not _play_with_human(state, seats):
+    human = None if args.watch else args.seat
+    state, seats = _set_up(args, human)
+    if not play(state, seats, human):
         print("\nInput closed; game abandoned.")
         return 0
     _print_outcome(state, seats)
     return 0
 
 
-def _set_up(args: argparse.Namespace) -> tuple[State, list[Seat]]:
+def _set_up(args: argparse.Namespace, human: int | None) -> tuple[State, list[Seat]]:
     """The starting state and its seats; user mistakes become a ``CommandError``."""
     try:
         game = envs.make_game(args.game, **game_options(args))
-        human_seat = None if args.watch else args.seat
-        seats = _seats(args.agents, args.game, game.num_players, human_seat, args.seed)
+        seats = _seats(args.agents, args.game, game.num_players, human, args.seed)
         return game.new_state(seed=args.seed), seats
-    except (KeyError, ValueError, TypeError) as error:
+    except (KeyError, ValueError, TypeError, FileNotFoundError) as error:
         raise CommandError(error.args[0] if error.args else error) from error
 
 
@@ -85,49 +91,63 @@ def _seats(
     return seats
 
 
-def _watch(state: State, seats: Sequence[Seat]) -> None:
-    _reset_agents(seats)
-    print(_table_line(seats))
-    while not state.is_terminal():
-        print(state.render())
-        _agent_turn(state, seats)
-    print(state.render())
+def own_name(game: Game, seat: int) -> str | None:
+    """The game's own name for ``seat`` (a colour, a hero...) if it has one: games may
+    offer it with a ``player_name(seat)`` method."""
+    player_name = getattr(game, "player_name", None)
+    return None if player_name is None else player_name(seat)
 
 
-def _play_with_human(state: State, seats: Sequence[Seat]) -> bool:
-    """Play to the end; False if the human's input ran out first."""
-    _reset_agents(seats)
-    print(_table_line(seats))
-    while not state.is_terminal():
-        player = state.current_player
-        if seats[player].agent is not None:
-            _agent_turn(state, seats)
-            continue
-        action = _ask_human(state, player)
-        if action is None:
-            return False
-        print(f"You play: {state.action_to_string(action)}")
-        state.apply(action)
-    return True
+def seat_name(game: Game, seat: int, *details: str) -> str:
+    """``"player 1"``, with the game's own name for the seat and ``details`` in brackets:
+    ``seat_name(game, 1, "heuristic")`` -> ``"player 1 (Bronze, heuristic)"``."""
+    brackets = ", ".join(part for part in (own_name(game, seat), *details) if part)
+    return f"player {seat} ({brackets})" if brackets else f"player {seat}"
 
 
-def _table_line(seats: Sequence[Seat]) -> str:
-    return "Seats: " + ", ".join(f"player {p}: {seat.label}" for p, seat in enumerate(seats))
-
-
-def _reset_agents(seats: Sequence[Seat]) -> None:
+def play(state: State, seats: Sequence[Seat], human: int | None) -> bool:
+    """Play ``state`` to the end, telling each move and its events as the ``human`` seat
+    may know them (``None``: a spectator, told everything); False if the human's input ran
+    out first."""
     for seat in seats:
         if seat.agent is not None:
             seat.agent.reset()
+    print(_table_line(state.game, seats))
+    if human is not None:
+        print(f"You are {seat_name(state.game, human)}. Type '{HELP_COMMAND}' for help.")
+    while not state.is_terminal():
+        action = _next_move(state, seats, human)
+        if action is None:
+            return False
+        state.apply(action)
+        for event in state.last_events(human):
+            print(f"  {event.text}")
+    print(state.render(human))
+    return True
 
 
-def _agent_turn(state: State, seats: Sequence[Seat]) -> None:
+def _next_move(state: State, seats: Sequence[Seat], human: int | None) -> int | None:
+    """The move of the player to move, announced as ``human`` may know it (computed before
+    it is applied: the text describes a move about to be played); None on end of input."""
     player = state.current_player
     agent = seats[player].agent
-    assert agent is not None, "an agent turn needs an agent at the current seat"
+    if agent is None:
+        action = _ask_human(state, player)
+        if action is not None:
+            print(f"You play: {state.action_to_string(action, player)}")
+        return action
+    if human is None:
+        print(state.render())
     action = agent.act(state, player)
-    print(f"Player {player} ({seats[player].label}) plays: {state.action_to_string(action)}")
-    state.apply(action)
+    mover = seat_name(state.game, player, seats[player].label)
+    print(f"{mover}: {state.action_to_string(action, human)}")
+    return action
+
+
+def _table_line(game: Game, seats: Sequence[Seat]) -> str:
+    return "Seats: " + ", ".join(
+        f"{seat_name(game, player)}: {seat.label}" for player, seat in enumerate(seats)
+    )
 
 
 def _ask_human(state: State, player: int) -> int | None:
@@ -135,14 +155,17 @@ def _ask_human(state: State, player: int) -> int | None:
     print()
     print(state.render(observer=player))
     legal = state.legal_actions()
-    print(f"Your legal moves (player {player}):")
+    print(f"Your legal moves ({seat_name(state.game, player)}):")
     for number, action in enumerate(legal, start=1):
-        print(f"  {number:>3}. {state.action_to_string(action)}")
+        print(f"  {number:>3}. {state.action_to_string(action, player)}")
     while True:
         try:
-            answer = input("Your move (number or text): ").strip()
+            answer = input(f"Your move (number, text or {HELP_COMMAND}): ").strip()
         except EOFError:
             return None
+        if answer.lower() == HELP_COMMAND:
+            print(f"{state.game.help_text()}\n\n{ANSWERING}")
+            continue
         try:
             return parse_move(state, legal, answer)
         except IllegalActionError as error:
@@ -171,6 +194,6 @@ def parse_move(state: State, legal: Sequence[int], answer: str) -> int:
 def _print_outcome(state: State, seats: Sequence[Seat]) -> None:
     print("\nGame over.")
     for player, game_return in enumerate(state.returns()):
-        print(f"  player {player} ({seats[player].label}): return {game_return:+g}")
+        print(f"  {seat_name(state.game, player, seats[player].label)}: return {game_return:+g}")
     for name, value in state.stats().items():
         print(f"  {name}: {value:g}" if isinstance(value, int | float) else f"  {name}: {value}")
