@@ -6,9 +6,10 @@ arrangement (in two-player games: both seat orders), so seats are swapped equall
 the luck of the deal cancels. Per pair: wins, draws and losses with 95% Wilson intervals;
 over all games: how often the first seat wins; and openskill (Plackett-Luce) ratings.
 
-Cooperative games: each agent plays every seat of ``--games`` games; the team win rate with
-its interval, the mean of each ``State.stats()`` figure and the distribution of the
-game's ``distribution_stats`` (configs.toml), for every player count asked for.
+Cooperative games: each agent plays every seat of ``--games`` games; first the game's
+``best_metric`` (configs.toml) with a 95% interval, since agents that all rarely win differ
+there, then the team win rate with its interval, the mean of each ``State.stats()`` figure
+and the distribution of the game's ``distribution_stats``, for every player count asked for.
 
 Agents are specs: ``random``, ``heuristic``, ``kind:options``, or a saved policy (a file
 or a training run directory; a run's learning curve then joins the PNG).
@@ -30,7 +31,13 @@ from pathlib import Path
 from typing import Any
 
 from tabletop import envs
-from tabletop.training.agents import Agent, make_agent, play_game, split_agent_specs
+from tabletop.training.agents import (
+    Agent,
+    agent_specs_help,
+    make_agent,
+    play_game,
+    split_agent_specs,
+)
 from tabletop.training.bench import format_table, numeric_stats, wilson_interval
 from tabletop.training.cli import CommandError, add_game_options, game_options
 from tabletop.training.config import game_config, registered_name
@@ -487,7 +494,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agents",
         default="random,heuristic",
-        help="comma-separated agent specs (default random,heuristic)",
+        help=f"comma-separated agent specs (default random,heuristic): {agent_specs_help()}",
     )
     parser.add_argument("--games", type=int, default=200, help="games per pair or agent")
     parser.add_argument("--workers", type=int, default=1, help="parallel processes")
