@@ -1,4 +1,4 @@
-"""Regicide rules engine (shared/rules/regicide.md, RG-1 … RG-8); pure Python.
+"""Regicide rules engine (docs/rules/regicide.md, RG-1 … RG-8); pure Python.
 
 A turn is a short sequence of decisions for one player: step 1 plays cards, yields or (solo)
 flips a jester power; step 4 pays the enemy's attack one discarded card at a time and then
@@ -12,9 +12,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
+from typing import Any
 
 from tabletop.envs.core.engine import EngineState, copy_generator
-from tabletop.envs.core.protocol import IllegalActionError, check_options
+from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
 from tabletop.envs.regicide.cards import (
     CLUBS,
     DIAMONDS,
@@ -47,6 +48,7 @@ from tabletop.envs.regicide.cards import (
     kinds_mask,
     parse_card,
 )
+from tabletop.envs.regicide.narration import HELP, describe_event
 
 MAX_HAND = {1: 8, 2: 7, 3: 6, 4: 5}  # RG-1.3
 JESTERS_IN_TAVERN = {1: 0, 2: 0, 3: 1, 4: 2}  # RG-1.3
@@ -82,6 +84,10 @@ class RegicideGame:
         """Build from keyword options, rejecting unknown ones by name."""
         check_options("regicide", options, set(cls.OPTIONS))
         return cls(**options)  # type: ignore[arg-type]
+
+    def help_text(self) -> str:
+        """The notation, the text picture's codes and the events, for a newcomer."""
+        return HELP
 
     def __repr__(self) -> str:
         return (
@@ -170,6 +176,7 @@ class RegicideState(EngineState):
         "paid_any",
         "yielded",
         "consecutive_yields",
+        "turn_log",
         "enemies_defeated",
         "won",
         "_rewards",
@@ -208,6 +215,10 @@ class RegicideState(EngineState):
         self.paid_any = False
         self.yielded = [False] * n
         self.consecutive_yields = 0
+        # Each player's moves (action ids) in their current or latest turn, all seen by
+        # everyone: the picture shows them, since forced moves can chain past a heal that
+        # reshuffles the discard pile, and the end position alone would not tell them.
+        self.turn_log: list[list[int]] = [[] for _ in range(n)]
         self.enemies_defeated = 0
         self.won: bool | None = None
         self._rewards = [0.0] * n
@@ -224,6 +235,7 @@ class RegicideState(EngineState):
         self.set_aside = [card for card in (JESTER, JESTER + 1) if card not in placed]
         self._check_cards()
         self.settle()
+        self._events = []  # the deal (and any forced opening move) is not an apply
 
     def _check_cards(self) -> None:
         zones = self.cards_by_zone().values()
@@ -291,6 +303,7 @@ class RegicideState(EngineState):
     # ----- applying actions -----------------------------------------------------------------
 
     def _do(self, action: int) -> None:
+        self.turn_log[self.player].append(action)
         if action == YIELD:
             self._yield()
         elif action < DISCARD_BASE:
@@ -302,10 +315,12 @@ class RegicideState(EngineState):
         elif action == FLIP:
             self._flip_jester()
         else:
-            self._end_turn(action - NEXT_BASE)
+            self._end_turn(action - NEXT_BASE, chosen=True)
 
     def _no_legal_action(self) -> None:
         """RG-2.4 (cannot pay the damage) or RG-2.6 (can neither play nor yield)."""
+        reason = "cannot_pay" if self.phase == DISCARD else "cannot_play"
+        self._record("game_lost", player=self.player, reason=reason, to_cover=self.to_cover)
         self._finish(won=False)
 
     def _compute_legal(self) -> list[int]:
@@ -356,6 +371,7 @@ class RegicideState(EngineState):
     # ----- step 1 ----------------------------------------------------------------------------
 
     def _yield(self) -> None:
+        self._record("yielded", player=self.player)
         self.yielded[self.player] = True
         self.consecutive_yields += 1
         self._begin_suffer()
@@ -365,6 +381,7 @@ class RegicideState(EngineState):
         self.in_play.extend(cards)
         self.yielded[self.player] = False
         self.consecutive_yields = 0
+        self._record("cards_played", player=self.player, cards=cards)
         if cards[0] >= JESTER:
             self._play_jester()
             return
@@ -376,9 +393,20 @@ class RegicideState(EngineState):
             self._draw_round(attack)
         if SPADES in suits:
             self.shields += attack
+            self._record(
+                "shields_raised", amount=attack, enemy=self.enemy, attack=self.enemy_attack
+            )
         elif SUIT[self.enemy] == SPADES and any(SUIT[c] == SPADES for c in cards):
             self.held_spade_shields += attack  # RG-5.2: may count later, after a jester
-        self.enemy_damage += 2 * attack if CLUBS in suits else attack
+        damage = 2 * attack if CLUBS in suits else attack
+        self.enemy_damage += damage
+        self._record(
+            "enemy_damaged",
+            enemy=self.enemy,
+            damage=damage,
+            total=self.enemy_damage,
+            health=self.enemy_health,
+        )
         if self.enemy_damage >= self.enemy_health:
             self._defeat_enemy()
         else:
@@ -401,6 +429,12 @@ class RegicideState(EngineState):
         """RG-6.1 / RG-5.2: cancel immunity; no damage, no attack; choose who goes next."""
         self.immunity_cancelled = True
         self.shields += self.held_spade_shields
+        self._record(
+            "immunity_cancelled",
+            enemy=self.enemy,
+            shields_added=self.held_spade_shields,
+            attack=self.enemy_attack,
+        )
         self.held_spade_shields = 0
         self.phase = CHOOSE_NEXT
 
@@ -412,56 +446,76 @@ class RegicideState(EngineState):
         moved = self.discard[kept:]
         del self.discard[kept:]
         self.tavern[:0] = moved
+        self._record("heal", amount=amount, moved=len(moved))
 
     def _draw_round(self, amount: int) -> None:
         """RG-4.2: one card at a time round the table from the current player, skipping full
         hands, until ``amount`` cards are drawn, every hand is full or the tavern is empty."""
         n, max_hand = self.game.num_players, self.game.max_hand
         player, drawn = self.player, 0
+        drawn_by: dict[int, list[int]] = {}
         while drawn < amount and self.tavern:
             if all(len(hand) >= max_hand for hand in self.hands):
-                return
+                break
             if len(self.hands[player]) < max_hand:
-                self._draw(player)
+                drawn_by.setdefault(player, []).append(self._draw(player))
                 drawn += 1
             player = (player + 1) % n
+        for drawer, cards in drawn_by.items():
+            self._record_draw(drawer, cards)
+        if not drawn_by:
+            self._record("no_draw", amount=amount, tavern_empty=not self.tavern)
 
-    def _draw(self, player: int) -> None:
+    def _draw(self, player: int) -> int:
         """``player`` draws the tavern's top card; everyone saw a known top card go to them."""
         card = self.tavern.pop()
         if self.tavern_known_top:
             self.tavern_known_top -= 1
             self.known_held[player].append(card)
         self.hands[player].append(card)
+        return card
 
     def _draw_up_to(self, player: int, size: int) -> None:
+        cards = []
         while len(self.hands[player]) < size and self.tavern:
-            self._draw(player)
+            cards.append(self._draw(player))
+        self._record_draw(player, cards)
+
+    def _record_draw(self, player: int, cards: list[int]) -> None:
+        known = [card for card in cards if card in self.known_held[player]]
+        self._record("cards_drawn", player=player, cards=cards, known=known)
 
     def _defeat_enemy(self) -> None:
         """RG-2.5: discard the plays; exact kill puts the enemy on top of the tavern."""
         self.discard.extend(self.in_play)
         self.in_play.clear()
-        if self.enemy_damage == self.enemy_health:
+        exact = self.enemy_damage == self.enemy_health
+        if exact:
             self.tavern.append(self.enemy)
             self.tavern_known_top += 1
         else:
             self.discard.append(self.enemy)
         self.enemies_defeated += 1
+        self._record("enemy_defeated", enemy=self.enemy, exact=exact, player=self.player)
         if self.game.shaped_reward:
             self._reward_all(1.0 / 12)
         if not self.castle:
             self._finish(won=True)
+            self._record("game_won", enemies=self.enemies_defeated, grade=self.grade())
             return
         self.enemy = self.castle.pop()
         self.enemy_damage = self.shields = self.held_spade_shields = 0
         self.immunity_cancelled = False
         self.phase = PLAY  # RG-2.3: the same player goes again from step 1
+        self._record("new_enemy", enemy=self.enemy, player=self.player)
 
     # ----- step 4 and the end of a turn ------------------------------------------------------
 
     def _begin_suffer(self) -> None:
         """RG-2.4: the enemy attacks; pay by discarding, or pass on if fully shielded."""
+        self._record(
+            "damage_suffered", player=self.player, enemy=self.enemy, attack=self.enemy_attack
+        )
         if self.enemy_attack == 0:
             self._end_turn((self.player + 1) % self.game.num_players)
             return
@@ -473,6 +527,7 @@ class RegicideState(EngineState):
         (card,) = self._take_from_hand(self.player, (kind,))
         self.discard.append(card)
         self.to_cover -= VALUE[card]
+        self._record("card_discarded", player=self.player, card=card, left=max(self.to_cover, 0))
         self.paid_any = True
         if self.to_cover <= 0 and not self.hands[self.player]:
             self._end_turn((self.player + 1) % self.game.num_players)
@@ -481,12 +536,17 @@ class RegicideState(EngineState):
         """RG-7.2: discard the whole hand and draw back up to 8; not a diamond draw."""
         self.jester_powers -= 1
         hand = self.hands[self.player]
+        self._record(
+            "jester_flipped", player=self.player, discarded=len(hand), left=self.jester_powers
+        )
         self.discard.extend(hand)
         hand.clear()
         self.known_held[self.player].clear()
         self._draw_up_to(self.player, self.game.max_hand)
 
-    def _end_turn(self, next_player: int) -> None:
+    def _end_turn(self, next_player: int, chosen: bool = False) -> None:
+        self._record("turn_passed", player=next_player, by=self.player, chosen=chosen)
+        self.turn_log[next_player] = []
         self.player = next_player
         self.phase = PLAY
         self.to_cover = 0
@@ -531,6 +591,7 @@ class RegicideState(EngineState):
         other.paid_any = self.paid_any
         other.yielded = self.yielded[:]
         other.consecutive_yields = self.consecutive_yields
+        other.turn_log = [log[:] for log in self.turn_log]
         other.enemies_defeated = self.enemies_defeated
         other.won = self.won
         other._rewards = self._rewards[:]
@@ -576,13 +637,31 @@ class RegicideState(EngineState):
 
     # ----- notation and rendering ----------------------------------------------------------------
 
-    def action_to_string(self, action: int) -> str:
+    def action_to_string(self, action: int, observer: int | None = None) -> str:
+        """Every Regicide move is public once made (cards are played and discarded face up,
+        yields, flips and choices are announced), so each observer reads the full text."""
+        self._check_observer(observer)
         return action_to_string(action)
+
+    def last_events(self, observer: int | None = None) -> list[Event]:
+        self._check_observer(observer)
+        return super().last_events(observer)
+
+    def _describe_event(self, kind: str, facts: dict[str, Any], observer: int | None) -> Event:
+        return describe_event(kind, facts, observer)
+
+    def _check_observer(self, observer: int | None) -> None:
+        if observer is not None and not 0 <= observer < self.game.num_players:
+            raise ValueError(
+                f"regicide: observer must be None or a seat 0-{self.game.num_players - 1}, "
+                f"got {observer!r}"
+            )
 
     def string_to_action(self, text: str) -> int:
         return string_to_action(text)
 
     def render(self, observer: int | None = None) -> str:
+        self._check_observer(observer)
         lines = [
             self._enemy_line(),
             f"Castle: {len(self.castle)} left; tavern: {len(self.tavern)} cards"
@@ -592,7 +671,7 @@ class RegicideState(EngineState):
                 else ""
             ),
             f"In play: {_names(self.in_play)}",
-            f"Discard ({len(self.discard)}): {_names(sorted(self.discard))}",
+            f"Discard ({len(self.discard)}): {_names(self.discard)}",
         ]
         if self.game.num_players == 1:
             lines.append(f"Jester powers left: {self.jester_powers}")
@@ -601,6 +680,8 @@ class RegicideState(EngineState):
             marks = (" (yielded)" if self.yielded[p] else "") + (
                 " <- to move" if p == self.current_player else ""
             )
+            if self.turn_log[p]:
+                marks += "; moves: " + ", ".join(map(action_to_string, self.turn_log[p]))
             lines.append(f"Player {p}: {shown}{marks}")
         lines.append(self._status_line())
         return "\n".join(lines)

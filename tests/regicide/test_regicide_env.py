@@ -11,7 +11,12 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from tabletop.envs import make, make_game, regicide_v0
-from tabletop.envs.core.checks import check_env_random_play, check_no_leak, run_random_games
+from tabletop.envs.core.checks import (
+    check_env_random_play,
+    check_no_leak,
+    check_no_text_leak,
+    run_random_games,
+)
 from tabletop.envs.regicide.cards import NUM_CARDS, VALUE
 from tabletop.envs.regicide.encoders import ENCODERS, flat_layout
 from tabletop.envs.regicide.engine import OVER, RegicideGame, RegicideState
@@ -65,6 +70,17 @@ def test_every_state_holds_the_54_cards_once_won_games_included(players: int) ->
 def test_no_hidden_information_leaks(players: int, encoder: str) -> None:
     report = check_no_leak(RegicideGame(players), ENCODERS[encoder], games=15, seed=players)
     assert report.resamples > 300
+
+
+@pytest.mark.parametrize(
+    "game",
+    [RegicideGame(1, solo_yield=True), RegicideGame(2), RegicideGame(3), RegicideGame(4)],
+    ids=repr,
+)
+def test_no_hidden_information_leaks_through_texts_events_or_render(game: RegicideGame) -> None:
+    report = check_no_text_leak(game, ENCODERS, games=15, seed=game.num_players)
+    assert report.comparisons > 500
+    assert game.num_players == 1 or report.off_turn_comparisons > 200
 
 
 @pytest.mark.parametrize("encoder", sorted(ENCODERS))

@@ -1,4 +1,4 @@
-"""Rule tests for Regicide; each names the rule id (shared/rules/regicide.md) it checks."""
+"""Rule tests for Regicide; each names the rule id (docs/rules/regicide.md) it checks."""
 
 from __future__ import annotations
 
