@@ -69,10 +69,16 @@ def _heal(state: GoldDustState, owner: int, effect: Effect, source: int,
     """Up to the maximum hit points, never above."""
     for side, slot in affected(state, owner, effect.to, source, target):
         if slot == HERO:
-            state.hp[side] = min(state.heroes[side].hp, state.hp[side] + effect.amount)
+            before = state.hp[side]
+            state.hp[side] = min(state.heroes[side].hp, before + effect.amount)
+            after, label = state.hp[side], "Hero"
         else:
             unit = state.boards[side][slot]
-            unit.hp = min(unit.max_hp, unit.hp + effect.amount)
+            before = unit.hp
+            unit.hp = after = min(unit.max_hp, before + effect.amount)
+            label = state.unit_label(side, slot)
+        if after > before:
+            state._record("healed", player=side, target=label, amount=after - before, hp=after)
 
 
 def _buff(state: GoldDustState, owner: int, effect: Effect, source: int,
@@ -84,6 +90,10 @@ def _buff(state: GoldDustState, owner: int, effect: Effect, source: int,
         unit.armour_bonus += effect.armour
         unit.max_hp += effect.hp
         unit.hp += effect.hp
+        state._record(
+            "unit_buffed", player=side, unit=state.unit_label(side, slot), attack=effect.attack,
+            armour=effect.armour, hp=effect.hp,
+        )  # fmt: skip
 
 
 def _draw(state: GoldDustState, owner: int, effect: Effect, source: int,
@@ -97,8 +107,7 @@ def _draw(state: GoldDustState, owner: int, effect: Effect, source: int,
 
 def _gain(state: GoldDustState, owner: int, effect: Effect, source: int,
           target: Target | None) -> None:  # fmt: skip
-    state.gold[owner] += effect.gold
-    state.dust[owner] += effect.dust
+    state.gain(owner, effect.gold, effect.dust, "effect")
 
 
 def _destroy(state: GoldDustState, owner: int, effect: Effect, source: int,
@@ -113,14 +122,17 @@ def _move_up(state: GoldDustState, owner: int, effect: Effect, source: int,
     An ``immobile`` unit stays where it is."""
     for side, slot in affected(state, owner, effect.to, source, target):
         unit = state.boards[side][slot]
-        if not unit.card.immobile:
+        if not unit.card.immobile and unit.row != FRONT:
             unit.row = FRONT
+            state.record_row(side, slot)
 
 
 def _push_back(state: GoldDustState, owner: int, effect: Effect, source: int,
                target: Target | None) -> None:  # fmt: skip
     for side, slot in affected(state, owner, effect.to, source, target):
-        state.boards[side][slot].row = BACK
+        if state.boards[side][slot].row != BACK:
+            state.boards[side][slot].row = BACK
+            state.record_row(side, slot)
 
 
 def _ready(state: GoldDustState, owner: int, effect: Effect, source: int,
@@ -129,6 +141,7 @@ def _ready(state: GoldDustState, owner: int, effect: Effect, source: int,
     for side, slot in affected(state, owner, effect.to, source, target):
         unit = state.boards[side][slot]
         unit.tapped = unit.resting = unit.moved = False
+        state._record("unit_readied", player=side, unit=state.unit_label(side, slot))
 
 
 def _special(state: GoldDustState, owner: int, effect: Effect, source: int,

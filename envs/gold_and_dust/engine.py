@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.envs.core.engine import EngineState, copy_generator
-from tabletop.envs.core.protocol import TERMINAL, IllegalActionError, check_options
+from tabletop.envs.core.protocol import TERMINAL, Event, IllegalActionError, check_options
 from tabletop.envs.gold_and_dust.actions import (
     ARTIFACT_SLOTS,
     ATTACK_BASE,
@@ -46,6 +46,7 @@ from tabletop.envs.gold_and_dust.actions import (
 )
 from tabletop.envs.gold_and_dust.cards import (
     ARTIFACT,
+    KEYWORDS,
     SPELL,
     UNIT,
     Card,
@@ -56,6 +57,7 @@ from tabletop.envs.gold_and_dust.cards import (
     load_pool,
 )
 from tabletop.envs.gold_and_dust.effects import BACK, FRONT, HERO, run_effects
+from tabletop.envs.gold_and_dust.narration import HELP, describe_event, dice_text, roll_text
 
 DEFAULT_DECKS = ("warrior", "mage")
 DEFAULT_MAX_TURNS = 200
@@ -102,6 +104,10 @@ class GoldDustGame:
         check_options("gold_and_dust", options, set(cls.OPTIONS))
         return cls(**options)
 
+    def help_text(self) -> str:
+        """The move notation, the text picture's codes and the dice, for a newcomer."""
+        return HELP
+
     def __repr__(self) -> str:
         decks = tuple(f"{d.name} ({d.hero.name})" for d in self.decks)
         return (
@@ -121,6 +127,7 @@ class GoldDustGame:
                 state.draw(player)
         state.begin_turn(rng.randrange(2))
         state.settle()
+        state._events = []  # the deal is not an apply: nothing to narrate yet
         return state
 
     def stacked_state(
@@ -158,6 +165,7 @@ class GoldDustGame:
         else:
             state.active = first_player
         state.settle()
+        state._events = []
         return state
 
     def _card_ids(self, names: Iterable[str]) -> list[int]:
@@ -258,6 +266,7 @@ class GoldDustState(EngineState):
         self._rewards = [0.0, 0.0]
         self._returns = [0.0, 0.0]
         self._legal: list[int] = []
+        self._events = []
         for player in (0, 1):
             self.refresh_auras(player)
 
@@ -357,10 +366,11 @@ class GoldDustState(EngineState):
     def roll(self, dice: tuple[int, int]) -> int:
         """GD-3.1: k6 is a die, k3 a die halved rounded up; ``2k6`` sums two dice."""
         count, sides = dice
-        total = 0
-        for _ in range(count):
-            face = self.rng.randrange(6) + 1
-            total += face if sides == 6 else (face + 1) // 2
+        if not count:
+            return 0
+        faces = [self.rng.randrange(6) + 1 for _ in range(count)]
+        total = sum(faces) if sides == 6 else sum((face + 1) // 2 for face in faces)
+        self._record("dice_rolled", count=count, sides=sides, faces=faces, total=total)
         return total
 
     # ----- damage, death and drawing (used by the engine and by effects) -----------------
@@ -369,21 +379,31 @@ class GoldDustState(EngineState):
         """GD-3.2: armour (less ``pierce``) absorbs that much of the hit; returns the damage
         taken. A unit at 0 HP or less dies (GD-3.3); it leaves with the step (GD-7.5)."""
         unit = self.boards[side][slot]
-        taken = max(0, amount - max(0, self.armour_of(side, unit) - pierce))
+        armour = max(0, self.armour_of(side, unit) - pierce)
+        taken = max(0, amount - armour)
         unit.hp -= taken
         if unit.hp <= 0:
             unit.hp = 0
             unit.dead = True
+        self._record(
+            "damage_dealt", player=side, target=self.unit_label(side, slot), amount=amount,
+            armour=min(armour, amount), taken=taken, hp=unit.hp,
+        )  # fmt: skip
         return taken
 
     def kill_unit(self, side: int, slot: int) -> None:
         unit = self.boards[side][slot]
         unit.hp = 0
         unit.dead = True
+        self._record("unit_destroyed", player=side, unit=self.unit_label(side, slot))
 
     def hit_hero(self, side: int, amount: int) -> None:
         """A Hero at 0 HP loses (GD-2.4, GD-9.1)."""
         self.hp[side] -= amount
+        self._record(
+            "damage_dealt", player=side, target="Hero", amount=amount, armour=0, taken=amount,
+            hp=self.hp[side],
+        )  # fmt: skip
         if self.hp[side] <= 0 and self.phase != OVER:
             self._finish(winner=1 - side)
 
@@ -391,15 +411,32 @@ class GoldDustState(EngineState):
         """GD-1.3 overflow, then a draw, or GD-9.1 fatigue from an empty deck."""
         hand, deck = self.hands[player], self.decks[player]
         if len(hand) >= MAX_HAND:
-            deck.append(hand.pop(self.rng.randrange(len(hand))))
+            card = hand.pop(self.rng.randrange(len(hand)))
+            deck.append(card)
             self.rng.shuffle(deck)
+            self._record("hand_overflow", player=player, card=card)
         if deck:
-            hand.append(deck.pop())
+            card = deck.pop()
+            hand.append(card)
+            self._record_draw(player, card)
             return
         damage = self.fatigue[player]
         self.fatigue[player] += 1
         self.counters["fatigue_damage"] += damage
+        self._record("fatigue", player=player, damage=damage)
         self.hit_hero(player, damage)
+
+    def _record_draw(self, player: int, card: int) -> None:
+        """One ``cards_drawn`` record for a run of draws by one player (a turn's draws, a
+        card's "draw 2"). The record is replaced, not edited: clones share the old one."""
+        events = self._events
+        if events and events[-1][0] == "cards_drawn" and events[-1][1]["player"] == player:
+            events[-1] = (
+                "cards_drawn",
+                {"player": player, "cards": [*events[-1][1]["cards"], card]},
+            )
+        else:
+            self._record("cards_drawn", player=player, cards=[card])
 
     def bury_dead(self) -> None:
         """GD-3.3 / GD-7.5: dead units go to the graveyard, then their on_death effects
@@ -413,10 +450,12 @@ class GoldDustState(EngineState):
             ]
             if not dead:
                 return
-            for side, slot, unit in dead:
+            labels = [self.unit_label(side, slot) for side, slot, _ in dead]
+            for (side, slot, unit), label in zip(dead, labels, strict=True):
                 self.boards[side][slot] = None
                 self.graveyards[side].append(unit.card.index)
                 self.counters["units_died"] += 1
+                self._record("unit_died", player=side, unit=label)
             for side, _, unit in dead:
                 run_effects(self, side, unit.card.on_death)
 
@@ -435,8 +474,7 @@ class GoldDustState(EngineState):
         elif action < BLOCK_BASE:
             self._declare_attacker(action - ATTACK_BASE)
         elif action < STRIKE_BASE:
-            attacker, blocker = divmod(action - BLOCK_BASE, BOARD_SLOTS)
-            self.blocks[attacker] = blocker
+            self._block(*divmod(action - BLOCK_BASE, BOARD_SLOTS))
         else:
             self._strike(action - STRIKE_BASE)
 
@@ -576,6 +614,7 @@ class GoldDustState(EngineState):
         self.turn += 1
         self.active = player
         self.phase = MAIN
+        self._record("turn_started", player=player, turn=self.turn)
         first = self.turns_started[player] == 0
         self.turns_started[player] += 1
         hero = self.heroes[player]
@@ -583,8 +622,7 @@ class GoldDustState(EngineState):
             if unit is not None:
                 unit.tapped = unit.moved = False
         if not first:
-            self.gold[player] += hero.gold_regen
-            self.dust[player] += hero.dust_regen
+            self.gain(player, hero.gold_regen, hero.dust_regen, "regeneration")
         self._turn_start_abilities(player)
         draws = 1 + (hero.passive.first_turn_extra_draws if first else 0)
         for _ in range(draws):
@@ -612,6 +650,10 @@ class GoldDustState(EngineState):
         self.dust[player] -= dust
         self.counters["cards_played"] += 1
         target = self._target_of(card, target_code)
+        self._record(
+            "card_played", player=player, card=index, gold=gold, dust=dust,
+            target=self._target_facts(target),
+        )  # fmt: skip
         source = -1
         if card.kind == UNIT:
             source = self.boards[player].index(None)
@@ -630,17 +672,41 @@ class GoldDustState(EngineState):
         side = self.active if card.target.startswith("ally") else 1 - self.active
         return (side, HERO if code == HERO_TARGET else code - 2)
 
+    def _target_facts(self, target: tuple[int, int] | None) -> tuple[int, str] | None:
+        """``(side, label)`` of a chosen target, ``label`` "Hero" for a Hero."""
+        if target is None:
+            return None
+        side, slot = target
+        return (side, "Hero" if slot == HERO else self.unit_label(side, slot))
+
     def _move(self, slot: int) -> None:
         """GD-5.2: moving up takes the unit's turn."""
         unit = self.boards[self.active][slot]
         unit.row = FRONT
         unit.moved = True
+        self.record_row(self.active, slot)
+
+    def record_row(self, side: int, slot: int) -> None:
+        """Note that the unit in ``slot`` changed rows (a move, or an effect's)."""
+        row = "first" if self.boards[side][slot].row == FRONT else "second"
+        self._record("unit_moved", player=side, unit=self.unit_label(side, slot), row=row)
+
+    def gain(self, player: int, gold: int, dust: int, source: str) -> None:
+        """Resources come in (GD-2.2 regeneration, or a card); none are lost or capped."""
+        self.gold[player] += gold
+        self.dust[player] += dust
+        if gold or dust:
+            self._record("resources_gained", player=player, gold=gold, dust=dust, source=source)
 
     def _shoot(self, slot: int, target: int) -> None:
         """GD-6: base attack + die, armour absorbs; no return damage (GD-6.3)."""
         player = self.active
         unit = self.boards[player][slot]
         unit.tapped = True
+        self._record(
+            "unit_shot", player=player, unit=self.unit_label(player, slot),
+            target=self._strike_target(target),
+        )  # fmt: skip
         damage = self.attack_of(player, unit) + self.roll(unit.card.dice)
         if target == 0:
             self.hit_hero(1 - player, damage + self.heroes[player].passive.hero_damage_bonus)
@@ -651,6 +717,21 @@ class GoldDustState(EngineState):
         """GD-7.1; the attacker is tapped (GD-4.2 F) and cannot block until its owner's turn."""
         self.attackers.append(slot)
         self.boards[self.active][slot].tapped = True
+        self._record("attack_declared", player=self.active, unit=self.unit_label(self.active, slot))
+
+    def _block(self, attacker: int, blocker: int) -> None:
+        """GD-7.1: the defender assigns one blocker to one attacker."""
+        self.blocks[attacker] = blocker
+        defender = 1 - self.active
+        self._record(
+            "block_declared", player=defender, unit=self.unit_label(defender, blocker),
+            attacker=self.unit_label(self.active, attacker),
+        )  # fmt: skip
+
+    def _strike_target(self, target: int) -> tuple[int, str]:
+        """Facts of a shot's or strike's target code (0 the enemy Hero, 1 + enemy slot)."""
+        enemy = 1 - self.active
+        return (enemy, "Hero" if target == 0 else self.unit_label(enemy, target - 1))
 
     def _resolve_blocks(self) -> None:
         """GD-7.2 for each blocked attacker, in declaration order; then the attacker picks
@@ -662,6 +743,10 @@ class GoldDustState(EngineState):
                 continue
             attacker = self.boards[player][attacker_slot]
             blocker = self.boards[defender][blocker_slot]
+            self._record(
+                "fight", player=player, unit=self.unit_label(player, attacker_slot),
+                blocker=self.unit_label(defender, blocker_slot),
+            )  # fmt: skip
             taken = self.hit_unit(
                 defender, blocker_slot, self.attack_of(player, attacker), attacker.card.pierce
             )
@@ -679,7 +764,12 @@ class GoldDustState(EngineState):
     def _strike(self, target: int) -> None:
         """GD-7.4: base attack + die minus armour; the Assassin adds to Hero hits (GD-2.4)."""
         player = self.active
-        unit = self.boards[player][self.strikes.pop(0)]
+        slot = self.strikes.pop(0)
+        unit = self.boards[player][slot]
+        self._record(
+            "unit_struck", player=player, unit=self.unit_label(player, slot),
+            target=self._strike_target(target),
+        )  # fmt: skip
         damage = self.attack_of(player, unit) + self.roll(unit.card.dice)
         if target == 0:
             self.hit_hero(1 - player, damage + self.heroes[player].passive.hero_damage_bonus)
@@ -705,9 +795,15 @@ class GoldDustState(EngineState):
         """GD-9.2: +1 win, -1 loss, 0 each for a draw."""
         self.winner = winner
         self.phase = OVER
-        if winner != DRAW:
+        if winner == DRAW:
+            self._record("game_drawn", turns=self.turn)
+        else:
             self._reward(winner, 1.0)
             self._reward(1 - winner, -1.0)
+            self._record("game_won", player=winner, loser=1 - winner)
+
+    def _describe_event(self, kind: str, facts: dict[str, Any], observer: int | None) -> Event:
+        return describe_event(self.game.cards, kind, facts, observer)
 
     # ----- copies and determinization -----------------------------------------------------
 
@@ -743,6 +839,7 @@ class GoldDustState(EngineState):
         other._rewards = self._rewards[:]
         other._returns = self._returns[:]
         other._legal = self._legal[:]
+        other._events = list(self._events)
         return other
 
     def resample_hidden(self, observer: int, rng: random.Random) -> GoldDustState:
@@ -783,6 +880,16 @@ class GoldDustState(EngineState):
             (slot, unit.card.name) for slot, unit in enumerate(self.boards[side]) if unit
         )
 
+    def unit_label(self, side: int, slot: int) -> str:
+        """``unit_labels(side)[slot]`` for one unit, cheaply: events name units as they are
+        named on the table at that moment."""
+        indices = [-1 if unit is None else unit.card.index for unit in self.boards[side]]
+        index = indices[slot]
+        name = self.game.cards[index].name
+        if indices.count(index) == 1:
+            return name
+        return f"{name}#{indices[:slot].count(index) + 1}"
+
     def hand_labels(self, player: int) -> dict[int, str]:
         """Hand slot -> name; only the first copy is ever legal to play, so it keeps the
         plain name and later copies read ``Pikeman#2``."""
@@ -790,20 +897,33 @@ class GoldDustState(EngineState):
         named = ((slot, names[i].name) for slot, i in enumerate(self.hands[player]))
         return _labels(named, first_plain=True)
 
-    def action_to_string(self, action: int) -> str:
+    def action_to_string(self, action: int, observer: int | None = None) -> str:
         """``done``, ``play Pikeman``, ``play Firebolt>Hero``, ``move Pikeman up``,
         ``shoot Archer>Wall``, ``attack Pikeman``, ``block Pikeman with Wall``,
-        ``strike Pikeman>Hero``; empty slots read ``slot N``."""
+        ``strike Pikeman>Hero``; empty slots read ``slot N``.
+
+        For an ``observer`` other than the player to move, the move in words:
+        ``Player 1 plays Firebolt on player 0's Hero``. Every card is played face up
+        (GD-9.3), so these words name only what the move shows everyone; the hand slot a
+        card comes from is never said, and a play that is not legal names no card (its
+        card stays hidden in the hand)."""
         if not 0 <= action < NUM_ACTIONS:
             raise IllegalActionError(
                 f"gold_and_dust: action id {action!r} is not in 0..{NUM_ACTIONS - 1}"
             )
-        player, enemy = self.active, 1 - self.active
-        own, foe = self.unit_labels(player), self.unit_labels(enemy)
+        mover = self.current_player
+        if observer is None or observer == mover or mover == TERMINAL:
+            return self._notation(action)
+        return self._observed(action, mover)
+
+    def _notation(self, action: int) -> str:
+        own, foe = self.unit_labels(self.active), self.unit_labels(1 - self.active)
         if action == DONE:
             return "done"
         if action < MOVE_BASE:
-            return self._play_text(*divmod(action - PLAY_BASE, PLAY_TARGETS))
+            hand_slot, target = divmod(action - PLAY_BASE, PLAY_TARGETS)
+            name, aimed = self._play_parts(hand_slot, target)
+            return f"play {name}" + (f">{aimed[1]}" if aimed else "")
         if action < SHOOT_BASE:
             return f"move {_slot_name(own, action - MOVE_BASE)} up"
         if action < ATTACK_BASE:
@@ -817,7 +937,36 @@ class GoldDustState(EngineState):
         striker = _slot_name(own, self.strikes[0]) if self.strikes else "nobody"
         return f"strike {striker}>{_target_name(foe, action - STRIKE_BASE)}"
 
-    def _play_text(self, hand_slot: int, target: int) -> str:
+    def _observed(self, action: int, mover: int) -> str:
+        """The move in words for the player who does not make it (``action_to_string``)."""
+        active, enemy = self.active, 1 - self.active
+        own, foe = self.unit_labels(active), self.unit_labels(enemy)
+        who = f"Player {mover}"
+        if action == DONE:
+            return f"{who} ends the {PHASE_NAMES[self.phase]} step"
+        if action < MOVE_BASE:
+            if action not in self._legal:
+                return f"{who} plays a card from their hand"
+            name, aimed = self._play_parts(*divmod(action - PLAY_BASE, PLAY_TARGETS))
+            return f"{who} plays {name}" + (f" on player {aimed[0]}'s {aimed[1]}" if aimed else "")
+        if action < SHOOT_BASE:
+            return f"{who} moves {_slot_name(own, action - MOVE_BASE)} up to the first row"
+        if action < ATTACK_BASE:
+            slot, target = divmod(action - SHOOT_BASE, SHOT_TARGETS)
+            shot = f"player {enemy}'s {_target_name(foe, target)}"
+            return f"{who}'s {_slot_name(own, slot)} shoots {shot}"
+        if action < BLOCK_BASE:
+            return f"{who} attacks with {_slot_name(own, action - ATTACK_BASE)}"
+        if action < STRIKE_BASE:
+            attacker, blocker = divmod(action - BLOCK_BASE, BOARD_SLOTS)
+            blocked = f"player {active}'s {_slot_name(own, attacker)}"
+            return f"{who} blocks {blocked} with {_slot_name(foe, blocker)}"
+        striker = _slot_name(own, self.strikes[0]) if self.strikes else "nobody"
+        hit = f"player {enemy}'s {_target_name(foe, action - STRIKE_BASE)}"
+        return f"{who}'s {striker} strikes {hit}"
+
+    def _play_parts(self, hand_slot: int, target: int) -> tuple[str, tuple[int, str] | None]:
+        """A play's card label and its target as ``(side, "Hero" or unit label)``."""
         hand = self.hands[self.active]
         if hand_slot >= len(hand):
             name, spec = f"hand slot {hand_slot + 1}", "enemy"
@@ -825,11 +974,10 @@ class GoldDustState(EngineState):
             name = self.hand_labels(self.active)[hand_slot]
             spec = self.game.cards[hand[hand_slot]].target
         if target == NO_TARGET:
-            return f"play {name}"
+            return name, None
         side = self.active if spec.startswith("ally") else 1 - self.active
         labels = self.unit_labels(side)
-        shown = "Hero" if target == HERO_TARGET else _slot_name(labels, target - 2)
-        return f"play {name}>{shown}"
+        return name, (side, "Hero" if target == HERO_TARGET else _slot_name(labels, target - 2))
 
     def string_to_action(self, text: str) -> int:
         """The action whose ``action_to_string`` is ``text`` (case and spacing free); legal
@@ -846,13 +994,18 @@ class GoldDustState(EngineState):
         )
 
     def render(self, observer: int | None = None) -> str:
-        """Both sides and the step; ``observer`` sees the opponent's hand size only. Deck
-        order is never shown (GD-9.3)."""
+        """Both sides, the step and the dice the last move rolled; ``observer`` sees the
+        opponent's hand size only. Deck order is never shown (GD-9.3). Hand cards show
+        their cost, what they are and their text; ``x`` marks those the player cannot
+        afford now. ``GoldDustGame.help_text`` explains every abbreviation."""
         lines = [self._status_line()]
         for player in (0, 1):
             lines += self._side_lines(player, show_hand=observer in (None, player))
         if self.attackers and self.phase != OVER:  # a finished game's last attack is history
             lines.append("Attack: " + self._attack_text())
+        rolls = [facts for kind, facts in self._events if kind == "dice_rolled"]
+        if rolls:  # the dice lie on the table until the next move: public (GD-3.4)
+            lines.append("Dice: " + "; ".join(_roll_text(facts) for facts in rolls))
         return "\n".join(lines)
 
     def _status_line(self) -> str:
@@ -866,10 +1019,6 @@ class GoldDustState(EngineState):
 
     def _side_lines(self, player: int, *, show_hand: bool) -> list[str]:
         cards = self.game.cards
-        hand = self.hands[player]
-        shown = (
-            (", ".join(cards[i].name for i in hand) or "-") if show_hand else f"{len(hand)} cards"
-        )
         grave = ", ".join(cards[i].name for i in self.graveyards[player]) or "-"
         labels = self.unit_labels(player)
         rows = []
@@ -886,27 +1035,55 @@ class GoldDustState(EngineState):
             f"Player {player} ({hero.name}): HP {self.hp[player]}/{hero.hp}, "
             f"gold {self.gold[player]}, dust {self.dust[player]}, deck {len(self.decks[player])}, "
             f"next fatigue {self.fatigue[player]}",
-            f"  hand: {shown}",
+            f"  passive: {hero.passive.text}",
+            *self._hand_lines(player, show_hand),
             *rows,
             f"  artifacts: {artifacts}",
             f"  graveyard: {grave}",
         ]
 
+    def _hand_lines(self, player: int, shown: bool) -> list[str]:
+        """The hand, a card a line, or only its size for an opponent."""
+        hand = self.hands[player]
+        if not shown or not hand:
+            return [f"  hand: {len(hand)} cards" if hand else "  hand: -"]
+        return [f"  hand ({len(hand)} cards):"] + [
+            self._hand_card_text(player, self.game.cards[index]) for index in hand
+        ]
+
+    def _hand_card_text(self, player: int, card: Card) -> str:
+        """``    - Pikeman (2 gold): melee unit 1+k3 arm 0 HP 5. <text>``; ``x`` instead of
+        ``-`` and "cannot afford" when the cost exceeds the player's gold or dust."""
+        gold, dust = self.cost_of(player, card)
+        cost = _amounts(gold, dust)
+        discount = (card.gold - gold) + (card.dust - dust)
+        notes = [cost] + ([f"{discount} off"] if discount else [])
+        affordable = gold <= self.gold[player] and dust <= self.dust[player]
+        if not affordable:
+            notes.append("cannot afford")
+        if card.is_unit:
+            what = f"{card.role} unit {_attack_text(card.attack, card)} arm {card.armour} "
+            what += f"HP {card.hp}" + "".join(f", {trait}" for trait in _traits(card))
+        else:
+            what = "lasting artifact" if card.persistent else card.kind
+        marker = "-" if affordable else "x"
+        return f"    {marker} {card.name} ({', '.join(notes)}): {what}. {card.text}"
+
     def _unit_text(self, player: int, slot: int, label: str) -> str:
         unit = self.boards[player][slot]
         card = unit.card
-        die = card.die_text()
-        flags = [
+        flags = _traits(card) + [
             word
             for word, on in (
-                ("ranged", card.ranged), ("tapped", unit.tapped), ("resting", unit.resting),
-                ("moved", unit.moved), ("dead", unit.dead),
+                ("tapped", unit.tapped), ("resting", unit.resting), ("moved", unit.moved),
+                ("dead", unit.dead),
             )
             if on
         ]  # fmt: skip
         return (
-            f"{label} {self.attack_of(player, unit)}+{die} arm {self.armour_of(player, unit)} "
-            f"HP {unit.hp}/{unit.max_hp}" + (f" ({', '.join(flags)})" if flags else "")
+            f"{label} {_attack_text(self.attack_of(player, unit), card)} "
+            f"arm {self.armour_of(player, unit)} HP {unit.hp}/{unit.max_hp}"
+            + (f" ({', '.join(flags)})" if flags else "")
         )
 
     def _attack_text(self) -> str:
@@ -919,6 +1096,30 @@ class GoldDustState(EngineState):
                 text + (f" blocked by {_slot_name(foe, blocker)}" if blocker is not None else "")
             )
         return ", ".join(parts)
+
+
+def _attack_text(attack: int, card: Card) -> str:
+    """``2+k6``: base attack plus the card's die; ``2`` for a unit without a die."""
+    return f"{attack}+{card.die_text()}" if card.dice[0] else str(attack)
+
+
+def _traits(card: Card) -> list[str]:
+    """What a unit card can do beyond the rules: ranged, pierce, its keywords."""
+    traits = ["ranged"] if card.ranged else []
+    traits += [f"pierce {card.pierce}"] if card.pierce else []
+    return traits + [word for word in KEYWORDS if getattr(card, word)]
+
+
+def _amounts(gold: int, dust: int) -> str:
+    """A cost: ``2 gold``, ``3 dust``, ``2 gold 1 dust``, ``free``."""
+    parts = [f"{gold} gold" if gold else "", f"{dust} dust" if dust else ""]
+    return " ".join(part for part in parts if part) or "free"
+
+
+def _roll_text(facts: Mapping[str, Any]) -> str:
+    """A ``dice_rolled`` record as the picture shows it: ``k6 4``, ``2k6 3+5=8``."""
+    dice = dice_text(facts["count"], facts["sides"])
+    return f"{dice} {roll_text(facts['sides'], facts['faces'], facts['total'])}"
 
 
 def _labels(named: Iterable[tuple[int, str]], *, first_plain: bool = False) -> dict[int, str]:
