@@ -3,9 +3,9 @@
     from tabletop.envs import regicide_v0
     env = regicide_v0.env(num_players=2)
 
-Options: ``num_players`` (1-4), ``solo_yield`` (allow yielding in solo, RG-2.1),
-``shaped_reward`` (+1/12 to everyone per enemy defeated, on top of the shared ±1, RG-8.1),
-``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety net, RG-8.3),
+Options: ``num_players`` (1-4), ``solo_yield`` (allow yielding in solo, never on two turns in
+a row, RG-2.1), ``shaped_reward`` (+1/12 to everyone per enemy defeated, on top of the shared
+±1, RG-8.1), ``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety net, RG-8.3),
 ``illegal_action`` ("raise" or "terminate"), ``render_mode`` ("ansi" or "human").
 """
 
