@@ -4,7 +4,8 @@
     env = gold_and_dust_v0.env(decks=("warrior", "mage"))
 
 Options: ``decks`` (a pair, seat 0 then seat 1: packaged deck names ``warrior``, ``mage``,
-``thief``, ``merchant``, ``assassin`` or paths to deck files), ``pool`` (path to a pool file;
+``thief``, ``merchant``, ``assassin`` or paths to deck files; on the command line
+``--option decks=warrior,my/deck.toml``), ``pool`` (path to a pool file;
 default the packaged starter pool), ``max_turns`` (GD-9.1's turn limit, default 200),
 ``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety net of the env),
 ``illegal_action`` ("raise" or "terminate"), ``render_mode`` ("ansi" or "human").
