@@ -66,6 +66,11 @@ DRAW = -1
 """``winner`` of a game ended by the turn limit."""
 MAX_RESAMPLE_TRIES = 1_000
 
+DECISIONS = frozenset(
+    {"card_played", "unit_moved", "unit_shot", "attack_declared", "block_declared", "unit_struck"}
+)
+"""Event kinds that record a player's choice; each is the first record of its ``apply``."""
+
 # Steps of a turn.
 MAIN, SHOOT, ATTACK, BLOCK, STRIKE, OVER = range(6)
 PHASE_NAMES = ("main", "shoot", "attack", "block", "strike", "over")
@@ -1003,10 +1008,21 @@ class GoldDustState(EngineState):
             lines += self._side_lines(player, show_hand=observer in (None, player))
         if self.attackers and self.phase != OVER:  # a finished game's last attack is history
             lines.append("Attack: " + self._attack_text())
-        rolls = [facts for kind, facts in self._events if kind == "dice_rolled"]
-        if rolls:  # the dice lie on the table until the next move: public (GD-3.4)
-            lines.append("Dice: " + "; ".join(_roll_text(facts) for facts in rolls))
+        lines += self._last_move_lines(observer)
         return "\n".join(lines)
+
+    def _last_move_lines(self, observer: int | None) -> list[str]:
+        """What the last move chose (``done`` leaves no line) and the dice it rolled: all
+        of it public, and shown so that the picture holds every fact the events state
+        (a heal at full health or a hit that armour absorbs changes nothing else)."""
+        lines = []
+        if self._events and self._events[0][0] in DECISIONS:
+            kind, facts = self._events[0]
+            lines.append("Last move: " + self._describe_event(kind, facts, observer).text)
+        rolls = [facts for kind, facts in self._events if kind == "dice_rolled"]
+        if rolls:  # the dice lie on the table until the next move (GD-3.4)
+            lines.append("Dice: " + "; ".join(_roll_text(facts) for facts in rolls))
+        return lines
 
     def _status_line(self) -> str:
         if self.phase == OVER:

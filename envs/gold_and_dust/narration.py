@@ -276,6 +276,8 @@ THE PICTURE
   artifacts: lasting artifacts on the table; graveyard: used cards and dead units
   Attack: Pikeman blocked by Wall, Swordsman
       this turn's attackers, and the blocker of each blocked one
+  Last move: Player 1 plays Firebolt on player 0's Hero, paying 2 dust
+      what the last move chose (none after "done")
   Dice: k6 4; k3 2 (face 3); 2k6 3+5=8
       the dice the last move rolled, in order (a k3 shows the d6 face it halved)
 

@@ -216,6 +216,20 @@ def test_the_dice_of_the_last_move_lie_on_the_table() -> None:
     assert "Dice:" not in state.render(1)
 
 
+def test_the_last_move_is_on_the_table_even_when_it_changed_nothing_else() -> None:
+    """A heal at full health: the picture still shows which target was chosen, as the
+    event does (else the event would state a fact the observer cannot see)."""
+    state = stacked({"hand": ["Healing Light"], "dust": 5, "back": ["Militia"]})
+    before = state.render(1)
+    act(state, "play Healing Light>Militia")
+    assert state.render(1).splitlines()[-1] == (
+        "Last move: Player 0 plays Healing Light on player 0's Militia, paying 2 dust"
+    )
+    assert events(state, 1, "healed") == [] and "Last move" not in before
+    act(state, "done")
+    assert "Last move" not in state.render(1)  # "done" chooses nothing to show
+
+
 def test_help_text_explains_every_code_the_picture_prints() -> None:
     """Every line heading, unit flag and keyword of many pictures appears in the help."""
     help_text = GAME.help_text()
@@ -263,10 +277,10 @@ def _told_by_view(state: GoldDustState, observer: int) -> dict[Any, set[Any]]:
 
 @pytest.mark.parametrize("decks", [("thief", "mage"), ("assassin", "merchant")])
 def test_what_an_observer_is_told_depends_only_on_what_it_can_see(decks: tuple[str, str]) -> None:
-    """GD-9.3 for narration: in a state and in a re-deal of what the observer cannot see,
-    moves that leave the observer's picture and encodings equal are told to it in equal
-    words and events. (Moves the observer cannot tell apart within one state, e.g. shots
-    fully absorbed by armour at two identical units, are public choices: left out.)"""
+    """GD-9.3 for narration: in a state and in re-deals of what the observer cannot see,
+    any two moves that leave the observer's picture and encodings equal are told to it in
+    equal words and events (so every fact an event states is in the picture or encodings:
+    a heal at full health is seen on the "Last move" line, a die's face on "Dice")."""
     game, rng = GoldDustGame(decks), random.Random(5)
     compared = 0
     for seed in range(3):
@@ -281,12 +295,14 @@ def test_what_an_observer_is_told_depends_only_on_what_it_can_see(decks: tuple[s
 
 def _compare_with_redeals(state: GoldDustState, observer: int, rng: random.Random) -> int:
     told = _told_by_view(state, observer)
+    assert all(len(said) == 1 for said in told.values()), state.render()
     compared = 0
     for _ in range(2):
         twin = state.resample_hidden(observer, rng)
         assert _view(twin, observer) == _view(state, observer)
         for view, said in _told_by_view(twin, observer).items():
-            if view in told and len(told[view]) == 1 and len(said) == 1:
+            assert len(said) == 1, twin.render()
+            if view in told:
                 assert said == told[view], (state.render(), view[0])
                 compared += 1
     return compared
