@@ -5,6 +5,7 @@ and every fact an event states must be visible in the observer's picture or enco
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections import defaultdict
@@ -103,6 +104,21 @@ def test_no_events_before_the_first_apply_and_each_apply_has_its_own() -> None:
     assert state.last_events() == first  # a clone's records are its own
     state.apply(state.legal_actions()[0])
     assert state.last_events() != first
+
+
+def test_every_event_is_one_line_of_text_and_json_safe_data() -> None:
+    rng, kinds = random.Random(2), set()
+    for seed, decks in enumerate([("warrior", "mage"), ("thief", "assassin"), ("merchant",) * 2]):
+        state = GoldDustGame(decks).new_state(seed=seed)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+            for observer in (None, 0, 1):
+                for event in state.last_events(observer):
+                    assert json.loads(json.dumps(event.data)) == event.data
+                    assert event.text and "\n" not in event.text and event.kind.islower()
+                    kinds.add(event.kind)
+    assert kinds >= {"card_played", "cards_drawn", "dice_rolled", "damage_dealt", "unit_died",
+                     "turn_started", "resources_gained", "game_won"}  # fmt: skip
 
 
 def test_gd_2_3_a_played_card_says_what_it_cost_and_gd_3_1_the_dice_their_faces() -> None:
