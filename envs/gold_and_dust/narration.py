@@ -265,7 +265,8 @@ THE PICTURE
       or dust than the player has now. The other player's hand shows its size only
       ("hand: 5 cards"); "-" is an empty zone.
   first row / second row: units as  Pikeman 2+k3 arm 1 HP 4/5 (tapped)
-      2+k3    attack: base attack 2 (buffs and auras included) plus a k3 die
+      2+k3    attack: base attack 2 (buffs and auras included) plus a k3 die; a unit
+              without a die shows its base attack alone
       arm 1   armour: absorbs that much of each hit
       HP 4/5  hit points now/maximum
       what the unit can do (see KEYWORDS) and its state:
