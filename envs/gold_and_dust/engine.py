@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tabletop.envs.core.engine import EngineState, copy_generator
+from tabletop.envs.core.engine import EngineState, EventRecord, copy_generator
 from tabletop.envs.core.protocol import TERMINAL, Event, IllegalActionError, check_options
 from tabletop.envs.gold_and_dust.actions import (
     ARTIFACT_SLOTS,
@@ -57,7 +57,13 @@ from tabletop.envs.gold_and_dust.cards import (
     load_pool,
 )
 from tabletop.envs.gold_and_dust.effects import BACK, FRONT, HERO, run_effects
-from tabletop.envs.gold_and_dust.narration import HELP, describe_event, dice_text, roll_text
+from tabletop.envs.gold_and_dust.narration import (
+    HAND_EVENTS,
+    HELP,
+    describe_event,
+    dice_text,
+    roll_text,
+)
 
 DEFAULT_DECKS = ("warrior", "mage")
 DEFAULT_MAX_TURNS = 200
@@ -874,6 +880,7 @@ class GoldDustState(EngineState):
         else:
             raise RuntimeError(f"gold_and_dust: no consistent deal in {MAX_RESAMPLE_TRIES} tries")
         other.rng = random.Random(rng.getrandbits(64))
+        other._events = [_unseen_cards(record, opponent) for record in self._events]
         return other
 
     # ----- notation and rendering ---------------------------------------------------------
@@ -1112,6 +1119,17 @@ class GoldDustState(EngineState):
                 text + (f" blocked by {_slot_name(foe, blocker)}" if blocker is not None else "")
             )
         return ", ".join(parts)
+
+
+def _unseen_cards(record: EventRecord, opponent: int) -> EventRecord:
+    """A record for a determinization: the cards ``opponent`` drew or shuffled back are
+    unknown there (``None``), as the re-deal put other cards in that hand."""
+    kind, facts = record
+    if kind not in HAND_EVENTS or facts["player"] != opponent:
+        return record
+    if kind == "cards_drawn":
+        return kind, {**facts, "cards": [None] * len(facts["cards"])}
+    return kind, {**facts, "card": None}
 
 
 def _attack_text(attack: int, card: Card) -> str:

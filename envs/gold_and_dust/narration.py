@@ -209,10 +209,17 @@ DESCRIBERS: dict[str, Describer] = {
 """Event kind -> its describer; the engine records only these kinds."""
 
 
+HAND_EVENTS = frozenset({"cards_drawn", "hand_overflow"})
+"""Events about cards entering or leaving a hand: their cards are named to the owner only."""
+
+
 def describe_event(cards: Sequence[Card], kind: str, facts: Facts, observer: int | None) -> Event:
     """The record ``(kind, facts)`` as ``observer`` may know it (``None``: all of it).
-    Hand cards are named to their owner only; facts with no player are public."""
+    Hand cards are named to their owner only, and to nobody where they are unknown
+    (``None``: the records of a determinization); facts with no player are public."""
     sees = observer is None or facts.get("player") == observer
+    if kind in HAND_EVENTS and None in facts.get("cards", [facts.get("card")]):
+        sees = False
     text, data = DESCRIBERS[kind](facts, cards, sees)
     return Event(kind, text, _json_safe(data))
 

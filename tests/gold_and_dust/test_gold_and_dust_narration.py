@@ -162,6 +162,18 @@ def test_gd_9_3_drawn_cards_are_named_to_the_drawer_and_counted_for_the_other() 
     assert "Player 0 draws 2 cards" in texts_for_1 and "Wall" not in texts_for_1
 
 
+def test_gd_9_3_a_redeal_does_not_know_the_cards_the_other_player_drew() -> None:
+    """A determinization for player 1 re-deals player 0's hand: its records no longer name
+    the cards player 0 drew, even to a spectator, and player 1 is told the same as before."""
+    state = stacked({"hand": ["Arcane Insight"], "dust": 5, "deck": ["Wall", "Seer", "Gale"],
+                     "back": ["Militia"]})  # fmt: skip
+    act(state, "play Arcane Insight")
+    twin = state.resample_hidden(1, random.Random(0))
+    assert events(twin, None, "cards_drawn") == [{"player": 0, "count": 2}]
+    assert twin.last_events(1) == state.last_events(1)
+    assert state.resample_hidden(0, random.Random(0)).last_events(None) == state.last_events()
+
+
 def test_gd_1_3_overflow_names_the_card_shuffled_back_to_its_owner_only() -> None:
     hand = ["Wall", "Seer", "Gale", "Pikeman", "Archer"]
     state = stacked({"back": ["Militia"]}, {"hand": hand})
