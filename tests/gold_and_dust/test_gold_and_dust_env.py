@@ -15,7 +15,12 @@ from pettingzoo.test import api_test, seed_test
 
 from tabletop.envs import gold_and_dust_v0
 from tabletop.envs.core.carddata import CardDataError
-from tabletop.envs.core.checks import check_env_random_play, check_no_leak, run_random_games
+from tabletop.envs.core.checks import (
+    check_env_random_play,
+    check_no_leak,
+    check_no_text_leak,
+    run_random_games,
+)
 from tabletop.envs.core.playthrough import check_playthrough
 from tabletop.envs.gold_and_dust.cards import HEROES, data_path
 from tabletop.envs.gold_and_dust.encoders import ENCODERS, FLAT_SIZE, flat_layout
@@ -58,6 +63,14 @@ def test_random_games_keep_every_invariant_and_end(decks: tuple[str, str]) -> No
 def test_no_hidden_information_leaks(encoder: str) -> None:
     report = check_no_leak(GoldDustGame(("thief", "mage")), ENCODERS[encoder], games=4, seed=2)
     assert report.resamples > 500 and report.sensitivity > 0.5
+
+
+@pytest.mark.parametrize("decks", [("thief", "mage"), ("assassin", "merchant")])
+def test_no_hidden_information_leaks_through_texts_events_or_render(
+    decks: tuple[str, str],
+) -> None:
+    report = check_no_text_leak(GoldDustGame(decks), ENCODERS, games=4, seed=len(decks[0]))
+    assert report.comparisons > 500 and report.off_turn_comparisons > 200
 
 
 def test_resample_keeps_public_zones_and_redeals_hand_and_decks_together() -> None:
