@@ -63,9 +63,18 @@ def parse_column(text: str) -> int | None:
     return COLUMN_LETTERS.index(text) if len(text) == 1 and text in COLUMN_LETTERS else None
 
 
+def card_text(value: int) -> str:
+    """How moves, events and the board write a card: its value, the number fights compare
+    (the names are in ``CARD_NAMES`` and the help text)."""
+    return str(value)
+
+
 def parse_card(text: str) -> int | None:
-    """A card value from its name, case-insensitive (``Vaino`` also names Väinö)."""
+    """A card value from its value ``"7"`` or its name, case-insensitive (``Vaino`` also
+    names Väinö)."""
     word = text.strip().lower().replace("ä", "a").replace("ö", "o")
+    if len(word) == 1 and word.isdigit():
+        return int(word)
     for value, name in enumerate(CARD_NAMES):
         if word == name.lower().replace("ä", "a").replace("ö", "o"):
             return value

@@ -5,7 +5,13 @@ Both read only what the observing player may see, plus what a careful human reme
 card came from (one of the six shown at setup and not seen since, or drawn later), which of
 the opponent's shown cards are still unseen, both discard piles, deck sizes, discs and lost
 discs. The board stays in absolute coordinates (row 0 is Silver's shield), like the action
-ids, with a seat one-hot; discs and cards are split into own and opponent's.
+ids, with a seat one-hot; discs and cards are split into own and opponent's. During a
+Tuuri decision the mover's opponent sees the position before the move (the phase "move", no
+pending squares): a kept Tuuri is never shown (KV-4.7).
+
+Versions (both encoders):
+- 0: the phase and the pending move of a Tuuri decision were shown to both players.
+- 1: they are shown to the mover only (``KalevaState.pause_hidden_from``); same layout.
 """
 
 from __future__ import annotations
@@ -58,8 +64,8 @@ TABLE_FEATURES = (
     ("turns", 1, "turns played / turn limit"),
 )
 PENDING_FEATURES = (
-    ("pending_from", NUM_SQUARES, "during a Tuuri decision: one-hot square the disc leaves"),
-    ("pending_to", NUM_SQUARES, "during a Tuuri decision: one-hot square the disc enters"),
+    ("pending_from", NUM_SQUARES, "during the own Tuuri decision: one-hot square the disc leaves"),
+    ("pending_to", NUM_SQUARES, "during the own Tuuri decision: one-hot square the disc enters"),
 )
 
 
@@ -119,7 +125,8 @@ def count_lists(state: KalevaState, player: int) -> tuple[list[int], ...]:
 def table_features(state: KalevaState, player: int) -> list[float]:
     """TABLE_FEATURES of ``player``'s view, in order."""
     opponent = 1 - player
-    phase = PHASE_ONE_HOT.get(state.phase, [0.0] * len(PHASES))
+    shown_phase = MOVE if state.pause_hidden_from(player) else state.phase
+    phase = PHASE_ONE_HOT.get(shown_phase, [0.0] * len(PHASES))
     deciding = state.phase in PHASES and state.player == player
     return [
         state.lost[player] / DISCS_PER_PLAYER,
@@ -140,7 +147,7 @@ class FlatEncoder:
     """One float32 vector of ``FLAT_SIZE``; slices documented by ``flat_layout()``."""
 
     name = "flat"
-    version = 0
+    version = 1
 
     def shape(self, game: KalevaGame) -> tuple[int, ...]:
         return (FLAT_SIZE,)
@@ -177,7 +184,7 @@ class FlatEncoder:
                 hot.append(status + (UNSEEN_SHOWN if opp_origin[col] == ORIGINAL else DRAWN))
         for offset, cards in zip(COUNT_OFFSETS, count_lists(state, player), strict=True):
             hot.extend(map(offset.__add__, cards))
-        if state.pending is not None:
+        if state.pending is not None and not state.pause_hidden_from(player):
             hot.append(PENDING_FROM + state.pending[0])
             hot.append(PENDING_TO + state.pending[1])
         indices = np.fromiter(hot, np.intp, len(hot))
@@ -228,7 +235,7 @@ class EntityEncoder:
     rows: COUNT_FEATURES then TABLE_FEATURES flattened after the type one-hot, zero-padded."""
 
     name = "entity"
-    version = 0
+    version = 1
 
     def shape(self, game: KalevaGame) -> tuple[int, ...]:
         return (ENTITY_ROWS, ENTITY_WIDTH)
@@ -239,7 +246,7 @@ class EntityEncoder:
         for square, disc in enumerate(state.board):
             if disc != EMPTY:
                 out[square, types + (disc != player)] = 1.0
-        if state.pending is not None:
+        if state.pending is not None and not state.pause_hidden_from(player):
             out[state.pending[0], types + 13] = 1.0
             out[state.pending[1], types + 14] = 1.0
         value_at, status_at = types + 1 + COLS, types + 1 + COLS + NUM_VALUES

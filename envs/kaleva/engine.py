@@ -11,6 +11,11 @@ Card knowledge (KV-7) is tracked per slot: whether the card is face up (revealed
 opponent's Tuuri), and where it came from: one of the six cards shown at setup (``ORIGINAL``)
 or drawn later from its owner's ``g``-th deck (``g`` counts reshuffles). The opponent sees
 those origins, so ``resample_hidden`` only permutes cards that share one.
+
+A Tuuri kept is never shown (KV-4.7), so the pause for the Tuuri decision is the mover's
+secret: the opponent's view (``render``, the encoders, ``resample_hidden``) shows the
+position before the move until it is resolved, and a move's text for the opponent names no
+squares; the events of the ``apply`` that completes the move say where it went.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from tabletop.envs.core.engine import EngineState, copy_generator
-from tabletop.envs.core.protocol import IllegalActionError, check_options
+from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
 from tabletop.envs.kaleva.board import (
     BRONZE,
     CARD_NAMES,
@@ -53,6 +59,7 @@ from tabletop.envs.kaleva.board import (
     TERNA,
     TUURI,
     TUURI_BASE,
+    card_text,
     parse_card,
     parse_column,
     parse_square,
@@ -70,6 +77,12 @@ ORIGINAL = -1
 """Slot origin: one of the six cards its owner showed at setup (KV-2.1)."""
 DEFAULT_TURN_LIMIT = 200
 MAX_RESAMPLE_TRIES = 10_000
+END_REASONS = {
+    "shield": "three discs in the enemy shield row (KV-6.1)",
+    "no_legal_action": "the player to move had no legal action (KV-6.2)",
+    "turn_limit": "the turn limit was reached (KV-6.3)",
+}
+"""Why a game ended, as the game-over event and the picture say it."""
 
 
 def _steps(player: int, first_turn: bool) -> tuple[tuple[tuple[int, int, int, int], ...], ...]:
@@ -124,6 +137,10 @@ class KalevaGame:
     def __repr__(self) -> str:
         return f"KalevaGame(turn_limit={self.turn_limit})"
 
+    def help_text(self) -> str:
+        """The notation, the picture's codes and what each player is told (``HELP``)."""
+        return HELP
+
     def new_state(self, seed: int | None = None) -> KalevaState:
         """Shuffled decks, six cards shown each (KV-2.1); Silver arranges first."""
         rng = random.Random(seed)
@@ -167,7 +184,58 @@ class KalevaGame:
         state.player = state.mover = to_move
         state.turns_taken = [0, 0] if not first_turns_over else [1, 1]
         state.settle()
+        state._events = []  # a position built by hand has no last apply
         return state
+
+
+HELP = f"""Kaleva: Silver (moves first) against Bronze. Three discs in the enemy shield row win.
+
+Board: columns a-f, rows 0-4; a square is its column then its row: a0 ... f4. Row 0 is
+Silver's shield, row 4 Bronze's. S = a Silver disc, B = a Bronze disc, . = an empty square.
+
+Cards are written as their value, the number a fight compares (the higher wins, a tie goes to
+the attacker):
+  {", ".join(f"{value} {name}" for value, name in enumerate(CARD_NAMES))}.
+0 Tuuri may reveal an enemy card; 1 Terna, attacked by a higher card, swaps the two discs
+instead of losing. You may type a card's name instead of its value.
+
+Each player has a card slot per column; the card on a column fights for every disc moving
+from that column (attack) or standing on it (defence). A player line reads
+  Silver: cards 7 ?o 3* ?d -- 5 (shown 012447, to arrange 2); deck 17, discard 36, lost discs 1
+with the slots of columns a-f in order:
+  7    a card you can see: your own, or any face-up card
+  3*   a face-up card: revealed by the opponent's Tuuri, both players see it
+  ?o   face down, one of the six cards its owner showed at setup (the opponent knows those six)
+  ?d   face down, drawn from the deck later (only its owner knows it)
+  --   an empty slot while the cards are being laid at setup
+  shown       the six cards the player showed at setup
+  to arrange  cards still to lay at setup (their values to the owner, a count to the opponent)
+  deck        cards left in the deck; discard: the discard pile's values, - when empty
+  lost discs  discs off the board, which may return to a free corner of their shield row
+"Last fight: b1xc2, Silver 3 against Bronze 4: Bronze wins" recalls the latest fight.
+The last line says whose decision it is: "Turn 5: Silver to move"; the other decisions are
+"arrange cards", "Tuuri decision (b1->c2)" (the move waiting for it) and "swap two cards";
+at the end "Game over after 60 turns: draw, ..." with the reason.
+
+Moves (type the text, or the number in the list):
+  place 7 c         setup: lay your card 7 face down on column c (columns a-f in order)
+  b1-c2             move your disc on b1 one square to c2
+  b1xc2             the same step onto an enemy disc: an attack
+  return a0         put a lost disc back on a free corner of your shield (Silver a0 f0,
+                    Bronze a4 f4) instead of moving
+  tuuri b reveal e  after a move from or onto the column of your Tuuri: spend the Tuuri on
+                    b to turn the enemy card on e face up (before any fight)
+  keep tuuri        keep the Tuuri hidden and finish the move
+  swap b e          after losing a disc: swap your cards on b and e; each keeps its marks
+                    (face up, ?o, ?d), so the opponent sees marks move
+  no swap           after losing a disc: leave your cards as they are
+
+What you are told of the opponent's decisions: "Silver places a card on c" (not which);
+"Silver moves a disc", followed by what happened once the move is complete (a kept Tuuri
+is never shown, so you do not see the pause for it); a Tuuri spent, with the card it turns
+up; "Silver swaps the cards on b and e" when that moves marks you can see, else "Silver
+swaps no cards, or two that look alike".
+"""
 
 
 def _column(letter: str) -> int:
@@ -209,6 +277,8 @@ class KalevaState(EngineState):
         "pending",
         "tuuri_fights",
         "winner",
+        "end_reason",
+        "last_fight",
         "_rewards",
         "_returns",
         "_legal",
@@ -238,9 +308,14 @@ class KalevaState(EngineState):
         self.pending: tuple[int, int] | None = None
         self.tuuri_fights = False
         self.winner: int | None = None
+        self.end_reason = ""
+        self.last_fight: dict[str, Any] | None = None
+        """The facts of the latest fight (as recorded for its event): public, both cards
+        were turned face up (KV-4.2), and the picture shows it."""
         self._rewards = [0.0, 0.0]
         self._returns = [0.0, 0.0]
         self._legal: list[int] = []
+        self._events = []
         self.settle()
 
     def _stack_player(
@@ -332,11 +407,12 @@ class KalevaState(EngineState):
         elif action < NO_SWAP:
             self._swap_cards(*SWAP_PAIRS[action - SWAP_BASE])
         else:
+            self._record("no_swap", player=self.player)
             self._next_turn()
 
     def _no_legal_action(self) -> None:
         """KV-6.2: a player with no legal action loses (only a turn can be empty)."""
-        self._finish(winner=1 - self.player)
+        self._finish(winner=1 - self.player, reason="no_legal_action")
 
     def _compute_legal(self) -> list[int]:
         if self.phase == MOVE:
@@ -347,10 +423,30 @@ class KalevaState(EngineState):
         if self.phase == TUURI_CHOICE:
             return self._legal_tuuri()
         if self.phase == SWAP:
-            cards = self.slots[self.player]
-            swaps = [SWAP_ACTION[(i, j)] for i, j in SWAP_PAIRS if cards[i] != cards[j]]
+            keys = [self.card_key(self.player, col) for col in range(COLS)]
+            swaps = [SWAP_ACTION[(i, j)] for i, j in SWAP_PAIRS if keys[i] != keys[j]]
             return [*swaps, NO_SWAP]
         return []
+
+    def card_key(self, player: int, col: int) -> tuple[int, bool, int]:
+        """Everything a swap moves with ``player``'s card on ``col`` (KV-4.4): its value,
+        whether it is face up, and its origin. Two cards with equal keys swap to the same
+        position, so that swap is not offered; every other swap changes the position. A
+        face-up card's origin no longer matters (it stays face up until discarded), so it
+        does not count."""
+        face_up = self.revealed[player][col]
+        return self.slots[player][col], face_up, ORIGINAL if face_up else self.origin[player][col]
+
+    def public_mark(self, player: int, col: int) -> str:
+        """How ``player``'s card on ``col`` looks to the opponent (the picture's cell, and
+        what the encoders' slot status says): ``5*`` face up, ``?o`` face down and one of
+        the six shown at setup, ``?d`` face down and drawn later, ``--`` empty (setup)."""
+        card = self.slots[player][col]
+        if card == EMPTY:
+            return "--"
+        if self.revealed[player][col]:
+            return f"{card_text(card)}*"
+        return "?o" if self.origin[player][col] == ORIGINAL else "?d"
 
     def _legal_turn(self) -> list[int]:
         """KV-3 moves in action-id order, then KV-5 returns."""
@@ -397,6 +493,7 @@ class KalevaState(EngineState):
         """KV-2.2: one card face down on the next column; Silver, then Bronze."""
         self.unplaced[self.player].remove(value)
         self.slots[self.player][col] = value
+        self._record("card_placed", player=self.player, column=col, card=value)
         if self.unplaced[self.player]:
             return
         if self.player == SILVER:
@@ -404,6 +501,7 @@ class KalevaState(EngineState):
         else:
             self.phase = MOVE
             self.player = self.mover = SILVER
+            self._record("turn_passed", player=SILVER, turn=self.plies)
 
     # ----- turns -------------------------------------------------------------------------------
 
@@ -420,7 +518,15 @@ class KalevaState(EngineState):
         Tuuri that was about to attack still fights, with value 0."""
         assert self.pending is not None
         frm, to = self.pending
-        self.revealed[1 - self.player][opponent_col] = True
+        opponent = 1 - self.player
+        self.revealed[opponent][opponent_col] = True
+        self._record(
+            "tuuri_revealed",
+            player=self.player,
+            tuuri_column=own_col,
+            column=opponent_col,
+            card=self.slots[opponent][opponent_col],
+        )
         self._discard_slot(self.player, own_col)
         attacking = self.board[to] == 1 - self.player
         self.tuuri_fights = attacking and own_col == COL_OF[frm]
@@ -432,6 +538,7 @@ class KalevaState(EngineState):
         self.phase = MOVE
         if self.board[to] == EMPTY:
             self.board[to], self.board[frm] = self.player, EMPTY
+            self._record("disc_moved", player=self.player, frm=frm, to=to)
             self._end_turn(loser=None)
         else:
             self._fight(frm, to)
@@ -453,8 +560,14 @@ class KalevaState(EngineState):
         else:
             board[frm] = EMPTY
             loser = attacker
+        self.last_fight = {
+            "attacker": attacker, "frm": frm, "to": to, "attack": attack, "defence": defence,
+            "loser": loser,
+        }  # fmt: skip
+        self._record("fight", **self.last_fight)
         if loser is not None:
             self.lost[loser] += 1
+            self._record("disc_lost", player=loser, square=frm if loser == attacker else to)
         if not self.tuuri_fights:  # a spent Tuuri is in the discard pile already
             self._discard_slot(attacker, src)
         self.tuuri_fights = False
@@ -470,14 +583,17 @@ class KalevaState(EngineState):
             self.discards[player].clear()
             self.rng.shuffle(deck)
             self.deck_generation[player] += 1
-        self.slots[player][col] = deck.pop()
+            self._record("deck_reshuffled", player=player, size=len(deck))
+        card = self.slots[player][col] = deck.pop()
         self.origin[player][col] = self.deck_generation[player]
         self.revealed[player][col] = False
+        self._record("card_drawn", player=player, column=col, card=card)
 
     def _return_disc(self, corner: int) -> None:
         """KV-5.1: a lost disc back onto a free corner of the mover's shield row."""
         self.board[corner] = self.player
         self.lost[self.player] -= 1
+        self._record("disc_returned", player=self.player, square=corner)
         self._end_turn(loser=None)
 
     def _end_turn(self, loser: int | None) -> None:
@@ -486,11 +602,11 @@ class KalevaState(EngineState):
         self.turns_taken[mover] += 1
         self.plies += 1
         if self.discs_in_shield(mover) >= SHIELD_WIN:
-            self._finish(winner=mover)
+            self._finish(winner=mover, reason="shield")
         elif self.discs_in_shield(1 - mover) >= SHIELD_WIN:  # a Terna swap moved it there
-            self._finish(winner=1 - mover)
+            self._finish(winner=1 - mover, reason="shield")
         elif self.plies >= self.game.turn_limit:
-            self._finish(winner=None)
+            self._finish(winner=None, reason="turn_limit")
         elif loser is not None:
             self.phase = SWAP
             self.player = loser
@@ -499,17 +615,25 @@ class KalevaState(EngineState):
 
     def _swap_cards(self, first: int, second: int) -> None:
         """KV-4.4: the cards change columns with their knowledge (face up, origin)."""
-        for row in (self.slots[self.player], self.origin[self.player], self.revealed[self.player]):
+        player = self.player
+        looks_alike = self.public_mark(player, first) == self.public_mark(player, second)
+        for row in (self.slots[player], self.origin[player], self.revealed[player]):
             row[first], row[second] = row[second], row[first]
+        self._record(
+            "cards_swapped", player=player, columns=[first, second], looks_alike=looks_alike
+        )
         self._next_turn()
 
     def _next_turn(self) -> None:
         self.phase = MOVE
         self.mover = self.player = 1 - self.mover
+        self._record("turn_passed", player=self.player, turn=self.plies)
 
-    def _finish(self, *, winner: int | None) -> None:
+    def _finish(self, *, winner: int | None, reason: str) -> None:
         """KV-6.4: +1 / -1, or 0 each on a draw."""
         self.winner = winner
+        self.end_reason = reason
+        self._record("game_over", winner=winner, reason=reason)
         self.phase = OVER
         if winner is not None:
             self._reward(winner, 1.0)
@@ -544,6 +668,9 @@ class KalevaState(EngineState):
         other.pending = self.pending
         other.tuuri_fights = self.tuuri_fights
         other.winner = self.winner
+        other.end_reason = self.end_reason
+        other.last_fight = self.last_fight
+        other._events = list(self._events)
         other._rewards = self._rewards[:]
         other._returns = self._returns[:]
         other._legal = self._legal[:]
@@ -556,11 +683,17 @@ class KalevaState(EngineState):
         one deck among those slots and, for the current deck, the deck itself).
 
         The observer also knows the player to move has a real choice (else the engine would
-        have moved for them), so draws that contradict it are re-drawn. The new state draws
-        its future chance events from a fresh generator.
+        have moved for them), so draws that contradict it are re-drawn. During the opponent's
+        Tuuri decision the observer sees the position before the move (KV-4.7: a kept Tuuri is
+        never shown), so the pending move is taken back, unless it was the mover's only
+        legal move (then the pause itself shows). The new state draws its future chance
+        events from a fresh generator.
         """
+        base = self._copy(self.rng)  # shares the generator until a draw gets its own below
+        if self.pause_hidden_from(observer):
+            base.pending, base.phase = None, MOVE
         for _ in range(MAX_RESAMPLE_TRIES):
-            other = self._copy(self.rng)  # shares the generator until it gets its own below
+            other = base._copy(self.rng)
             other._redraw_hidden(observer, rng)
             legal = other._compute_legal()
             if self.phase == OVER or len(legal) > 1:
@@ -568,6 +701,16 @@ class KalevaState(EngineState):
                 other.rng = random.Random(rng.getrandbits(64))
                 return other
         raise RuntimeError(f"kaleva: no consistent draw found in {MAX_RESAMPLE_TRIES} tries")
+
+    def pause_hidden_from(self, observer: int | None) -> bool:
+        """Whether ``observer`` sees the position as it was before the move awaiting the
+        mover's Tuuri decision (KV-4.7: a kept Tuuri is never shown): true for the mover's
+        opponent, unless the move was the mover's only legal one, which would have been
+        played without asking, so the pause itself shows. (The legal moves depend only on
+        the board, which the pause leaves as it was.)"""
+        if observer is None or observer == self.player or self.phase != TUURI_CHOICE:
+            return False
+        return len(self._legal_turn()) > 1
 
     def _redraw_hidden(self, observer: int, rng: random.Random) -> None:
         self.decks[observer].sort()  # hidden order never influences the draw
@@ -592,14 +735,49 @@ class KalevaState(EngineState):
 
     # ----- notation and rendering ----------------------------------------------------------------
 
-    def action_to_string(self, action: int) -> str:
-        """``place Ahti c``, ``b1-c2`` (``b1xc2`` when it attacks), ``return a0``,
-        ``tuuri b reveal e``, ``keep tuuri``, ``swap b e``, ``no swap``."""
+    def action_to_string(self, action: int, observer: int | None = None) -> str:
+        """``place 7 c``, ``b1-c2`` (``b1xc2`` when it attacks), ``return a0``,
+        ``tuuri b reveal e``, ``keep tuuri``, ``swap b e``, ``no swap``; for an ``observer``
+        other than the player to decide, only what the rules let them know of it."""
+        if observer is not None and observer not in (SILVER, BRONZE):
+            raise ValueError(f"kaleva: observer must be 0, 1 or None, got {observer!r}")
         if not 0 <= action < NUM_ACTIONS:
             return f"<invalid action {action}>"
+        if observer is not None and observer != self.player:
+            return self._observed_text(action, observer)
+        return self._notation(action)
+
+    def _observed_text(self, action: int, observer: int) -> str:
+        """What the mover's opponent ``observer`` may know of ``action``. Cards laid face
+        down are unnamed (KV-2.2). A move names no squares: it may pause for a Tuuri
+        decision whose very existence would show the Tuuri (KV-4.7), so a kept Tuuri reads
+        like a move too; the events of the completed move say where it went. A swap names
+        its columns only when it moves marks the observer can see."""
+        name = PLAYER_NAMES[self.player]
+        if action < MOVE_BASE:
+            return f"{name} places a card on {COLUMN_LETTERS[(action - PLACE_BASE) % COLS]}"
+        if RETURN_BASE <= action < TUURI_BASE:
+            return f"{name} returns a disc to {square_name(CORNERS[action - RETURN_BASE])}"
+        if action < RETURN_BASE or action == KEEP_TUURI:
+            return f"{name} moves a disc"
+        if action < KEEP_TUURI:
+            own, other = divmod(action - TUURI_BASE, COLS)
+            return (
+                f"{name} moves a disc and spends the Tuuri on {COLUMN_LETTERS[own]} to reveal "
+                f"{PLAYER_NAMES[observer]}'s card on {COLUMN_LETTERS[other]}"
+            )
+        if action < NO_SWAP:
+            first, second = SWAP_PAIRS[action - SWAP_BASE]
+            if self.public_mark(self.player, first) != self.public_mark(self.player, second):
+                columns = f"{COLUMN_LETTERS[first]} and {COLUMN_LETTERS[second]}"
+                return f"{name} swaps the cards on {columns}"
+        return f"{name} swaps no cards, or two that look alike"
+
+    def _notation(self, action: int) -> str:
+        """The full text of ``action``, which ``string_to_action`` reads back."""
         if action < MOVE_BASE:
             value, col = divmod(action - PLACE_BASE, COLS)
-            return f"place {CARD_NAMES[value]} {COLUMN_LETTERS[col]}"
+            return f"place {card_text(value)} {COLUMN_LETTERS[col]}"
         if action < RETURN_BASE:
             frm, to = MOVES[action - MOVE_BASE]
             return f"{square_name(frm)}{self._move_separator(frm, to)}{square_name(to)}"
@@ -665,6 +843,9 @@ class KalevaState(EngineState):
         return MOVE_ACTION[(frm, to)]
 
     def render(self, observer: int | None = None) -> str:
+        """The board (``S``/``B`` discs, ``.`` empty), both players' card slots as
+        ``observer`` sees them (``public_mark``), the latest fight, and whose decision it is;
+        the codes are explained by ``KalevaGame.help_text``."""
         lines = ["    " + " ".join(COLUMN_LETTERS)]
         for row in range(ROWS - 1, -1, -1):
             cells = [".SB"[self.board[row * COLS + col] + 1] for col in range(COLS)]
@@ -672,40 +853,126 @@ class KalevaState(EngineState):
             lines.append(f" {row}  " + " ".join(cells) + shield.get(row, ""))
         for player in (BRONZE, SILVER):
             lines.append(self._player_line(player, observer))
-        lines.append(self._status_line())
+        if self.last_fight is not None:
+            lines.append(f"Last fight: {_fight_text(self.last_fight)}")
+        lines.append(self._status_line(observer))
         return "\n".join(lines)
 
     def _player_line(self, player: int, observer: int | None) -> str:
         sees_all = observer in (None, player)
         cells = []
         for col in range(COLS):
-            card = self.slots[player][col]
-            if card == EMPTY:
-                cells.append("--")
-                continue
-            face_up = "*" if self.revealed[player][col] else ""
-            known = sees_all or self.revealed[player][col]
-            mark = "o" if self.origin[player][col] == ORIGINAL else "d"
-            cells.append(f"{card}{face_up}" if known else f"?{mark}")
-        shown = "".join(map(str, self.shown[player]))
+            card, mark = self.slots[player][col], self.public_mark(player, col)
+            cells.append(card_text(card) if sees_all and mark[0] == "?" else mark)
+        shown = _cards_text(self.shown[player])
         unplaced = ""
         if self.unplaced[player]:
-            hidden = "".join(map(str, sorted(self.unplaced[player])))
+            hidden = _cards_text(self.unplaced[player])
             unplaced = f", to arrange {hidden if sees_all else len(self.unplaced[player])}"
         return (
             f"{PLAYER_NAMES[player]}: cards {' '.join(cells)} (shown {shown}{unplaced}); "
-            f"deck {len(self.decks[player])}, "
-            f"discard {''.join(map(str, sorted(self.discards[player]))) or '-'}, "
+            f"deck {len(self.decks[player])}, discard {_cards_text(self.discards[player])}, "
             f"lost discs {self.lost[player]}"
         )
 
-    def _status_line(self) -> str:
+    def _status_line(self, observer: int | None) -> str:
         if self.phase == OVER:
             outcome = "draw" if self.winner is None else f"{PLAYER_NAMES[self.winner]} wins"
-            return f"Game over after {self.plies} turns: {outcome}"
-        pending = ""
-        if self.pending is not None:
+            return f"Game over after {self.plies} turns: {outcome}, {END_REASONS[self.end_reason]}"
+        phase, pending = self.phase, ""
+        if self.pause_hidden_from(observer):
+            phase = MOVE
+        elif self.pending is not None:
             pending = f" ({square_name(self.pending[0])}->{square_name(self.pending[1])})"
-        return (
-            f"Turn {self.plies}: {PLAYER_NAMES[self.player]} to {PHASE_NAMES[self.phase]}{pending}"
-        )
+        return f"Turn {self.plies}: {PLAYER_NAMES[self.player]} to {PHASE_NAMES[phase]}{pending}"
+
+    # ----- events ---------------------------------------------------------------------------------
+
+    def _describe_event(self, kind: str, facts: dict[str, Any], observer: int | None) -> Event:
+        """The record as ``observer`` may know it: a card laid or drawn is named only to its
+        owner (KV-2.2, KV-4.5); a swap names its columns to the opponent only when it moves
+        marks they can see (``public_mark``), else it reads like no swap; all else is public."""
+        player = facts.get("player", facts.get("attacker"))
+        owner_sees = observer is None or observer == player
+        if kind in ("card_placed", "card_drawn"):
+            return _card_event(kind, facts, owner_sees)
+        unseen_swap = kind == "no_swap" or (kind == "cards_swapped" and facts["looks_alike"])
+        if unseen_swap and not owner_sees:
+            text = f"{PLAYER_NAMES[player]} swaps no cards, or two that look alike"
+            return Event("swap_unseen", text, {"player": player})
+        return _public_event(kind, facts)
+
+
+def _cards_text(cards: Iterable[int]) -> str:
+    """A pile or hand as its sorted values, ``-`` when empty."""
+    return "".join(card_text(card) for card in sorted(cards)) or "-"
+
+
+def _fight_text(facts: dict[str, Any]) -> str:
+    """``b1xc2, Silver 3 against Bronze 4: Bronze wins`` (KV-4.3, KV-4.6)."""
+    attacker, loser = facts["attacker"], facts["loser"]
+    if loser is None:
+        outcome = "Terna's trickery swaps the discs"
+    else:
+        outcome = f"{PLAYER_NAMES[1 - loser]} wins"
+    return (
+        f"{square_name(facts['frm'])}x{square_name(facts['to'])}, {PLAYER_NAMES[attacker]} "
+        f"{card_text(facts['attack'])} against {PLAYER_NAMES[1 - attacker]} "
+        f"{card_text(facts['defence'])}: {outcome}"
+    )
+
+
+def _card_event(kind: str, facts: dict[str, Any], named: bool) -> Event:
+    """A card laid face down at setup or drawn into a slot; its value only if ``named``."""
+    player, column = facts["player"], COLUMN_LETTERS[facts["column"]]
+    card = card_text(facts["card"]) if named else "a card"
+    verb = "places" if kind == "card_placed" else "draws"
+    data: dict[str, Any] = {"player": player, "column": column}
+    if named:
+        data["card"] = facts["card"]
+    return Event(kind, f"{PLAYER_NAMES[player]} {verb} {card} on {column}", data)
+
+
+def _public_event(kind: str, facts: dict[str, Any]) -> Event:
+    """A record every observer sees alike: squares and columns written out."""
+    name = PLAYER_NAMES[facts.get("player", facts.get("attacker", 0))]
+    data = dict(facts)
+    for key in ("frm", "to", "square"):
+        if key in data:
+            data[key] = square_name(data[key])
+    for key in ("column", "tuuri_column"):
+        if key in data:
+            data[key] = COLUMN_LETTERS[data[key]]
+    if "columns" in data:
+        data["columns"] = [COLUMN_LETTERS[col] for col in data["columns"]]
+        del data["looks_alike"]
+    match kind:
+        case "turn_passed":
+            text = f"Turn {facts['turn']}: {name} to move"
+        case "disc_moved":
+            text = f"{name} moves {data['frm']}-{data['to']}"
+        case "fight":
+            text = f"Fight {_fight_text(facts)}"
+        case "disc_lost":
+            text = f"{name} loses the disc on {data['square']}"
+        case "disc_returned":
+            text = f"{name} returns a disc to {data['square']}"
+        case "tuuri_revealed":
+            text = (
+                f"{name} spends the Tuuri on {data['tuuri_column']}: "
+                f"{PLAYER_NAMES[1 - facts['player']]}'s card on {data['column']} turns face up, "
+                f"{card_text(facts['card'])}"
+            )
+        case "deck_reshuffled":
+            text = f"{name}'s discard pile is shuffled into a new deck of {facts['size']} cards"
+        case "cards_swapped":
+            text = f"{name} swaps the cards on {data['columns'][0]} and {data['columns'][1]}"
+        case "no_swap":
+            text = f"{name} swaps no cards"
+        case "game_over":
+            winner = facts["winner"]
+            outcome = "Draw" if winner is None else f"{PLAYER_NAMES[winner]} wins"
+            text = f"{outcome}: {END_REASONS[facts['reason']]}"
+        case _:
+            raise ValueError(f"kaleva: no event is called {kind!r}")
+    return Event(kind, text, data)

@@ -4,7 +4,8 @@ It races its discs to the enemy shield, attacks only when its card is sure not t
 (its card beats or ties the best card the defender may hold), steps threatened discs out of
 reach and avoids squares where a likely stronger enemy card can hit them, blocks an enemy disc
 about to enter its shield, spends Tuuri to look at the column it is about to attack, and
-after losing a disc moves its strongest card behind its most advanced disc.
+after losing a disc moves its strongest card behind its most advanced disc (a face-down one
+rather than an equal face-up one, which the enemy knows).
 
 It reads only what its player sees (own cards, face-up enemy cards, public origins of the
 face-down ones, discard piles, discs), which the tests check by resampling hidden information
@@ -162,16 +163,22 @@ def _next_targets(state: KalevaState, player: int, square: int) -> list[int]:
 
 
 def _swap(state: KalevaState, player: int, legal: list[int]) -> int:
-    """The strongest card behind the most advanced disc, if it is not there already."""
+    """The strongest card behind the most advanced disc, if it is not there already; of
+    equal cards a face-down one, so that the enemy cannot tell whether its attack is safe
+    (KV-4.4: the face-up mark moves with its card)."""
     squares = [sq for sq, disc in enumerate(state.board) if disc == player]
     movable = [sq for sq in squares if not state.is_frozen(sq)]
     if not movable:
         return NO_SWAP
     lead = min(movable, key=lambda sq: (_distance(player, sq), sq))
-    cards = state.slots[player]
-    strongest = max(range(COLS), key=lambda col: (cards[col], -col))
+    cards, face_up = state.slots[player], state.revealed[player]
+
+    def strength(col: int) -> tuple[int, bool]:
+        return cards[col], not face_up[col]
+
+    strongest = max(range(COLS), key=lambda col: (*strength(col), -col))
     lead_col = COL_OF[lead]
-    if cards[strongest] <= cards[lead_col]:
+    if strength(strongest) <= strength(lead_col):
         return NO_SWAP
     action = SWAP_ACTION[(min(strongest, lead_col), max(strongest, lead_col))]
     return action if action in legal else NO_SWAP

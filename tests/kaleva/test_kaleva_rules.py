@@ -11,7 +11,6 @@ import pytest
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError
 from tabletop.envs.kaleva.board import (
     BRONZE,
-    CARD_NAMES,
     COPIES_PER_VALUE,
     FULL_DECK,
     NUM_ACTIONS,
@@ -98,8 +97,8 @@ def test_kv_2_2_silver_then_bronze_arrange_one_column_at_a_time() -> None:
         for col in "abcde":
             if state.current_player != player:
                 break  # the rest was forced: one kind of card left
-            cards = {CARD_NAMES[v] for v in state.unplaced[player]}
-            assert legal_texts(state) == {f"place {name} {col}" for name in cards}
+            cards = set(state.unplaced[player])
+            assert legal_texts(state) == {f"place {value} {col}" for value in cards}
             state.apply(state.legal_actions()[-1])
         assert sorted(state.slots[player]) == state.shown[player]
         if player == SILVER:
@@ -205,6 +204,29 @@ def test_kv_4_4_swapped_cards_keep_their_face_up_and_origin_marks() -> None:
     act(state, "swap a b")
     assert state.revealed[SILVER][:2] == [False, True]
     assert state.origin[SILVER][0] != ORIGINAL and state.origin[SILVER][1] == ORIGINAL
+
+
+def test_kv_4_4_equal_cards_with_different_marks_may_be_swapped() -> None:
+    """KV-4.4 regression: swapping two cards of equal value changes what the opponent knows
+    when their marks differ (here a 3 shown at setup and a 3 drawn later), so it is offered;
+    a swap of two cards alike in value and marks changes nothing and is not."""
+    state = stacked(["b1", "e0"], ["c2"], silver_cards=(3, 3, 5, 5, 6, 7), decks=(("Aino",), ()))
+    act(state, "b1xc2")  # Silver's 3 loses to Bronze's 4; b gets the drawn 3
+    assert state.slots[SILVER] == [3, 3, 5, 5, 6, 7] and state.phase == SWAP
+    assert "swap a b" in legal_texts(state) and "swap c d" not in legal_texts(state)
+    before = ENCODERS["flat"].encode(state, BRONZE)
+    act(state, "swap a b")
+    assert state.slots[SILVER] == [3, 3, 5, 5, 6, 7]
+    assert "Silver: cards ?d ?o ?o ?o ?o ?o" in state.render(BRONZE)
+    assert not np.array_equal(ENCODERS["flat"].encode(state, BRONZE), before)
+
+
+def test_kv_4_4_a_face_up_card_may_be_swapped_with_an_equal_face_down_one() -> None:
+    state = stacked(["b1", "e0"], ["c2"], silver_cards=(5, 3, 5, 4, 6, 7), revealed=(("a",), ()))
+    act(state, "b1xc2")
+    assert "swap a c" in legal_texts(state)
+    act(state, "swap a c")
+    assert "Silver: cards ?o ?d 5* ?o ?o ?o" in state.render(BRONZE)
 
 
 def test_kv_4_5_used_cards_are_discarded_and_refilled_from_the_deck_top() -> None:
@@ -424,6 +446,7 @@ def test_notation_round_trips_and_rejects_wrong_or_unknown_text() -> None:
     with pytest.raises(IllegalActionError, match="write a1-a2"):
         state.string_to_action("a1xa2")
     assert state.string_to_action("place vaino a") == state.string_to_action("place Väinö a")
+    assert state.string_to_action("place 6 a") == state.string_to_action("place Väinö a")
     assert state.string_to_action("swap e b") == state.string_to_action("swap b e")
     for text in ("a1-a3", "place Zeus a", "swap b b", "return b0", "tuuri g reveal a", ""):
         with pytest.raises(IllegalActionError):
