@@ -12,7 +12,12 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from tabletop.envs import kaleva_v0, make, make_game
-from tabletop.envs.core.checks import check_env_random_play, check_no_leak, run_random_games
+from tabletop.envs.core.checks import (
+    check_env_random_play,
+    check_no_leak,
+    check_no_text_leak,
+    run_random_games,
+)
 from tabletop.envs.core.playthrough import check_playthrough
 from tabletop.envs.kaleva.board import BRONZE, DISCS_PER_PLAYER, FULL_DECK, SILVER
 from tabletop.envs.kaleva.encoders import ENCODERS, flat_layout
@@ -51,6 +56,13 @@ def test_random_games_keep_every_invariant() -> None:
 def test_no_hidden_information_leaks(encoder: str) -> None:
     report = check_no_leak(KalevaGame(), ENCODERS[encoder], games=4, seed=3)
     assert report.resamples > 2000 and report.playouts > 100
+
+
+def test_observer_texts_and_events_leak_nothing() -> None:
+    """The shared check: what each player is told of a move (its text, the events) is the
+    same for every move that looks the same to them, in the state and its resamples (KV-7)."""
+    report = check_no_text_leak(KalevaGame(turn_limit=80), ENCODERS, games=6, seed=2)
+    assert report.off_turn_comparisons > 2000, report
 
 
 def test_flat_layout_covers_the_vector_and_names_own_and_face_up_cards() -> None:
