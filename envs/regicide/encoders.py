@@ -2,9 +2,11 @@
 
 Both read only what the observing player may see: their own hand, the public zones, the
 other players' hand sizes, the cards on top of the tavern that everyone saw put there
-(exact kills, RG-2.5) and which player drew each of those (draws are public), until it is
-played or discarded. The flat encoder is one vector; the entity encoder is a row per card
-plus rows of table-wide figures, for attention or set-based networks.
+(exact kills, RG-2.5), the cards each heal moved under the tavern (RG-4.1: the discard
+pile is public) and how deep that batch lies, and which player holds a card everyone knows
+they hold (draws are public), until it is played or discarded. The flat encoder is one
+vector; the entity encoder is a row per card plus rows of table-wide figures, for
+attention or set-based networks.
 
 Versions (``name`` v``version``; a trained network needs the version it was trained on):
 
@@ -12,6 +14,11 @@ Versions (``name`` v``version``; a trained network needs the version it was trai
 - flat v1, entity v1: the known cards in the other players' hands (flat block
   ``known_in_other_hands``; entity zones "known in the hand of relative seat 1-3"),
   ``float32[307]`` and ``float32[56, 30]``; after a win no card is the current enemy.
+- flat v2, entity v2: the heal batches under the tavern and their depth (flat blocks
+  ``healed_in_tavern`` and ``healed_drawn``, feature ``tavern_unknown``; entity zones
+  "healed: tavern bottom or drawn by others" and "healed: drawn by others", and a depth
+  column); ``known_in_other_hands`` covers every card kind, since the last card of a heal
+  batch can become known to be held. ``float32[537]`` and ``float32[56, 33]``.
 """
 
 from __future__ import annotations
@@ -44,10 +51,16 @@ CARD_BLOCKS = (
     ("discard", "discard pile contents"),
     ("tavern_known_top", "cards known to lie on top of the tavern deck (exact kills)"),
 )
+HEALED_BLOCKS = (
+    (
+        "healed_in_tavern",
+        "cards of a heal batch with cards left in the tavern, not in the own hand (in the "
+        "tavern or drawn by others): 1 - (tavern cards above the batch) / 54",
+    ),
+    ("healed_drawn", "cards of a heal batch drawn out of the tavern, now in other hands"),
+)
 ENEMY_SLOTS = 12  # J, Q, K in each suit: index (rank - 11) * 4 + suit
-OTHER_SEATS = MAX_PLAYERS - 1
-"""Relative seats 1-3 of the other players; a known held card is always a face card: only an
-exact kill (RG-2.5) makes a tavern card known."""
+OTHER_SEATS = MAX_PLAYERS - 1  # relative seats 1-3 of the other players
 
 TABLE_FEATURES = (
     ("enemy_damage", 1, "damage on the enemy / 40"),
@@ -57,6 +70,7 @@ TABLE_FEATURES = (
     ("immune_suit", 4, "one-hot ♠♥♦♣ suit the enemy is immune to (zeros once cancelled)"),
     ("immunity_cancelled", 1, "1 after a jester was played against this enemy"),
     ("tavern_size", 1, "cards in the tavern deck / 54"),
+    ("tavern_unknown", 1, "tavern cards below the known top and above the heal batches / 54"),
     ("castle_size", 1, "face-down castle cards left / 12"),
     ("hand_sizes", MAX_PLAYERS, "hand size / max hand, by seat relative to the observer"),
     ("yielded", MAX_PLAYERS, "yielded on their last turn, by relative seat"),
@@ -74,15 +88,15 @@ TABLE_SIZE = sum(size for _, size, _ in TABLE_FEATURES)
 
 def flat_layout() -> list[tuple[str, slice, str]]:
     """(feature, slice, meaning) for every part of the flat vector; the README's table."""
-    parts = [(name, NUM_KINDS, meaning) for name, meaning in CARD_BLOCKS]
+    parts = [(name, NUM_KINDS, meaning) for name, meaning in CARD_BLOCKS + HEALED_BLOCKS]
     parts.append(("enemy", ENEMY_SLOTS, "one-hot current enemy: (rank J/Q/K) * 4 + suit"))
     parts.append(("castle_left", ENEMY_SLOTS, "enemies still face down in the castle"))
     parts.append(
         (
             "known_in_other_hands",
-            OTHER_SEATS * ENEMY_SLOTS,
-            "face cards everyone saw another player draw from the known tavern top, "
-            "(relative seat - 1) * 12 + (rank J/Q/K) * 4 + suit",
+            OTHER_SEATS * NUM_KINDS,
+            "cards everyone knows another player holds (drawn from the known tavern top, or "
+            "the last unseen card of a heal batch), (relative seat - 1) * 53 + card kind",
         )
     )
     parts += [(name, size, meaning) for name, size, meaning in TABLE_FEATURES]
@@ -129,6 +143,7 @@ def table_features(state: RegicideState, player: int) -> list[float]:
         *(NO_SUIT if state.immune_suit < 0 else ONE_HOT[state.immune_suit]),
         float(state.immunity_cancelled),
         len(state.tavern) / 54,
+        (len(state.tavern) - state.tavern_known_top - state.tavern_healed) / 54,
         len(state.castle) / 12,
         *[len(hands[p]) / max_hand for p in seats],
         *pad,
@@ -149,9 +164,24 @@ def _known_top(state: RegicideState) -> list[int]:
     return state.tavern[len(state.tavern) - state.tavern_known_top :]
 
 
-CASTLE_OFFSET = len(CARD_BLOCKS) * NUM_KINDS
+def healed_depths(state: RegicideState, player: int) -> list[tuple[int, float]]:
+    """(card, depth) for each unseen card of a heal batch that ``player`` does not hold:
+    depth 1 - (tavern cards above the batch) / 54 while the batch has cards in the tavern,
+    0 once it was drawn out (its cards are then in other players' hands)."""
+    hand, tavern_size = state.hands[player], len(state.tavern)
+    out, top = [], 0
+    for size, cards in zip(state.heal_sizes, state.heal_cards, strict=True):
+        top += size
+        depth = 1 - (tavern_size - top) / 54 if size else 0.0
+        out += [(card, depth) for card in cards if card not in hand]
+    return out
+
+
+HEALED_OFFSET = len(CARD_BLOCKS) * NUM_KINDS
+DRAWN_OFFSET = HEALED_OFFSET + NUM_KINDS
+CASTLE_OFFSET = DRAWN_OFFSET + NUM_KINDS
 KNOWN_OFFSET = CASTLE_OFFSET + 2 * ENEMY_SLOTS
-TABLE_OFFSET = KNOWN_OFFSET + OTHER_SEATS * ENEMY_SLOTS
+TABLE_OFFSET = KNOWN_OFFSET + OTHER_SEATS * NUM_KINDS
 BLOCK_INDEX = tuple(
     tuple(block * NUM_KINDS + KIND[card] for card in range(NUM_CARDS))
     for block in range(len(CARD_BLOCKS))
@@ -163,7 +193,7 @@ class FlatEncoder:
     """One float32 vector of ``FLAT_SIZE``; slices documented by ``flat_layout()``."""
 
     name = "flat"
-    version = 1
+    version = 2
 
     def shape(self, game: RegicideGame) -> tuple[int, ...]:
         return (FLAT_SIZE,)
@@ -178,9 +208,14 @@ class FlatEncoder:
         hot += [CASTLE_OFFSET + ENEMY_SLOTS + ENEMY_SLOT[c] for c in state.castle]
         if any(state.known_held):
             for seat, other in enumerate(SEATS_FROM[state.game.num_players, player][1:]):
-                start = KNOWN_OFFSET + seat * ENEMY_SLOTS
-                hot += [start + ENEMY_SLOT[c] for c in state.known_held[other]]
+                start = KNOWN_OFFSET + seat * NUM_KINDS
+                hot += [start + KIND[c] for c in state.known_held[other]]
         out = np.bincount(hot, minlength=FLAT_SIZE).astype(np.float32)  # counts: two jesters
+        if state.heal_cards:
+            for card, depth in healed_depths(state, player):
+                out[DRAWN_OFFSET + KIND[card] if depth == 0 else HEALED_OFFSET + KIND[card]] = (
+                    depth or 1.0
+                )
         out[TABLE_OFFSET:] = table_features(state, player)
         return out
 
@@ -198,12 +233,18 @@ ZONES = (
     "known in the hand of relative seat 1",
     "known in the hand of relative seat 2",
     "known in the hand of relative seat 3",
+    "healed: tavern bottom or drawn by others",
+    "healed: drawn by others",
 )
 UNSEEN_ZONE = ZONES.index("unseen (tavern or other hands)")
 SET_ASIDE_ZONE = ZONES.index("out of the game / solo jester")
 KNOWN_HELD_ZONE = ZONES.index("known in the hand of relative seat 1")
+HEALED_ZONE = ZONES.index("healed: tavern bottom or drawn by others")
+DRAWN_ZONE = ZONES.index("healed: drawn by others")
 CARD_STATIC = 13 + 4 + 2  # rank one-hot, suit one-hot, value / 20, is jester
-ENTITY_WIDTH = CARD_STATIC + len(ZONES)
+DEPTH_COLUMN = CARD_STATIC  # a healed card's batch depth, as in the flat healed_in_tavern
+ZONE_OFFSET = CARD_STATIC + 1
+ENTITY_WIDTH = ZONE_OFFSET + len(ZONES)
 TABLE_ROWS = -(-TABLE_SIZE // ENTITY_WIDTH)
 
 
@@ -222,12 +263,13 @@ STATIC_CARD_FEATURES = _static_card_features()
 
 
 class EntityEncoder:
-    """Rows 0-53: a card each (static features, then its zone one-hot as ``player`` sees it);
+    """Rows 0-53: a card each (static features, its heal batch depth, then its zone one-hot as
+    ``player`` sees it);
     the last ``TABLE_ROWS`` rows hold ``TABLE_FEATURES`` flattened, zero-padded.
     The two jester rows are ordered by zone, since jesters are indistinguishable."""
 
     name = "entity"
-    version = 1
+    version = 2
 
     def shape(self, game: RegicideGame) -> tuple[int, ...]:
         return (NUM_CARDS + TABLE_ROWS, ENTITY_WIDTH)
@@ -235,18 +277,22 @@ class EntityEncoder:
     def encode(self, state: RegicideState, player: int) -> np.ndarray:
         out = np.zeros((NUM_CARDS + TABLE_ROWS, ENTITY_WIDTH), dtype=np.float32)
         out[:NUM_CARDS, :CARD_STATIC] = STATIC_CARD_FEATURES
-        zone = self._zones(state, player)
-        jesters = sorted(zone[NUM_CARDS - 2 :])
-        zone[NUM_CARDS - 2 :] = jesters
-        out[np.arange(NUM_CARDS), CARD_STATIC + np.asarray(zone)] = 1.0
+        zone, depth = self._zones(state, player)
+        jesters = sorted(zip(zone[NUM_CARDS - 2 :], depth[NUM_CARDS - 2 :], strict=True))
+        zone[NUM_CARDS - 2 :] = [z for z, _ in jesters]
+        depth[NUM_CARDS - 2 :] = [d for _, d in jesters]
+        out[np.arange(NUM_CARDS), ZONE_OFFSET + np.asarray(zone)] = 1.0
+        out[:NUM_CARDS, DEPTH_COLUMN] = depth
         table = np.zeros(TABLE_ROWS * ENTITY_WIDTH, dtype=np.float32)
         table[:TABLE_SIZE] = table_features(state, player)
         out[NUM_CARDS:] = table.reshape(TABLE_ROWS, ENTITY_WIDTH)
         return out
 
     @staticmethod
-    def _zones(state: RegicideState, player: int) -> list[int]:
+    def _zones(state: RegicideState, player: int) -> tuple[list[int], list[float]]:
+        """Each card's zone index and heal batch depth (0 outside a batch in the tavern)."""
         zone = [UNSEEN_ZONE] * NUM_CARDS
+        depth = [0.0] * NUM_CARDS
         for index, cards in enumerate(
             (
                 state.hands[player],
@@ -264,7 +310,11 @@ class EntityEncoder:
         for seat, other in enumerate(SEATS_FROM[state.game.num_players, player][1:]):
             for card in state.known_held[other]:
                 zone[card] = KNOWN_HELD_ZONE + seat
-        return zone
+        if state.heal_cards:
+            for card, card_depth in healed_depths(state, player):
+                zone[card] = HEALED_ZONE if card_depth else DRAWN_ZONE
+                depth[card] = card_depth
+        return zone, depth
 
 
 ENCODERS = {"flat": FlatEncoder(), "entity": EntityEncoder()}

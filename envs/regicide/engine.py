@@ -160,6 +160,9 @@ class RegicideState(EngineState):
         "tavern",
         "tavern_known_top",
         "known_held",
+        "heal_sizes",
+        "heal_cards",
+        "tavern_healed",
         "castle",
         "enemy",
         "enemy_damage",
@@ -200,6 +203,12 @@ class RegicideState(EngineState):
         self.tavern = tavern
         self.tavern_known_top = 0
         self.known_held: list[list[int]] = [[] for _ in range(n)]
+        # Heal batches (RG-4.1), bottom of the tavern first: each batch's cards left in the
+        # tavern, and the cards it was made of that are not yet seen again (in the tavern or
+        # in the hands of those who drew from it). Who drew how many from which batch is public.
+        self.heal_sizes: list[int] = []
+        self.heal_cards: list[list[int]] = []
+        self.tavern_healed = 0  # sum of heal_sizes: the tavern's bottom part
         self.castle = castle
         self.enemy = castle.pop()
         self.enemy_damage = 0
@@ -423,6 +432,8 @@ class RegicideState(EngineState):
             if card in known:
                 known.remove(card)
             cards.append(card)
+        if self.heal_cards:
+            self._reveal_healed(cards)
         return cards
 
     def _play_jester(self) -> None:
@@ -446,6 +457,10 @@ class RegicideState(EngineState):
         moved = self.discard[kept:]
         del self.discard[kept:]
         self.tavern[:0] = moved
+        if moved:
+            self.heal_sizes.insert(0, len(moved))
+            self.heal_cards.insert(0, moved[:])
+            self.tavern_healed += len(moved)
         self._record("heal", amount=amount, moved=len(moved))
 
     def _draw_round(self, amount: int) -> None:
@@ -467,13 +482,47 @@ class RegicideState(EngineState):
             self._record("no_draw", amount=amount, tavern_empty=not self.tavern)
 
     def _draw(self, player: int) -> int:
-        """``player`` draws the tavern's top card; everyone saw a known top card go to them."""
+        """``player`` draws the tavern's top card; everyone saw a known top card go to them,
+        and knows which heal batch a card drawn from the healed bottom came from."""
         card = self.tavern.pop()
+        self.hands[player].append(card)
         if self.tavern_known_top:
             self.tavern_known_top -= 1
             self.known_held[player].append(card)
-        self.hands[player].append(card)
+        elif len(self.tavern) < self.tavern_healed:
+            self._draw_from_heal_batch()
         return card
+
+    def _draw_from_heal_batch(self) -> None:
+        """The top card came from the highest heal batch with cards left in the tavern."""
+        sizes = self.heal_sizes
+        batch = max(i for i, size in enumerate(sizes) if size)
+        sizes[batch] -= 1
+        self.tavern_healed -= 1
+        if not sizes[batch]:
+            self._settle_heal_batches()
+
+    def _reveal_healed(self, cards: list[int]) -> None:
+        """Cards shown face up are no longer hidden members of their heal batch."""
+        for batch in self.heal_cards:
+            for card in cards:
+                if card in batch:
+                    batch.remove(card)
+        self._settle_heal_batches()
+
+    def _settle_heal_batches(self) -> None:
+        """A batch drawn out of the tavern whose unseen cards are all in one hand is known to
+        be held there (e.g. the last card of a batch drawn when the others were shown); a batch
+        with no unseen card left is forgotten."""
+        for batch in range(len(self.heal_sizes) - 1, -1, -1):
+            if self.heal_sizes[batch]:
+                continue
+            cards = self.heal_cards[batch]
+            holders = {p for p, hand in enumerate(self.hands) for card in cards if card in hand}
+            if len(holders) == 1:
+                self.known_held[holders.pop()].extend(cards)
+            if len(holders) <= 1:
+                del self.heal_sizes[batch], self.heal_cards[batch]
 
     def _draw_up_to(self, player: int, size: int) -> None:
         cards = []
@@ -540,6 +589,8 @@ class RegicideState(EngineState):
             "jester_flipped", player=self.player, discarded=len(hand), left=self.jester_powers
         )
         self.discard.extend(hand)
+        if self.heal_cards:
+            self._reveal_healed(hand)
         hand.clear()
         self.known_held[self.player].clear()
         self._draw_up_to(self.player, self.game.max_hand)
@@ -575,6 +626,9 @@ class RegicideState(EngineState):
         other.tavern = self.tavern[:]
         other.tavern_known_top = self.tavern_known_top
         other.known_held = [known[:] for known in self.known_held]
+        other.heal_sizes = self.heal_sizes[:]
+        other.heal_cards = [batch[:] for batch in self.heal_cards]
+        other.tavern_healed = self.tavern_healed
         other.castle = self.castle[:]
         other.enemy = self.enemy
         other.enemy_damage = self.enemy_damage
@@ -602,8 +656,11 @@ class RegicideState(EngineState):
 
     def resample_hidden(self, observer: int, rng: random.Random) -> RegicideState:
         """Re-deal what ``observer`` cannot see (RG-8.2): the other players' hands and the
-        tavern below its publicly known top, together; the castle's order within each rank.
-        Cards publicly known to be held (``known_held``) stay in their holders' hands.
+        tavern between its publicly known top and its healed bottom, together; each heal
+        batch's unseen cards among that batch's places in the tavern and in the hands of those
+        who drew from it (RG-4.1: the discard pile is public, so which cards a heal moved is
+        known, their order is not); the castle's order within each rank. Cards publicly known
+        to be held (``known_held``) stay in their holders' hands.
 
         The observer also knows the player to move has a real choice (else the engine would
         have moved for them or ended the game), so deals that contradict it are re-drawn.
@@ -621,19 +678,29 @@ class RegicideState(EngineState):
         raise RuntimeError(f"regicide: no consistent deal found in {MAX_RESAMPLE_TRIES} tries")
 
     def _redeal_hidden(self, observer: int, rng: random.Random) -> None:
-        unknown_tavern = len(self.tavern) - self.tavern_known_top
         hidden_hands = [p for p in range(self.game.num_players) if p != observer]
-        pool = self.tavern[:unknown_tavern]
+        batch_of = {card: b for b, cards in enumerate(self.heal_cards) for card in cards}
+        unseen: dict[int | None, list[int]] = {None: []}  # None: not from a heal batch
         for p in hidden_hands:
-            pool += [card for card in self.hands[p] if card not in self.known_held[p]]
-        pool.sort()  # the same unseen cards in any order give the same deal for the same rng
-        rng.shuffle(pool)
-        self.tavern[:unknown_tavern] = pool[:unknown_tavern]
-        start = unknown_tavern
+            for card in self.hands[p]:
+                if card not in self.known_held[p]:
+                    unseen.setdefault(batch_of.get(card), []).append(card)
+        low, high = self.tavern_healed, len(self.tavern) - self.tavern_known_top
+        deals = {None: _dealt(self.tavern[low:high] + unseen[None], rng)}
+        self.tavern[low:high] = deals[None][: high - low]
+        del deals[None][: high - low]
+        start = 0
+        for b, size in enumerate(self.heal_sizes):
+            deals[b] = _dealt(self.tavern[start : start + size] + unseen.get(b, []), rng)
+            self.tavern[start : start + size] = deals[b][:size]
+            del deals[b][:size]
+            start += size
         for p in hidden_hands:
-            unseen = len(self.hands[p]) - len(self.known_held[p])
-            self.hands[p] = self.known_held[p] + pool[start : start + unseen]
-            start += unseen
+            hand = self.hands[p]
+            self.hands[p] = [
+                card if card in self.known_held[p] else deals[batch_of.get(card)].pop()
+                for card in hand
+            ]
 
     # ----- notation and rendering ----------------------------------------------------------------
 
@@ -669,7 +736,8 @@ class RegicideState(EngineState):
                 f" (top known: {_names(self.tavern[-self.tavern_known_top :])})"
                 if self.tavern_known_top
                 else ""
-            ),
+            )
+            + self._healed_text(observer),
             f"In play: {_names(self.in_play)}",
             f"Discard ({len(self.discard)}): {_names(self.discard)}",
         ]
@@ -695,6 +763,19 @@ class RegicideState(EngineState):
             f"immune to {_suit_word(self.immune_suit)}"
         )
 
+    def _healed_text(self, observer: int | None) -> str:
+        """The heal batches (RG-4.1), the next to be drawn first: how many of each are left in
+        the tavern and which cards they are among, less those ``observer`` holds (the rest
+        may be in the tavern or with whoever drew from the batch)."""
+        if not self.heal_cards:
+            return ""
+        hand = self.hands[observer] if observer is not None else ()
+        batches = [
+            f"{size} of {_names(sorted(c for c in cards if c not in hand))}"
+            for size, cards in zip(self.heal_sizes, self.heal_cards, strict=True)
+        ]
+        return "; healed, next first: " + " | ".join(reversed(batches))
+
     def _hidden_hand(self, player: int) -> str:
         """Another player's hand as an observer sees it: its size and the cards everyone
         saw them draw from the known top of the tavern."""
@@ -715,6 +796,14 @@ class RegicideState(EngineState):
 
 def _sets_of_size(kinds: list[int], size: int) -> list[int]:
     return [PLAY_ACTION[kinds_mask(combo)] for combo in combinations(kinds, size)]
+
+
+def _dealt(cards: list[int], rng: random.Random) -> list[int]:
+    """``cards`` in a random order that depends on the set and ``rng`` only (sorted first),
+    so the same unseen cards give the same deal for the same generator."""
+    cards.sort()
+    rng.shuffle(cards)
+    return cards
 
 
 def _shuffle_within_ranks(castle: list[int], rng: random.Random) -> None:

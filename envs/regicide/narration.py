@@ -62,7 +62,7 @@ def _cards_drawn(facts: dict[str, Any], observer: int | None) -> Described:
     if names and len(shown) == len(cards):
         text += ": " + " ".join(names)
     elif names:
-        text += ", among them " + " ".join(names) + " (seen on top of the tavern)"
+        text += ", among them " + " ".join(names) + " (known to everyone)"
     return text, {"player": player, "count": len(cards), "cards": names}
 
 
@@ -210,12 +210,17 @@ THE PICTURE
   Castle: 10 left; tavern: 32 cards (top known: JH)
       enemies still face down; cards in the tavern (draw) deck; "top known" lists the
       defeated enemies everyone saw put on top of the tavern by an exact kill.
+  Castle: 10 left; tavern: 20 cards; healed, next first: 2 of 5H 9C | 3 of 2S 4S 7D
+      the heal batches under the tavern, the one drawn first first: how many of its
+      cards are left in the tavern, and the cards it holds (less your own) still unseen,
+      in the tavern or in the hand of whoever drew from it.
   In play: 5H AC      cards played against the current enemy.
   Discard (2): 10S 10C    the discard pile, face up: its size, then its cards.
   "-"                 an empty zone.
   Jester powers left: 2   solo only.
   Player 0: 5H 7C ... your hand; another player's hand shows only "N cards".
-  "(known: JH)"       cards everyone saw that player draw from the known top of the tavern.
+  "(known: JH)"       cards everyone knows that player holds: drawn from the known top of
+                      the tavern, or the last unseen cards of a heal batch.
   "(yielded)"         that player yielded on their last turn.
   "; moves: play 4S, discard 8C"   that player's moves in their current or latest turn.
   "<- to move"        whose decision it is.
@@ -229,6 +234,6 @@ THE PICTURE
 EVENTS
   After each move you are told what happened: cards played, damage dealt, enemies defeated
   (an exact kill puts the enemy on top of the tavern), heals and draws (another player's
-  draw shows only how many cards, except cards known from the tavern's top), attacks,
+  draw shows only how many cards, except cards everyone knows), attacks,
   discards, jester powers, whose turn it is, and the end of the game.
 """

@@ -75,7 +75,7 @@ def test_rg_2_5_a_known_card_drawn_is_named_to_everyone() -> None:
     act(state, "play 3D")  # draws: player 0 the JH (known), player 1, player 0
     (drawn,) = events(state, "cards_drawn", observer=1)[:1]
     assert drawn.data == {"player": 0, "count": 2, "cards": ["JH"]}
-    assert drawn.text == "Player 0 draws 2 cards, among them JH (seen on top of the tavern)"
+    assert drawn.text == "Player 0 draws 2 cards, among them JH (known to everyone)"
 
 
 def test_rg_2_5_an_overkill_sends_the_enemy_to_the_discard_pile() -> None:
@@ -174,6 +174,7 @@ RENDER_CODES = (
     "Castle:",
     "tavern:",
     "top known:",
+    "healed, next first:",
     "In play:",
     "Discard (",
     "Jester powers left:",

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError
-from tabletop.envs.regicide.cards import JESTER, RANK, VALUE, parse_card
-from tabletop.envs.regicide.encoders import ENCODERS, ENEMY_SLOT, ZONES, flat_layout
+from tabletop.envs.regicide.cards import JESTER, KIND, RANK, VALUE, card_name, parse_card
+from tabletop.envs.regicide.encoders import ENCODERS, ZONES, flat_layout
 from tabletop.envs.regicide.engine import (
     CHOOSE_NEXT,
     DISCARD,
@@ -462,7 +462,7 @@ def test_rg_8_2_the_others_see_who_holds_a_known_card(num_players: int) -> None:
     observer = num_players - 1  # player 0 sits one seat after the last player
     flat = ENCODERS["flat"].encode(state, observer)
     block = dict((name, s) for name, s, _ in flat_layout())["known_in_other_hands"]
-    assert np.flatnonzero(flat[block]).tolist() == [ENEMY_SLOT[parse_card("JH")]]
+    assert np.flatnonzero(flat[block]).tolist() == [KIND[parse_card("JH")]]
     entity = ENCODERS["entity"].encode(state, observer)
     zone = ZONES[int(np.argmax(entity[parse_card("JH"), -len(ZONES) :]))]
     assert zone == "known in the hand of relative seat 1"
@@ -473,6 +473,100 @@ def test_rg_8_2_a_known_card_discarded_is_no_longer_held() -> None:
     state = known_jack_drawn(pay="JH")
     assert state.known_held == [[], []] and parse_card("JH") in state.discard
     assert "known" not in state.render(1)
+
+
+def healed_state(room_for_player_1: int = 0) -> tuple[RegicideState, list[int]]:
+    """RG-4.1 then RG-4.2: the tavern holds only a heal batch of 3S 3D 3C (all other tavern
+    cards are set in play), player 0 plays 5H+5D: heal 10 moves the 3 discarded threes under
+    the empty tavern, then draw 10 takes them round the table (player 1 has
+    ``room_for_player_1`` free places). Returns the state and the batch."""
+    hand_1 = ["2S", "2H", "2D", "2C", "4S", "4H", "4D"][: 7 - room_for_player_1]
+    state = stacked(hands=[["5H", "5D", "9S", "9C"], hand_1], castle=["KS"])
+    batch = cards("3S", "3D", "3C")
+    state.in_play.extend(c for c in state.tavern if c not in batch)
+    state.tavern.clear()
+    state.discard.extend(batch)
+    return state, batch
+
+
+def test_rg_4_1_healed_cards_stay_in_their_batch_at_the_bottom_in_every_resample() -> None:
+    """RG-4.1 / RG-8.2: the discard pile is public, so everyone knows which cards a heal put
+    under the tavern; a determinization may shuffle them only among themselves."""
+    state = stacked(hands=[["7H", "9S", "9D", "9C"], ["2C"]], castle=["KS"], tavern=["2S"])
+    moved = cards("3S", "3D", "3C")
+    for card in moved:
+        state.tavern.remove(card)
+    state.discard.extend(moved)
+    act(state, "play 7H")
+    rng = random.Random(0)
+    orders = set()
+    for _ in range(200):
+        for observer in (0, 1):
+            twin = state.resample_hidden(observer, rng)
+            assert sorted(twin.tavern[:3]) == sorted(moved)
+            orders.add(tuple(twin.tavern[:3]))
+    assert len(orders) == 6  # the batch's order is hidden: every order occurs
+
+
+def test_rg_4_1_a_batch_drawn_out_by_one_player_is_known_to_be_held() -> None:
+    """RG-4.1 / RG-8.2: player 0 drew the whole heal batch, so everyone knows its cards."""
+    state, batch = healed_state()
+    act(state, "play 5H+5D")
+    assert sorted(state.known_held[0]) == sorted(batch) and state.heal_cards == []
+    assert "Player 0: 5 cards (known: 3S 3D 3C)" in state.render(1)
+    flat = ENCODERS["flat"].encode(state, 1)
+    block = dict((name, s) for name, s, _ in flat_layout())["known_in_other_hands"]
+    assert np.flatnonzero(flat[block]).tolist() == sorted(KIND[c] for c in batch)
+    (drawn,) = [e for e in state.last_events(1) if e.kind == "cards_drawn"]
+    assert drawn.data["cards"] == ["3S", "3D", "3C"]
+
+
+def test_rg_4_1_a_card_drawn_from_a_batch_is_one_of_its_cards_until_the_others_show() -> None:
+    """RG-4.1 / RG-8.2: player 0 draws two cards of the batch and player 1 one: each is one
+    of the batch's cards, not a known card; once player 0 discarded both of theirs, player 1's
+    is the batch's last unseen card and known to be held."""
+    state, batch = healed_state(room_for_player_1=1)
+    act(state, "play 5H+5D")
+    assert state.known_held == [[], []] and state.heal_sizes == [0]
+    mine = [c for c in state.hands[0] if c in batch]
+    (theirs,) = [c for c in state.hands[1] if c in batch]
+    rng = random.Random(1)
+    for _ in range(50):  # each player's share of the batch is public; which card, not
+        assert [c for c in state.resample_hidden(0, rng).hands[1] if c in batch] == [theirs]
+        assert sorted(c for c in state.resample_hidden(1, rng).hands[0] if c in batch) == (
+            sorted(mine)
+        )
+    entity = ENCODERS["entity"].encode(state, 1)
+    for card in mine:
+        assert ZONES[int(np.argmax(entity[card, -len(ZONES) :]))] == "healed: drawn by others"
+    act(state, f"discard {card_name(mine[0])}")
+    assert state.known_held == [[], []]
+    act(state, f"discard {card_name(mine[1])}")
+    assert state.known_held == [[], [theirs]] and state.heal_cards == []
+
+
+def test_rg_8_2_the_encodings_show_the_healed_batch_and_its_depth() -> None:
+    """RG-8.2 / RG-4.1: which cards lie in the tavern's healed bottom is public; the flat
+    block gives 1 - (tavern cards above the batch) / 54, the entity a zone and the depth."""
+    state = stacked(hands=[["7H", "9S", "9D", "9C"], ["2C"]], castle=["KS"], tavern=["2S"])
+    moved = cards("3S", "3D", "3C")
+    for card in moved:
+        state.tavern.remove(card)
+    state.discard.extend(moved)
+    act(state, "play 7H")
+    depth = 1 - (len(state.tavern) - 3) / 54
+    layout = {name: s for name, s, _ in flat_layout()}
+    flat = ENCODERS["flat"].encode(state, 1)
+    healed = flat[layout["healed_in_tavern"]]
+    assert np.flatnonzero(healed).tolist() == sorted(KIND[c] for c in moved)
+    assert healed[KIND[moved[0]]] == pytest.approx(depth)
+    assert flat[layout["tavern_unknown"]] == pytest.approx((len(state.tavern) - 3) / 54)
+    entity = ENCODERS["entity"].encode(state, 1)
+    for card in moved:
+        zone = ZONES[int(np.argmax(entity[card, -len(ZONES) :]))]
+        assert zone == "healed: tavern bottom or drawn by others"
+        assert entity[card, -len(ZONES) - 1] == pytest.approx(depth)
+    assert "healed, next first: 3 of 3S 3D 3C" in state.render(1)
 
 
 # ----- RG-8 rewards and notation ---------------------------------------------------------------
