@@ -137,6 +137,12 @@ class KalevaGame:
     def __repr__(self) -> str:
         return f"KalevaGame(turn_limit={self.turn_limit})"
 
+    def player_name(self, seat: int) -> str:
+        """The colour of ``seat`` (KV-1.1), for tables and logs: 0 Silver, 1 Bronze."""
+        if seat not in (SILVER, BRONZE):
+            raise ValueError(f"kaleva: seat must be 0 (Silver) or 1 (Bronze), got {seat!r}")
+        return PLAYER_NAMES[seat]
+
     def help_text(self) -> str:
         """The notation, the picture's codes and what each player is told (``HELP``)."""
         return HELP

@@ -318,3 +318,10 @@ def test_moves_and_the_picture_write_cards_alike() -> None:
     assert f"Silver: cards {card} --" in state.render(SILVER)
     fresh = KalevaGame().new_state(seed=5)
     assert f"place {card} a" in {fresh.action_to_string(a) for a in fresh.legal_actions()}
+
+
+def test_kv_1_1_seats_are_named_by_colour() -> None:
+    game = KalevaGame()
+    assert [game.player_name(seat) for seat in (SILVER, BRONZE)] == ["Silver", "Bronze"]
+    with pytest.raises(ValueError, match="seat"):
+        game.player_name(2)
