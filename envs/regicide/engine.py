@@ -504,11 +504,14 @@ class RegicideState(EngineState):
 
     def _reveal_healed(self, cards: list[int]) -> None:
         """Cards shown face up are no longer hidden members of their heal batch."""
+        shown = False
         for batch in self.heal_cards:
             for card in cards:
                 if card in batch:
                     batch.remove(card)
-        self._settle_heal_batches()
+                    shown = True
+        if shown:
+            self._settle_heal_batches()
 
     def _settle_heal_batches(self) -> None:
         """A batch drawn out of the tavern whose unseen cards are all in one hand is known to
