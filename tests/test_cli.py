@@ -297,6 +297,24 @@ def test_watching_tells_every_move_and_event_in_full(capsys: pytest.CaptureFixtu
     assert "South: ruby ruby" in output  # the spectator's picture shows everything
 
 
+def test_play_tells_the_human_where_kaleva_cards_are_laid_but_not_which(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """KV-2.2: the human at Bronze is told the column of each card Silver lays face down,
+    never the card; a spectator (--watch) is told the card."""
+    args = ["kaleva", "--seat", "1", "--agents", "heuristic", "--seed", "1"]
+    _, human = play(monkeypatch, capsys, args, ["<first>"] * 5, then_eof=True)
+    output = human.output()
+    told = re.findall(r"^player 0 \(heuristic\): (.*)$", output, re.MULTILINE)
+    assert told[:5] == [f"Silver places a card on {column}" for column in "abcde"]
+    events = re.findall(r"^  (Silver places .*)$", output, re.MULTILINE)
+    assert events[:6] == [f"Silver places a card on {column}" for column in "abcdef"]
+
+    assert main(["play", "kaleva", "--watch", "--seed", "1"]) == 0
+    watched = re.findall(r"^player 0 \(heuristic\): (.*)$", capsys.readouterr().out, re.M)
+    assert all(re.fullmatch(r"place \d+ [a-e]", text) for text in watched[:5])
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
