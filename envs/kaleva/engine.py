@@ -409,7 +409,7 @@ class KalevaState(EngineState):
             self._use_tuuri(*divmod(action - TUURI_BASE, COLS))
             self._resolve_move()
         elif action == KEEP_TUURI:
-            self._resolve_move()
+            self._keep_tuuri()
         elif action < NO_SWAP:
             self._swap_cards(*SWAP_PAIRS[action - SWAP_BASE])
         else:
@@ -536,6 +536,14 @@ class KalevaState(EngineState):
         self._discard_slot(self.player, own_col)
         attacking = self.board[to] == 1 - self.player
         self.tuuri_fights = attacking and own_col == COL_OF[frm]
+
+    def _keep_tuuri(self) -> None:
+        """KV-4.7: the Tuuri stays hidden; only its owner is told they kept it."""
+        assert self.pending is not None
+        cards = self.slots[self.player]
+        columns = sorted({COL_OF[sq] for sq in self.pending if cards[COL_OF[sq]] == TUURI})
+        self._record("tuuri_kept", player=self.player, columns=columns)
+        self._resolve_move()
 
     def _resolve_move(self) -> None:
         assert self.pending is not None
@@ -894,6 +902,15 @@ class KalevaState(EngineState):
 
     # ----- events ---------------------------------------------------------------------------------
 
+    def last_events(self, observer: int | None = None) -> list[Event]:
+        """As ``EngineState.last_events``, without the events ``observer`` must not know
+        happened at all: a Tuuri kept is told to its owner only (KV-4.7)."""
+        return [
+            self._describe_event(kind, facts, observer)
+            for kind, facts in self._events
+            if kind != "tuuri_kept" or observer in (None, facts["player"])
+        ]
+
     def _describe_event(self, kind: str, facts: dict[str, Any], observer: int | None) -> Event:
         """The record as ``observer`` may know it: a card laid or drawn is named only to its
         owner (KV-2.2, KV-4.5); a swap names its columns to the opponent only when it moves
@@ -951,7 +968,7 @@ def _public_event(kind: str, facts: dict[str, Any]) -> Event:
             data[key] = COLUMN_LETTERS[data[key]]
     if "columns" in data:
         data["columns"] = [COLUMN_LETTERS[col] for col in data["columns"]]
-        del data["looks_alike"]
+        data.pop("looks_alike", None)
     match kind:
         case "turn_passed":
             text = f"Turn {facts['turn']}: {name} to move"
@@ -975,6 +992,8 @@ def _public_event(kind: str, facts: dict[str, Any]) -> Event:
             text = f"{name} swaps the cards on {data['columns'][0]} and {data['columns'][1]}"
         case "no_swap":
             text = f"{name} swaps no cards"
+        case "tuuri_kept":
+            text = f"{name} keeps the Tuuri on {' and '.join(data['columns'])}"
         case "game_over":
             winner = facts["winner"]
             outcome = "Draw" if winner is None else f"{PLAYER_NAMES[winner]} wins"

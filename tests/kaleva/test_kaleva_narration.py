@@ -202,6 +202,9 @@ def test_kv_4_7_the_pause_for_a_kept_tuuri_is_hidden_from_the_opponent() -> None
     play(with_tuuri, "keep tuuri")
     play(without, "b1-b2")
     assert with_tuuri.last_events(BRONZE) == without.last_events(BRONZE)
+    kept = Event("tuuri_kept", "Silver keeps the Tuuri on b", {"player": 0, "columns": ["b"]})
+    assert with_tuuri.last_events(SILVER)[0] == with_tuuri.last_events()[0] == kept
+    assert kinds(with_tuuri.last_events(SILVER))[1:] == kinds(without.last_events(BRONZE))
     assert view(with_tuuri, BRONZE) == view(without, BRONZE)
 
 
