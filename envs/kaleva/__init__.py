@@ -1,1 +1,1 @@
-"""Kaleva: a 2-player board game of hidden character cards (shared/rules/kaleva.md)."""
+"""Kaleva: a 2-player board game of hidden character cards (docs/rules/kaleva.md)."""

@@ -1,4 +1,4 @@
-"""Kaleva rules engine (shared/rules/kaleva.md, KV-1 … KV-7); pure Python.
+"""Kaleva rules engine (docs/rules/kaleva.md, KV-1 … KV-7); pure Python.
 
 Decisions, in order: Silver then Bronze arrange their six shown cards one column at a time
 (KV-2.2); then players alternate turns, each a disc move or a disc return (KV-3, KV-5). A move

@@ -1,5 +1,5 @@
 """What each player is told in Kaleva: action texts per observer, events per observer and
-the help text; each names the rule (shared/rules/kaleva.md) that makes a fact public or
+the help text; each names the rule (docs/rules/kaleva.md) that makes a fact public or
 hidden."""
 
 from __future__ import annotations

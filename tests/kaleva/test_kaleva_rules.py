@@ -1,4 +1,4 @@
-"""Rule tests for Kaleva; each names the rule id (shared/rules/kaleva.md) it checks."""
+"""Rule tests for Kaleva; each names the rule id (docs/rules/kaleva.md) it checks."""
 
 from __future__ import annotations
 
