@@ -107,21 +107,26 @@ class SingleAgentEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        """A new game, or with ``options={"state": s}`` the game from position ``s`` (the
+        AEC env checks and clones it); a given position that ends before the learner's
+        first move is an error, since no other game may silently replace it."""
         super().reset(seed=seed)
         # A seed restarts the AEC env's own seed stream; later games continue that stream
         # (an explicit seed per game would also reseed its action spaces, every game).
         aec_seed = None if seed is None else int(self.np_random.integers(2**63))
         for _ in range(MAX_RESETS_WITHOUT_A_MOVE):
-            self._start_game(aec_seed)
-            aec_seed = None
+            self._start_game(aec_seed, options)
             if not self._game_over():
                 return self._observe(), {}
+            if options:
+                raise ValueError("the given position ends before the learner's first move")
+            aec_seed = None
         raise RuntimeError(
             f"{MAX_RESETS_WITHOUT_A_MOVE} games in a row ended before the learner's first move"
         )
 
-    def _start_game(self, seed: int | None) -> None:
-        self.env.reset(seed=seed)
+    def _start_game(self, seed: int | None, options: dict[str, Any] | None = None) -> None:
+        self.env.reset(seed=seed, options=options)
         self.learner_seat = self._pick_seat()
         self._seat_opponents()
         for agent in {id(a): a for a in self.seat_agents if a is not None}.values():

@@ -1,4 +1,4 @@
-"""Gold & Dust rules engine (shared/rules/gold_and_dust.md, GD-1 … GD-9); pure Python.
+"""Gold & Dust rules engine (docs/rules/gold_and_dust.md, GD-1 … GD-9); pure Python.
 
 A turn is a sequence of masked decisions of the player whose turn it is, each step ending
 with ``done``: (B) play cards and move units up, (C) archers shoot, (D) declare attackers;

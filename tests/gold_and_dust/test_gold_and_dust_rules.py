@@ -1,4 +1,4 @@
-"""Rule tests for Gold & Dust; each names the rule id (shared/rules/gold_and_dust.md) it checks.
+"""Rule tests for Gold & Dust; each names the rule id (docs/rules/gold_and_dust.md) it checks.
 Ability primitives and keywords are tested through the starter pool's cards (GD-0: the card
 wins over the rules). Dice are predicted by rolling a clone, whose generator is the same."""
 

@@ -160,3 +160,24 @@ def test_opponent_pool_sampling_rule() -> None:
     assert {pool.sample(rng)[0] for _ in range(20)} == {"b"}
     with pytest.raises(ValueError, match="baseline"):
         pool.add_snapshot("b", baseline)
+
+
+def test_reset_from_a_given_position_passes_through_the_wrapper() -> None:
+    game = make("regicide", num_players=2).unwrapped.game
+    position = game.new_state(seed=11)
+    for _ in range(3):
+        position.apply(position.legal_actions()[0])
+    env = _regicide_learner()
+    env.reset(seed=0, options={"state": position})
+    assert env.raw.state.render() == position.render()
+    assert env.raw.state is not position
+    assert np.flatnonzero(env.action_masks()).tolist() == position.legal_actions()
+
+
+def test_a_given_position_that_is_over_is_refused_not_replaced() -> None:
+    game = make("regicide", num_players=2).unwrapped.game
+    finished = game.new_state(seed=11)
+    while not finished.is_terminal():
+        finished.apply(finished.legal_actions()[0])
+    with pytest.raises(ValueError):
+        _regicide_learner().reset(options={"state": finished})
