@@ -305,13 +305,14 @@ def test_play_tells_the_human_where_kaleva_cards_are_laid_but_not_which(
     args = ["kaleva", "--seat", "1", "--agents", "heuristic", "--seed", "1"]
     _, human = play(monkeypatch, capsys, args, ["<first>"] * 5, then_eof=True)
     output = human.output()
-    told = re.findall(r"^player 0 \(heuristic\): (.*)$", output, re.MULTILINE)
+    assert "You are player 1 (Bronze)." in output  # the game's own name for the seat
+    told = re.findall(r"^player 0 \(Silver, heuristic\): (.*)$", output, re.MULTILINE)
     assert told[:5] == [f"Silver places a card on {column}" for column in "abcde"]
     events = re.findall(r"^  (Silver places .*)$", output, re.MULTILINE)
     assert events[:6] == [f"Silver places a card on {column}" for column in "abcdef"]
 
     assert main(["play", "kaleva", "--watch", "--seed", "1"]) == 0
-    watched = re.findall(r"^player 0 \(heuristic\): (.*)$", capsys.readouterr().out, re.M)
+    watched = re.findall(r"^player 0 \(Silver, heuristic\): (.*)$", capsys.readouterr().out, re.M)
     assert all(re.fullmatch(r"place \d+ [a-e]", text) for text in watched[:5])
 
 
