@@ -273,6 +273,38 @@ def test_play_tells_the_human_other_players_moves_and_events_only_as_they_may_kn
     assert "You play: hide opal\n  South hid opal" in output
 
 
+class PausingGemState(GemState):
+    """North first pauses over a hidden choice that tells South nothing (as Kaleva's Tuuri
+    decision does), then hides its gem."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.paused = False
+
+    def apply(self, action: int) -> None:
+        if self.current_player == 0 and not self.paused:
+            self.paused = True
+            return
+        self.paused = False
+        super().apply(action)
+
+    def last_events(self, observer: int | None = None) -> list[Event]:
+        return [] if self.paused else super().last_events(observer)
+
+
+def test_play_does_not_announce_a_decision_that_told_the_human_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Announcing North's pause would tell South that North faced a hidden choice."""
+    answers = iter(["1", "1"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    seats = [Seat("agent", Hides("jade")), Seat("you", None)]
+    assert play_table(PausingGemState(), seats, human=1)
+    output = capsys.readouterr().out
+    assert output.count("player 0 (North, agent): North hides a gem") == 2
+    assert output.count("  North hid a gem") == 2
+
+
 def test_play_names_the_humans_seat_and_help_explains_the_game_and_how_to_answer(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -116,32 +116,39 @@ def play(state: State, seats: Sequence[Seat], human: int | None) -> bool:
     if human is not None:
         print(f"You are {seat_name(state.game, human)}. Type '{HELP_COMMAND}' for help.")
     while not state.is_terminal():
-        action = _next_move(state, seats, human)
-        if action is None:
+        move = _next_move(state, seats, human)
+        if move is None:
             return False
+        action, announcement = move
         state.apply(action)
-        for event in state.last_events(human):
+        events = state.last_events(human)
+        # Another player's decision that told the human nothing (e.g. a pause to decide on
+        # a hidden card) is not announced: that it was taken would itself be a leak.
+        if announcement and (events or human is None):
+            print(announcement)
+        for event in events:
             print(f"  {event.text}")
     print(state.render(human))
     return True
 
 
-def _next_move(state: State, seats: Sequence[Seat], human: int | None) -> int | None:
-    """The move of the player to move, announced as ``human`` may know it (computed before
-    it is applied: the text describes a move about to be played); None on end of input."""
+def _next_move(state: State, seats: Sequence[Seat], human: int | None) -> tuple[int, str] | None:
+    """The move of the player to move and, for an agent's move, its announcement as
+    ``human`` may know it (computed before the move is applied: the text describes a move
+    about to be played); None on end of input."""
     player = state.current_player
     agent = seats[player].agent
     if agent is None:
         action = _ask_human(state, player)
-        if action is not None:
-            print(f"You play: {state.action_to_string(action, player)}")
-        return action
+        if action is None:
+            return None
+        print(f"You play: {state.action_to_string(action, player)}")
+        return action, ""
     if human is None:
         print(state.render())
     action = agent.act(state, player)
     mover = seat_name(state.game, player, seats[player].label)
-    print(f"{mover}: {state.action_to_string(action, human)}")
-    return action
+    return action, f"{mover}: {state.action_to_string(action, human)}"
 
 
 def _table_line(game: Game, seats: Sequence[Seat]) -> str:
