@@ -47,6 +47,9 @@ class Game(Protocol):
     variant='short')``: two games with the same ``repr`` play by the same rules, which is
     how the AEC adapter accepts a state built by another game object of the same
     configuration.
+
+    Optional: ``player_name(seat) -> str``, the game's own public name for a seat (a colour,
+    a hero), which tables and logs show beside the seat number when a game offers it.
     """
 
     name: str

@@ -119,6 +119,12 @@ class GoldDustGame:
         """The move notation, the text picture's codes and the dice, for a newcomer."""
         return HELP
 
+    def player_name(self, seat: int) -> str:
+        """The hero leading ``seat``'s deck (public from the start, GD-2), for tables."""
+        if seat not in (0, 1):
+            raise ValueError(f"gold_and_dust: seat must be 0 or 1, got {seat!r}")
+        return self.decks[seat].hero.name
+
     def __repr__(self) -> str:
         decks = tuple(f"{d.name} ({d.hero.name})" for d in self.decks)
         return (

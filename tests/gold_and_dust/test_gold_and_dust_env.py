@@ -226,3 +226,12 @@ def test_encoders_see_the_table_from_each_side() -> None:
         state.apply(rng.choice(state.legal_actions()))
     for encoder in ENCODERS.values():
         assert not np.array_equal(encoder.encode(state, 0), encoder.encode(state, 1))
+
+
+def test_each_seat_is_named_by_its_public_hero() -> None:
+    game = GoldDustGame(("warrior", "mage"))
+    heroes = [deck.hero.name for deck in game.decks]
+    assert [game.player_name(seat) for seat in (0, 1)] == heroes
+    assert heroes[0] != heroes[1]
+    with pytest.raises(ValueError, match="seat must be 0 or 1"):
+        game.player_name(2)
