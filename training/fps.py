@@ -1,8 +1,8 @@
 """``tabletop train GAME --fps-benchmark``: is the env the bottleneck of training?
 
-The same MaskablePPO run (same settings, envs and steps) is timed twice: on the game's
-learner env, and on a zero-cost env with the same spaces, whose steps only hand back a
-stored observation and mask. If the game's figure is close to the zero-cost one, the
+The same MaskablePPO run (same settings, envs and steps) is timed on the game's learner env
+and on a zero-cost env with the same spaces, whose steps only hand back a stored observation
+and mask, in interleaved rounds. If the game's figure is close to the zero-cost one, the
 time goes into PPO itself and a faster engine would not speed training up.
 """
 
