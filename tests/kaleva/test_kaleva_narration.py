@@ -9,6 +9,7 @@ import random
 import re
 
 import pytest
+from kaleva_positions import PLAIN, stacked
 
 from tabletop.envs.core.protocol import Event
 from tabletop.envs.kaleva.board import BRONZE, SILVER, TUURI
@@ -24,14 +25,6 @@ from tabletop.envs.kaleva.engine import (
     KalevaState,
 )
 from tabletop.envs.kaleva.heuristic import KalevaHeuristic
-
-PLAIN = (2, 3, 4, 5, 6, 7)
-
-
-def stacked(silver, bronze, silver_cards=PLAIN, bronze_cards=PLAIN, **setup) -> KalevaState:
-    return KalevaGame().stacked_state(
-        silver=silver, bronze=bronze, cards=(silver_cards, bronze_cards), **setup
-    )
 
 
 def texts(state: KalevaState, observer: int | None) -> dict[str, str]:

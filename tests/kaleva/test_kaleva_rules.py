@@ -7,6 +7,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from kaleva_positions import PLAIN, stacked
 
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError
 from tabletop.envs.kaleva.board import (
@@ -27,15 +28,6 @@ from tabletop.envs.kaleva.engine import (
     KalevaGame,
     KalevaState,
 )
-
-PLAIN = (2, 3, 4, 5, 6, 7)
-"""Slot cards without Terna or Tuuri, so that no special ability interferes."""
-
-
-def stacked(silver, bronze, silver_cards=PLAIN, bronze_cards=PLAIN, **setup) -> KalevaState:
-    return KalevaGame().stacked_state(
-        silver=silver, bronze=bronze, cards=(silver_cards, bronze_cards), **setup
-    )
 
 
 def act(state: KalevaState, *texts: str) -> None:

@@ -489,15 +489,21 @@ def healed_state(room_for_player_1: int = 0) -> tuple[RegicideState, list[int]]:
     return state, batch
 
 
-def test_rg_4_1_healed_cards_stay_in_their_batch_at_the_bottom_in_every_resample() -> None:
-    """RG-4.1 / RG-8.2: the discard pile is public, so everyone knows which cards a heal put
-    under the tavern; a determinization may shuffle them only among themselves."""
+def _healed_three_under_the_tavern() -> tuple[RegicideState, list[int]]:
+    """Player 0's 7H heals 3S 3D 3C, the whole discard pile, under the tavern (RG-4.1)."""
     state = stacked(hands=[["7H", "9S", "9D", "9C"], ["2C"]], castle=["KS"], tavern=["2S"])
     moved = cards("3S", "3D", "3C")
     for card in moved:
         state.tavern.remove(card)
     state.discard.extend(moved)
     act(state, "play 7H")
+    return state, moved
+
+
+def test_rg_4_1_healed_cards_stay_in_their_batch_at_the_bottom_in_every_resample() -> None:
+    """RG-4.1 / RG-8.2: the discard pile is public, so everyone knows which cards a heal put
+    under the tavern; a determinization may shuffle them only among themselves."""
+    state, moved = _healed_three_under_the_tavern()
     rng = random.Random(0)
     orders = set()
     for _ in range(200):
@@ -548,12 +554,7 @@ def test_rg_4_1_a_card_drawn_from_a_batch_is_one_of_its_cards_until_the_others_s
 def test_rg_8_2_the_encodings_show_the_healed_batch_and_its_depth() -> None:
     """RG-8.2 / RG-4.1: which cards lie in the tavern's healed bottom is public; the flat
     block gives 1 - (tavern cards above the batch) / 54, the entity a zone and the depth."""
-    state = stacked(hands=[["7H", "9S", "9D", "9C"], ["2C"]], castle=["KS"], tavern=["2S"])
-    moved = cards("3S", "3D", "3C")
-    for card in moved:
-        state.tavern.remove(card)
-    state.discard.extend(moved)
-    act(state, "play 7H")
+    state, moved = _healed_three_under_the_tavern()
     depth = 1 - (len(state.tavern) - 3) / 54
     layout = {name: s for name, s, _ in flat_layout()}
     flat = ENCODERS["flat"].encode(state, 1)
