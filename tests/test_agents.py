@@ -6,15 +6,15 @@ import random
 
 import pytest
 
-from tabletop.envs import make_game
-from tabletop.envs.core.protocol import State
-from tabletop.training.agents import (
+from tabletop.agents import (
     Agent,
     RandomAgent,
     make_agent,
     play_game,
     split_agent_specs,
 )
+from tabletop.envs import make_game
+from tabletop.envs.core.protocol import State
 
 
 class RecordingAgent:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from sb3_contrib import MaskablePPO
 
+from tabletop.agents import AGENT_KINDS
 from tabletop.envs import make, names
 from tabletop.envs.core.protocol import TERMINAL, Event
-from tabletop.training.agents import AGENT_KINDS
 from tabletop.training.bench import wilson_interval
 from tabletop.training.cli import build_parser, game_options, main, parse_option_value
 from tabletop.training.play import Seat

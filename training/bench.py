@@ -40,10 +40,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from tabletop import envs
+from tabletop.agents import make_agent, play_game
+from tabletop.agents.ismcts import ISMCTS, SearchBudget
 from tabletop.envs.core.protocol import Game, State
-from tabletop.training.agents import make_agent, play_game
 from tabletop.training.cli import CommandError
-from tabletop.training.ismcts import ISMCTS, SearchBudget
 
 REFERENCE_ENVS = {
     "connect_four_v3": "classic/connect_four-v3",

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop import envs
-from tabletop.training.agents import (
+from tabletop.agents import (
     Agent,
     agent_specs_help,
     make_agent,

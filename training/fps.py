@@ -17,8 +17,8 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecEnv
 
+from tabletop.agents.policy import NetworkSpec
 from tabletop.training.bench import Spread, interleaved_rounds, ratio_spread
-from tabletop.training.policy import NetworkSpec
 from tabletop.training.train import TrainSettings
 from tabletop.training.trainer import (
     TORCH_THREADS,

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tabletop import envs
+from tabletop.agents import Agent, agent_specs_help, make_agent, split_agent_specs
 from tabletop.envs.core.protocol import Game, IllegalActionError, State
-from tabletop.training.agents import Agent, agent_specs_help, make_agent, split_agent_specs
 from tabletop.training.cli import CommandError, add_game_options, game_options
 
 HELP_COMMAND = "help"

@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from tabletop import envs
-from tabletop.training.agents import Agent, make_agent, play_game
+from tabletop.agents import Agent, make_agent, play_game
 from tabletop.training.bench import format_table, numeric_stats, wilson_interval
 from tabletop.training.cli import parse_option
 

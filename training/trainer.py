@@ -23,7 +23,16 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from tqdm import tqdm
 
 from tabletop import envs
-from tabletop.training.agents import make_agent
+from tabletop.agents import make_agent
+from tabletop.agents.policy import (
+    NetworkSpec,
+    PolicyAgent,
+    PolicyMetadata,
+    env_metadata,
+    load_agent,
+    new_policy,
+    save_policy,
+)
 from tabletop.training.bench import wilson_interval
 from tabletop.training.evaluate import (
     GameRecord,
@@ -32,15 +41,6 @@ from tabletop.training.evaluate import (
     pair_schedule,
     play_games,
     team_result,
-)
-from tabletop.training.policy import (
-    NetworkSpec,
-    PolicyAgent,
-    PolicyMetadata,
-    env_metadata,
-    load_agent,
-    new_policy,
-    save_policy,
 )
 from tabletop.training.train import (
     BEST_POLICY,

@@ -10,7 +10,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from tabletop.training.agents import Agent
+from tabletop.agents import Agent
 
 DEFAULT_BASELINE_SHARE = 0.3
 DEFAULT_MAX_SNAPSHOTS = 10

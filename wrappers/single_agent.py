@@ -18,8 +18,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from tabletop.agents import Agent
 from tabletop.envs.core.aec import TabletopAEC
-from tabletop.training.agents import Agent
 from tabletop.wrappers.opponents import OpponentPool
 
 SEAT_MODES = ("alternate", "random")

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+from tabletop.agents import RandomAgent, play_game
 from tabletop.envs import gold_and_dust_v0
 from tabletop.envs.core.carddata import CardDataError
 from tabletop.envs.core.checks import (
@@ -26,7 +27,6 @@ from tabletop.envs.gold_and_dust.cards import HEROES, data_path
 from tabletop.envs.gold_and_dust.encoders import ENCODERS, FLAT_SIZE, flat_layout
 from tabletop.envs.gold_and_dust.engine import DRAW, GoldDustGame, GoldDustState
 from tabletop.envs.gold_and_dust.heuristic import GoldDustHeuristic
-from tabletop.training.agents import RandomAgent, play_game
 
 PAIRINGS = [("warrior", "mage"), ("thief", "merchant"), ("assassin", "warrior"),
             ("mage", "thief"), ("merchant", "assassin")]  # fmt: skip

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+from tabletop.agents import RandomAgent, play_game
 from tabletop.envs import kaleva_v0, make, make_game
 from tabletop.envs.core.checks import (
     check_env_random_play,
@@ -23,7 +24,6 @@ from tabletop.envs.kaleva.board import BRONZE, DISCS_PER_PLAYER, FULL_DECK, SILV
 from tabletop.envs.kaleva.encoders import ENCODERS, flat_layout
 from tabletop.envs.kaleva.engine import EMPTY, SETUP, KalevaGame, KalevaState
 from tabletop.envs.kaleva.heuristic import KalevaHeuristic
-from tabletop.training.agents import RandomAgent, play_game
 
 GOLDEN = Path(__file__).parent / "playthroughs"
 DECK = sorted(FULL_DECK)

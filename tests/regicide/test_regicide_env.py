@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+from tabletop.agents import RandomAgent, play_game
 from tabletop.envs import make, make_game, regicide_v0
 from tabletop.envs.core.checks import (
     check_env_random_play,
@@ -21,7 +22,6 @@ from tabletop.envs.regicide.cards import NUM_CARDS, VALUE
 from tabletop.envs.regicide.encoders import ENCODERS, flat_layout
 from tabletop.envs.regicide.engine import OVER, RegicideGame, RegicideState
 from tabletop.envs.regicide.heuristic import RegicideHeuristic
-from tabletop.training.agents import RandomAgent, play_game
 
 PLAYER_COUNTS = (1, 2, 3, 4)
 

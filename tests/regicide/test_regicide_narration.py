@@ -6,10 +6,10 @@ import re
 
 import pytest
 
+from tabletop.agents import RandomAgent
 from tabletop.envs.core.protocol import Event
 from tabletop.envs.regicide.engine import RegicideGame, RegicideState
 from tabletop.envs.regicide.heuristic import RegicideHeuristic
-from tabletop.training.agents import RandomAgent
 
 
 def stacked(num_players: int = 2, **setup) -> RegicideState:

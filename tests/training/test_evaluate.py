@@ -11,7 +11,7 @@ import pytest
 from countdown import ResignAgent, TakeOneAgent
 
 from tabletop import envs
-from tabletop.training.agents import make_agent, play_game
+from tabletop.agents import make_agent, play_game
 from tabletop.training.bench import wilson_interval
 from tabletop.training.cli import main
 from tabletop.training.config import game_config

@@ -13,11 +13,11 @@ import random
 import pytest
 
 from tabletop import envs
+from tabletop.agents import Agent, RandomAgent, make_agent, play_game
+from tabletop.agents.ismcts import DEFAULT_ITERATIONS, ISMCTS, ISMCTSAgent, SearchBudget
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError
 from tabletop.envs.regicide.engine import RegicideGame
 from tabletop.envs.regicide.heuristic import RegicideHeuristic
-from tabletop.training.agents import Agent, RandomAgent, make_agent, play_game
-from tabletop.training.ismcts import DEFAULT_ITERATIONS, ISMCTS, ISMCTSAgent, SearchBudget
 
 TARGET = 10
 

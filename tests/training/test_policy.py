@@ -12,8 +12,8 @@ import torch
 from sb3_contrib import MaskablePPO
 
 from tabletop import envs
-from tabletop.training.agents import make_agent
-from tabletop.training.policy import (
+from tabletop.agents import make_agent
+from tabletop.agents.policy import (
     NetworkSpec,
     PolicyAgent,
     PolicyMismatchError,

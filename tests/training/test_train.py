@@ -16,8 +16,8 @@ import torch
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 from tabletop import envs
+from tabletop.agents.policy import load_agent
 from tabletop.training.cli import build_parser, main
-from tabletop.training.policy import load_agent
 from tabletop.training.train import TrainSettings, config_overrides
 from tabletop.training.trainer import Trainer, final_step
 

@@ -10,8 +10,8 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3.common.env_checker import check_env
 from stable_baselines3.common.vec_env import SubprocVecEnv
 
+from tabletop.agents import RandomAgent
 from tabletop.envs import make
-from tabletop.training.agents import RandomAgent
 from tabletop.wrappers import OpponentPool, SingleAgentEnv, outcome
 
 

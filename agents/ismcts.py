@@ -22,13 +22,11 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from tabletop.agents.base import Agent
 from tabletop.envs import env_module
 from tabletop.envs.core.protocol import State
-
-if TYPE_CHECKING:  # agents.py builds ISMCTS agents from specs, so no import at run time
-    from tabletop.training.agents import Agent
 
 DEFAULT_ITERATIONS = 1000
 """Iterations per decision when neither an iteration nor a time budget is given."""

@@ -1,51 +1,17 @@
-"""Agents that play on the engine directly, and a helper to run one game with them.
-
-Agents see the engine ``State`` rather than an encoded observation so that text play,
-benchmarks and search share one interface. The price is discipline: an agent deciding for
-``player`` must only use what that player may see (tests check it by resampling hidden
-information with ``State.resample_hidden`` and expecting the same decision).
-"""
+"""Agents by spec: ``random``, ``heuristic``, ``ismcts[:options]``, ``policy:PATH`` or a
+bare policy path, so every command names agents the same way."""
 
 from __future__ import annotations
 
 import os
-import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
+from tabletop.agents.base import Agent, RandomAgent
+from tabletop.agents.ismcts import OPTION_TYPES as ISMCTS_OPTIONS
+from tabletop.agents.ismcts import make_ismcts_agent
 from tabletop.envs import env_module
-from tabletop.envs.core.protocol import State
-from tabletop.training.ismcts import OPTION_TYPES as ISMCTS_OPTIONS
-from tabletop.training.ismcts import make_ismcts_agent
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """Something that picks moves for one seat of a game."""
-
-    def reset(self) -> None:
-        """Forget per-game memory; called before each new game."""
-        ...
-
-    def act(self, state: State, player: int) -> int:
-        """A legal action id for ``player``, who is ``state.current_player``."""
-        ...
-
-
-class RandomAgent:
-    """Uniform over the legal actions; with a seed, the same games give the same moves."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def reset(self) -> None:
-        """Nothing to forget; the generator keeps running so later games differ."""
-
-    def act(self, state: State, player: int) -> int:
-        return self._rng.choice(state.legal_actions())
-
 
 AgentFactory = Callable[[str, int | None, str], Agent]
 """factory(game_name, seed, options): ``options`` is the text after ``kind:`` in a spec
@@ -70,7 +36,7 @@ def _heuristic_agent(game_name: str, seed: int | None, options: str) -> Agent:
 def _policy_agent(game_name: str, seed: int | None, path: str) -> Agent:
     """A saved policy (``policy:PATH``); imported lazily so that playing and benchmarking
     work without torch installed."""
-    from tabletop.training.policy import load_agent
+    from tabletop.agents.policy import load_agent
 
     return load_agent(path, game=game_name, seed=seed)
 
@@ -139,19 +105,3 @@ def split_agent_specs(text: str) -> list[str]:
 
 def _looks_like_path(text: str) -> bool:
     return os.path.exists(text) or "/" in text or os.sep in text or text.endswith(POLICY_SUFFIX)
-
-
-def play_game(state: State, agents: Sequence[Agent]) -> State:
-    """Play ``state`` to the end, ``agents[p]`` deciding for seat ``p``; returns ``state``.
-
-    The state is mutated in place (and returned for chaining) so callers can read
-    ``returns()`` and ``stats()`` afterwards without keeping a second reference.
-    """
-    if len(agents) != state.game.num_players:
-        raise ValueError(f"{len(agents)} agents for a {state.game.num_players}-player game")
-    for agent in {id(agent): agent for agent in agents}.values():
-        agent.reset()
-    while not state.is_terminal():
-        player = state.current_player
-        state.apply(agents[player].act(state, player))
-    return state

@@ -1,0 +1,24 @@
+"""Agents: what plays a seat of a game on the engine state.
+
+The layer sits between the games (``tabletop.envs``) and what uses agents as opponents or
+players (``tabletop.wrappers``, ``tabletop.training``). Policy files need torch, so
+``tabletop.agents.policy`` is imported only when a policy is loaded.
+"""
+
+from tabletop.agents.base import Agent, RandomAgent, play_game
+from tabletop.agents.registry import (
+    AGENT_KINDS,
+    agent_specs_help,
+    make_agent,
+    split_agent_specs,
+)
+
+__all__ = [
+    "AGENT_KINDS",
+    "Agent",
+    "RandomAgent",
+    "agent_specs_help",
+    "make_agent",
+    "play_game",
+    "split_agent_specs",
+]
