@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tabletop import envs
 from tabletop.agents.base import Agent
-from tabletop.envs import env_module
 from tabletop.envs.core.protocol import State
 
 DEFAULT_ITERATIONS = 1000
@@ -259,7 +259,7 @@ def make_ismcts_agent(game_name: str, seed: int | None, options: str = "") -> IS
     iterations = chosen.get("iterations", None if seconds is not None else DEFAULT_ITERATIONS)
     rollout = None
     if chosen.get("rollout", "random") == "heuristic":
-        rollout = env_module(game_name).heuristic_agent(seed=seed)
+        rollout = envs.spec(game_name).heuristic(seed)
     search = ISMCTS(
         SearchBudget(iterations, seconds),
         exploration=chosen.get("c", DEFAULT_EXPLORATION),

@@ -23,7 +23,7 @@ from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import FlattenExtractor
 
-from tabletop.envs import env_module
+from tabletop import envs
 from tabletop.envs.core.aec import TabletopAEC
 from tabletop.envs.core.protocol import Encoder, Game, State
 
@@ -351,20 +351,20 @@ def load_agent(
     metadata, network, weights = read_policy_file(path)
     if env is not None:
         _raise_on_mismatch(path, metadata, env_metadata(env))
-    module = env_module(game if game is not None else metadata.game)
-    expected_env = module.metadata["name"]
+    game_spec = envs.spec(game if game is not None else metadata.game)
+    expected_env = game_spec.env_name
     if metadata.env != expected_env:
         raise PolicyMismatchError(
             f"policy {path} was trained for {metadata.env}, not for {expected_env}"
         )
-    encoder = module.ENCODERS.get(metadata.encoder)
+    encoder = game_spec.encoders.get(metadata.encoder)
     if encoder is None:
         raise PolicyMismatchError(
             f"policy {path} uses encoder {metadata.encoder!r}, which {expected_env} does not "
-            f"have (encoders: {sorted(module.ENCODERS)})"
+            f"have (encoders: {sorted(game_spec.encoders)})"
         )
     here = _metadata_for(
-        expected_env, module.new_game(**metadata.game_options), encoder, 0, None, None
+        expected_env, game_spec.new_game(**metadata.game_options), encoder, 0, None, None
     )
     _raise_on_mismatch(path, metadata, here)
     policy = new_policy(metadata, network)

@@ -8,10 +8,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tabletop import envs
 from tabletop.agents.base import Agent, RandomAgent
 from tabletop.agents.ismcts import OPTION_TYPES as ISMCTS_OPTIONS
 from tabletop.agents.ismcts import make_ismcts_agent
-from tabletop.envs import env_module
 
 AgentFactory = Callable[[str, int | None, str], Agent]
 """factory(game_name, seed, options): ``options`` is the text after ``kind:`` in a spec
@@ -30,7 +30,7 @@ def _random_agent(game_name: str, seed: int | None, options: str) -> Agent:
 
 def _heuristic_agent(game_name: str, seed: int | None, options: str) -> Agent:
     _without_options("heuristic", options)
-    return env_module(game_name).heuristic_agent(seed=seed)
+    return envs.spec(game_name).heuristic(seed)
 
 
 def _policy_agent(game_name: str, seed: int | None, path: str) -> Agent:

@@ -1,7 +1,9 @@
 """The game registry: every tabletop game by name, imported only when asked for.
 
 Lazy imports keep ``import tabletop.envs`` cheap and working even while a game module is
-missing or broken; only the game you ask for is imported.
+missing or broken; only the game you ask for is imported. Each registered module exports
+``SPEC`` (a ``GameSpec``), ``raw_env`` and ``env``; the registry checks them the first time
+the module is loaded, so a module that does not meet the contract fails at once, by name.
 """
 
 from __future__ import annotations
@@ -13,14 +15,18 @@ from typing import Any
 from pettingzoo import AECEnv
 
 from tabletop.envs.core.protocol import Game
+from tabletop.envs.core.spec import GameSpec, GameSpecError
 
 REGISTRY: dict[str, str] = {
     "gold_and_dust": "tabletop.envs.gold_and_dust_v0",
     "kaleva": "tabletop.envs.kaleva_v0",
     "regicide": "tabletop.envs.regicide_v0",
 }
-"""Game name -> module providing ``env``, ``raw_env``, ``new_game``, ``ENCODERS``,
-``heuristic_agent`` and ``BENCH_OPTIONS``. The versioned name is the module's last part."""
+"""Game name -> its env module (``tabletop.envs.<name>_v<N>``). Adding a game is one line
+here (docs/adding-a-game.md); tests register their own games with ``monkeypatch.setitem``."""
+
+_checked: dict[str, object] = {}
+"""Game name -> the module object that passed ``_check_module`` under that name."""
 
 
 def names() -> list[str]:
@@ -30,7 +36,17 @@ def names() -> list[str]:
 
 def env_module(name: str) -> ModuleType:
     """The module of game ``name``, given as ``"regicide"`` or versioned ``"regicide_v0"``."""
-    return importlib.import_module(REGISTRY[_registered_name(name)])
+    registered = _registered_name(name)
+    module = importlib.import_module(REGISTRY[registered])
+    if _checked.get(registered) is not module:
+        _check_module(registered, module)
+        _checked[registered] = module
+    return module
+
+
+def spec(name: str) -> GameSpec:
+    """The declared facts of game ``name`` (players, payoff kind, encoders, options, …)."""
+    return env_module(name).SPEC
 
 
 def make(name: str, **options: Any) -> AECEnv:
@@ -40,7 +56,20 @@ def make(name: str, **options: Any) -> AECEnv:
 
 def make_game(name: str, **options: Any) -> Game:
     """The rules engine of game ``name``, configured by ``options`` (e.g. ``num_players``)."""
-    return env_module(name).new_game(**options)
+    return spec(name).new_game(**options)
+
+
+def _check_module(name: str, module: ModuleType) -> None:
+    """Raise ``GameSpecError`` unless ``module`` meets the env-module contract for ``name``."""
+    game_spec = getattr(module, "SPEC", None)
+    if not isinstance(game_spec, GameSpec):
+        raise GameSpecError(f"{module.__name__}: no SPEC (a GameSpec) for game {name!r}")
+    if game_spec.name != name:
+        raise GameSpecError(f"{module.__name__}: SPEC.name {game_spec.name!r} is not {name!r}")
+    for constructor in ("raw_env", "env"):
+        if not callable(getattr(module, constructor, None)):
+            raise GameSpecError(f"{module.__name__}: no {constructor}() (env_constructors(SPEC))")
+    game_spec.validate(module.__name__)
 
 
 def _registered_name(name: str) -> str:

@@ -3,74 +3,58 @@
     from tabletop.envs import gold_and_dust_v0
     env = gold_and_dust_v0.env(decks=("warrior", "mage"))
 
-Options: ``decks`` (a pair, seat 0 then seat 1: packaged deck names ``warrior``, ``mage``,
-``thief``, ``merchant``, ``assassin`` or paths to deck files; on the command line
-``--option decks=warrior,my/deck.toml``), ``pool`` (path to a pool file;
-default the packaged starter pool), ``max_turns`` (GD-9.1's turn limit, default 200),
-``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety net of the env),
-``illegal_action`` ("raise" or "terminate"), ``render_mode`` ("ansi" or "human").
-``metadata["card_data_version"]`` names the pool the env plays with.
+Game options are listed in ``SPEC.options`` (``tabletop info gold_and_dust`` prints them);
+on the command line a pair of decks is ``--option decks=warrior,my/deck.toml``. Every env
+also takes ``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety net),
+``illegal_action`` ("raise" or "terminate") and ``render_mode`` ("ansi" or "human").
+``env.metadata["card_data_version"]`` names the pool the env plays with.
+
+Version history:
+- v0 (2026-11-30): the rules of docs/rules/gold_and_dust.md and the packaged starter pool;
+  encoders flat v0 and entity v0.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
-from pettingzoo import AECEnv
-
-from tabletop.envs.core.aec import TabletopAEC, resolve_encoder, wrap
-from tabletop.envs.gold_and_dust.cards import HEROES, load_pool
+from tabletop.envs.core.aec import env_constructors
+from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options, seedless
+from tabletop.envs.gold_and_dust.cards import HEROES
 from tabletop.envs.gold_and_dust.encoders import ENCODERS
 from tabletop.envs.gold_and_dust.engine import GoldDustGame
 from tabletop.envs.gold_and_dust.heuristic import GoldDustHeuristic
 
-metadata = {
-    "name": "gold_and_dust_v0",
-    "render_modes": ["ansi", "human"],
-    "is_parallelizable": False,
-    "render_fps": 1,
-    "card_data_version": load_pool().data_version,
-}
 
-COMPETITIVE = True
-"""Two players against each other: the bench and training treat it as a competitive game."""
-
-DEFAULT_MAX_PLIES = 5_000
-"""Far above any real game: the engine's own turn limit (GD-9.1) ends games first."""
-
-BENCH_OPTIONS = [{"decks": (hero, hero)} for hero in HEROES]
-"""One mirror match per hero, so each row of ``tabletop bench`` is one hero's deck."""
+def _card_data(game: GoldDustGame) -> Mapping[str, str]:
+    """The pool a game plays with, so results name the cards they were measured on."""
+    return {"card_data_version": game.pool.data_version}
 
 
-def new_game(**game_options: Any) -> GoldDustGame:
-    """The rules engine's game object; ``new_game(...).new_state(seed=…)`` starts a game."""
-    return GoldDustGame.from_options(**game_options)
+SPEC = GameSpec(
+    name="gold_and_dust",
+    env_name="gold_and_dust_v0",
+    title="Gold & Dust",
+    game_class=GoldDustGame,
+    encoders=ENCODERS,
+    heuristic=seedless(GoldDustHeuristic),
+    payoff=Payoff.ZERO_SUM,
+    min_players=2,
+    max_players=2,
+    # Far above any real game: the engine's own turn limit (GD-9.1) ends games first.
+    max_plies=5_000,
+    chance=True,
+    hidden_information=True,
+    options=frozen_options(
+        decks="a pair, seat 0 then seat 1: packaged deck names ("
+        + ", ".join(HEROES)
+        + ") or paths to deck files (GD-1.2)",
+        pool="path to a pool file; default the packaged starter pool",
+        max_turns="turns before the game ends in a draw (GD-9.1)",
+    ),
+    # One mirror match per hero, so each row of ``tabletop bench`` is one hero's deck.
+    bench_options=tuple({"decks": (hero, hero)} for hero in HEROES),
+    metadata_of=_card_data,
+)
 
-
-def raw_env(
-    *,
-    render_mode: str | None = None,
-    max_plies: int | None = DEFAULT_MAX_PLIES,
-    illegal_action: str = "raise",
-    encoder: str = "flat",
-    **game_options: Any,
-) -> TabletopAEC:
-    """The unwrapped env; its metadata reports the card data of the pool in use."""
-    game = new_game(**game_options)
-    return TabletopAEC(
-        game,
-        resolve_encoder(ENCODERS, encoder),
-        metadata={**metadata, "card_data_version": game.pool.data_version},
-        render_mode=render_mode,
-        max_plies=max_plies,
-        illegal_action=illegal_action,
-    )
-
-
-def env(**options: Any) -> AECEnv:
-    return wrap(raw_env(**options))
-
-
-def heuristic_agent(seed: int | None = None) -> GoldDustHeuristic:
-    """The rule-based baseline; it is deterministic, ``seed`` is accepted for uniformity."""
-    return GoldDustHeuristic()
+raw_env, env = env_constructors(SPEC)

@@ -4,46 +4,41 @@ player_1 Bronze).
     from tabletop.envs import kaleva_v0
     env = kaleva_v0.env()
 
-Options: ``turn_limit`` (turns before a draw, KV-6.3, default 200), ``encoder`` ("flat" or
-"entity"), ``max_plies`` (truncation safety net), ``illegal_action`` ("raise" or
-"terminate"), ``render_mode`` ("ansi" or "human").
+Game options are listed in ``SPEC.options`` (``tabletop info kaleva`` prints them); every
+env also takes ``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety net),
+``illegal_action`` ("raise" or "terminate") and ``render_mode`` ("ansi" or "human").
+
+Version history:
+- v0 (2026-11-30): the rules of docs/rules/kaleva.md; encoders flat v1 and entity v1
+  (every swap that changes the state offered, KV-4.4; the Tuuri pause hidden, KV-4.7).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from tabletop.envs.core.aec import env_constructors
+from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options, seedless
 from tabletop.envs.kaleva.encoders import ENCODERS
 from tabletop.envs.kaleva.engine import KalevaGame
 from tabletop.envs.kaleva.heuristic import KalevaHeuristic
 
-metadata = {
-    "name": "kaleva_v0",
-    "render_modes": ["ansi", "human"],
-    "is_parallelizable": False,
-    "render_fps": 1,
-}
+SPEC = GameSpec(
+    name="kaleva",
+    env_name="kaleva_v0",
+    title="Kaleva",
+    game_class=KalevaGame,
+    encoders=ENCODERS,
+    heuristic=seedless(KalevaHeuristic),
+    payoff=Payoff.ZERO_SUM,
+    min_players=2,
+    max_players=2,
+    # A safety net only: the turn limit ends every game first (200 turns, plus at most 12
+    # arrangement, and one Tuuri and one swap decision per turn).
+    max_plies=2_000,
+    chance=True,
+    hidden_information=True,
+    options=frozen_options(
+        turn_limit="turns (moves and returns, both players together) before a draw (KV-6.3)",
+    ),
+)
 
-COMPETITIVE = True
-"""Each seat plays for itself (returns +1/-1/0): benchmarks pit agents against each other."""
-
-DEFAULT_MAX_PLIES = 2_000
-"""A safety net only: the turn limit ends every game first (200 turns, plus at most 12
-arrangement, and one Tuuri and one swap decision per turn)."""
-
-BENCH_OPTIONS: list[dict[str, Any]] = [{}]
-
-
-def new_game(**game_options: Any) -> KalevaGame:
-    """The rules engine's game object; ``new_game(...).new_state(seed=…)`` starts a game."""
-    return KalevaGame.from_options(**game_options)
-
-
-raw_env, env = env_constructors(new_game, ENCODERS, metadata, default_max_plies=DEFAULT_MAX_PLIES)
-
-
-def heuristic_agent(seed: int | None = None) -> KalevaHeuristic:
-    """The rule-based baseline; it is deterministic, ``seed`` is accepted for uniformity."""
-    del seed
-    return KalevaHeuristic()
+raw_env, env = env_constructors(SPEC)

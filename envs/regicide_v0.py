@@ -3,42 +3,43 @@
     from tabletop.envs import regicide_v0
     env = regicide_v0.env(num_players=2)
 
-Options: ``num_players`` (1-4), ``solo_yield`` (allow yielding in solo, never on two turns in
-a row, RG-2.1), ``shaped_reward`` (+1/12 to everyone per enemy defeated, on top of the shared
-±1, RG-8.1), ``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety net, RG-8.3),
-``illegal_action`` ("raise" or "terminate"), ``render_mode`` ("ansi" or "human").
+Game options are listed in ``SPEC.options`` (``tabletop info regicide`` prints them); every
+env also takes ``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety net,
+RG-8.3), ``illegal_action`` ("raise" or "terminate") and ``render_mode`` ("ansi" or "human").
+
+Version history:
+- v0 (2026-11-30): the rules of docs/rules/regicide.md; encoders flat v2 and entity v2
+  (public knowledge of who holds which known card, RG-4.1 heal batches).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from tabletop.envs.core.aec import env_constructors
+from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options, seedless
 from tabletop.envs.regicide.encoders import ENCODERS
 from tabletop.envs.regicide.engine import RegicideGame
 from tabletop.envs.regicide.heuristic import RegicideHeuristic
 
-metadata = {
-    "name": "regicide_v0",
-    "render_modes": ["ansi", "human"],
-    "is_parallelizable": False,
-    "render_fps": 1,
-}
+SPEC = GameSpec(
+    name="regicide",
+    env_name="regicide_v0",
+    title="Regicide",
+    game_class=RegicideGame,
+    encoders=ENCODERS,
+    heuristic=seedless(RegicideHeuristic),
+    payoff=Payoff.IDENTICAL,
+    min_players=1,
+    max_players=4,
+    # Far above any real game: the longest of 10,000 random and heuristic games was 98 plies.
+    max_plies=2_000,
+    chance=True,
+    hidden_information=True,
+    options=frozen_options(
+        num_players="players, 1-4 (RG-1.3)",
+        solo_yield="solo may yield, never on two turns in a row (RG-2.1)",
+        shaped_reward="+1/12 to everyone per enemy defeated, on top of the shared ±1 (RG-8.1)",
+    ),
+    bench_options=tuple({"num_players": n} for n in (1, 2, 3, 4)),
+)
 
-DEFAULT_MAX_PLIES = 2_000
-"""Far above any real game: the longest of 10,000 random and heuristic games was 98 plies."""
-
-BENCH_OPTIONS = [{"num_players": n} for n in (1, 2, 3, 4)]
-
-
-def new_game(**game_options: Any) -> RegicideGame:
-    """The rules engine's game object; ``new_game(...).new_state(seed=…)`` starts a game."""
-    return RegicideGame.from_options(**game_options)
-
-
-raw_env, env = env_constructors(new_game, ENCODERS, metadata, default_max_plies=DEFAULT_MAX_PLIES)
-
-
-def heuristic_agent(seed: int | None = None) -> RegicideHeuristic:
-    """The rule-based baseline; it is deterministic, ``seed`` is accepted for uniformity."""
-    return RegicideHeuristic()
+raw_env, env = env_constructors(SPEC)

@@ -1,14 +1,14 @@
 """Measure every registered game: engine and env speed, and heuristic vs random play.
 
-For each game and each of its BENCH_OPTIONS: (a) raw engine random playouts, timing
+For each game and each of its spec's ``bench_options``: (a) raw engine random playouts, timing
 only State.apply and the full loop (legal_actions + choice + apply + new games);
 (b) AEC env moves/s with observation and action mask, for the env as ``env()`` returns it
 (with its wrappers) and for the bare ``raw_env`` underneath, each compared with PettingZoo's
 own connect_four_v3 and leduc_holdem_v4 in the same state (wrapped with wrapped, raw with
 raw), run through the same loop; (c) all seats heuristic vs all seats random: team win rate
 (a game is won when every seat's return is positive) with a 95% Wilson interval, and the
-mean of each numeric State.stats() figure; for a competitive game (its env module says
-``COMPETITIVE = True``) instead one heuristic seat against random seats, the heuristic's
+mean of each numeric State.stats() figure; for a competitive game (its spec's
+payoffs are not identical) instead one heuristic seat against random seats, the heuristic's
 seat rotating from game to game: its win, draw and loss rates, each with a 95% Wilson
 interval; (d) ISMCTS iterations/s (random rollouts) searching at the decisions of random
 games.
@@ -189,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     results = [
         _measure_setting(name, options, args)
         for name in names
-        for options in envs.env_module(name).BENCH_OPTIONS
+        for options in envs.spec(name).bench_options
     ]
     reference = reference_speeds(results)
     print(_engine_table(results))
@@ -282,12 +282,12 @@ def interleaved_rounds(
 def _measure_setting(name: str, options: dict[str, Any], args: argparse.Namespace) -> GameResult:
     module = envs.env_module(name)
     _progress(f"bench: {name} {format_options(options)}")
-    game = module.new_game(**options)
+    game = envs.spec(name).new_game(**options)
     seconds = args.seconds / args.rounds
     rounds = interleaved_rounds(
         speed_measures(module, options, game, args.seed, seconds), args.rounds
     )
-    competitive = getattr(module, "COMPETITIVE", False)
+    competitive = envs.spec(name).competitive
     return GameResult(
         game=name,
         options=options,

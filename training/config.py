@@ -46,15 +46,14 @@ def check_known_keys(base: dict[str, Any], override: dict[str, Any], where: str 
 
 def game_config(game_name: str) -> dict[str, Any]:
     """The settings of ``game_name``: ``[default]`` overridden by the game's own table, and
-    ``cooperative`` from its env module (not ``COMPETITIVE = True``, as the bench reads it)."""
+    ``cooperative`` from its spec (identical payoffs: one team)."""
     configs = _all_configs()
     config = merged(configs["default"], configs.get(game_name, {}))
-    config["cooperative"] = not getattr(envs.env_module(game_name), "COMPETITIVE", False)
+    config["cooperative"] = not envs.spec(game_name).competitive
     return config
 
 
 def registered_name(name: str) -> str:
     """The registry's name of a game given as ``"regicide"`` or ``"regicide_v0"``: the
     key of its per-game settings."""
-    module_name = envs.env_module(name).__name__
-    return next(key for key, path in envs.REGISTRY.items() if path == module_name)
+    return envs.spec(name).name

@@ -27,6 +27,7 @@ from tabletop.envs.core.protocol import (
     UnknownOptionError,
     check_options,
 )
+from tabletop.envs.core.spec import GameSpec
 
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 ILLEGAL_ACTION_REWARD = -1.0
@@ -312,34 +313,29 @@ class _OrderEnforcing(OrderEnforcingWrapper):
         return str(self.env)
 
 
-def env_constructors(
-    new_game: Callable[..., Game],
-    encoders: Mapping[str, Encoder],
-    metadata: dict[str, Any],
-    *,
-    default_max_plies: int | None = None,
-) -> tuple[Callable[..., TabletopAEC], Callable[..., AECEnv]]:
+def env_constructors(spec: GameSpec) -> tuple[Callable[..., TabletopAEC], Callable[..., AECEnv]]:
     """The ``raw_env`` and ``env`` functions of a game module (PettingZoo's convention),
-    so that each module states only what is its own: game factory, encoders, metadata.
+    built from its ``SPEC`` so that each module states only what is its own.
 
-    Both take the env options ``render_mode``, ``max_plies``, ``illegal_action`` and
-    ``encoder`` (default ``"flat"``); every other keyword goes to ``new_game``, which
-    rejects unknown ones with ``check_options``: the error then lists the env options
-    too, as every one of them is accepted.
+    Both take the env options ``render_mode``, ``max_plies`` (default ``spec.max_plies``),
+    ``illegal_action`` and ``encoder`` (default ``"flat"``); every other keyword is a game
+    option: an unknown one is an error that lists the env options too, as every one of
+    them is accepted.
     """
 
     def raw_env(
         *,
         render_mode: str | None = None,
-        max_plies: int | None = default_max_plies,
+        max_plies: int | None = spec.max_plies,
         illegal_action: str = "raise",
         encoder: str = "flat",
         **game_options: Any,
     ) -> TabletopAEC:
+        game = _new_game_listing_env_options(spec, game_options)
         return TabletopAEC(
-            _new_game_listing_env_options(new_game, game_options, metadata["name"]),
-            resolve_encoder(encoders, encoder),
-            metadata=metadata,
+            game,
+            resolve_encoder(spec.encoders, encoder),
+            metadata=spec.env_metadata(game),
             render_mode=render_mode,
             max_plies=max_plies,
             illegal_action=illegal_action,
@@ -351,13 +347,11 @@ def env_constructors(
     return raw_env, env
 
 
-def _new_game_listing_env_options(
-    new_game: Callable[..., Game], game_options: dict[str, Any], env_name: str
-) -> Game:
-    """``new_game(**game_options)``; its unknown-option error lists the env options too."""
+def _new_game_listing_env_options(spec: GameSpec, game_options: dict[str, Any]) -> Game:
+    """``spec.new_game(**game_options)``; its unknown-option error lists the env options too."""
     try:
-        return new_game(**game_options)
+        return spec.new_game(**game_options)
     except UnknownOptionError as error:
         if not set(error.unknown) <= set(game_options):
             raise  # about something nested inside an option, not the options themselves
-        raise UnknownOptionError(env_name, error.unknown, error.known | ENV_OPTIONS) from None
+        raise UnknownOptionError(spec.env_name, error.unknown, error.known | ENV_OPTIONS) from None

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from tabletop.envs.core.engine import EngineState, copy_generator
-from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
+from tabletop.envs.core.protocol import Event, IllegalActionError
 from tabletop.envs.kaleva.board import (
     BRONZE,
     CARD_NAMES,
@@ -121,18 +121,11 @@ class KalevaGame:
     name = "kaleva"
     num_players = 2
     num_actions = NUM_ACTIONS
-    OPTIONS = frozenset({"turn_limit"})
 
     def __init__(self, turn_limit: int = DEFAULT_TURN_LIMIT) -> None:
         if isinstance(turn_limit, bool) or not isinstance(turn_limit, int) or turn_limit < 1:
             raise ValueError(f"kaleva: turn_limit must be a positive int, got {turn_limit!r}")
         self.turn_limit = turn_limit
-
-    @classmethod
-    def from_options(cls, **options: object) -> KalevaGame:
-        """Build from keyword options, rejecting unknown ones by name."""
-        check_options("kaleva", options, set(cls.OPTIONS))
-        return cls(**options)  # type: ignore[arg-type]
 
     def __repr__(self) -> str:
         return f"KalevaGame(turn_limit={self.turn_limit})"

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Any
 
 from tabletop.envs.core.engine import EngineState, copy_generator
-from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
+from tabletop.envs.core.protocol import Event, IllegalActionError
 from tabletop.envs.regicide.cards import (
     CLUBS,
     DIAMONDS,
@@ -67,7 +67,6 @@ class RegicideGame:
 
     name = "regicide"
     num_actions = NUM_ACTIONS
-    OPTIONS = frozenset({"num_players", "solo_yield", "shaped_reward"})
 
     def __init__(
         self, num_players: int = 2, solo_yield: bool = False, shaped_reward: bool = False
@@ -78,12 +77,6 @@ class RegicideGame:
         self.max_hand = MAX_HAND[num_players]
         self.solo_yield = bool(solo_yield)
         self.shaped_reward = bool(shaped_reward)
-
-    @classmethod
-    def from_options(cls, **options: object) -> RegicideGame:
-        """Build from keyword options, rejecting unknown ones by name."""
-        check_options("regicide", options, set(cls.OPTIONS))
-        return cls(**options)  # type: ignore[arg-type]
 
     def help_text(self) -> str:
         """The notation, the text picture's codes and the events, for a newcomer."""

@@ -270,7 +270,7 @@ def test_illegal_action_error_is_a_value_error() -> None:
 @pytest.mark.parametrize("num_players", [2, 3])
 def test_no_text_leak_passes_on_the_toy_and_compares_enough(num_players: int) -> None:
     game = ToyGame(num_players=num_players)
-    report = check_no_text_leak(game, toy_v0.ENCODERS, games=10, seed=0)
+    report = check_no_text_leak(game, toy_v0.SPEC.encoders, games=10, seed=0)
     assert report.states > 50
     assert report.resamples == 2 * num_players * report.states
     assert report.moves > report.resamples
@@ -296,12 +296,12 @@ def test_no_text_leak_catches_what_a_player_should_not_be_shown(
     state_class: type[ToyState], complaint: str
 ) -> None:
     with pytest.raises(AssertionError, match=complaint):
-        check_no_text_leak(MutantGame(state_class), toy_v0.ENCODERS, games=5, seed=0)
+        check_no_text_leak(MutantGame(state_class), toy_v0.SPEC.encoders, games=5, seed=0)
 
 
 def test_a_text_leak_names_the_game_the_moves_and_both_narrations() -> None:
     with pytest.raises(AssertionError) as raised:
-        check_no_text_leak(MutantGame(NamesTheKeptCards), toy_v0.ENCODERS, games=5, seed=0)
+        check_no_text_leak(MutantGame(NamesTheKeptCards), toy_v0.SPEC.encoders, games=5, seed=0)
     message = str(raised.value)
     assert message.startswith("toy: the action texts shown to player")
     assert re.search(r"game.new_state\(seed=\d+\) after \d+ plies, actions \[", message)
@@ -336,4 +336,4 @@ def test_checks_demand_a_help_text(check: str, help_text: object) -> None:
         if check == "random games":
             run_random_games(Unhelpful(), games=1, seed=0)
         else:
-            check_no_text_leak(Unhelpful(), toy_v0.ENCODERS, games=1, seed=0)
+            check_no_text_leak(Unhelpful(), toy_v0.SPEC.encoders, games=1, seed=0)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from tabletop.envs.core.engine import EngineState, copy_generator
-from tabletop.envs.core.protocol import TERMINAL, Event, IllegalActionError, check_options
+from tabletop.envs.core.protocol import TERMINAL, Event, IllegalActionError
 
 MAX_PLAYS_PER_TURN = 2
 PENALTY_PER_CARD_LEFT = 0.5
@@ -37,11 +37,10 @@ class ToyGame:
 
     name = "toy"
 
-    def __init__(self, **options: Any) -> None:
-        check_options("toy", options, {"num_players", "deck_size", "hand_size"})
-        self.num_players: int = options.get("num_players", 2)
-        self.deck_size: int = options.get("deck_size", 9)
-        self.hand_size: int = options.get("hand_size", 2)
+    def __init__(self, num_players: int = 2, deck_size: int = 9, hand_size: int = 2) -> None:
+        self.num_players = num_players
+        self.deck_size = deck_size
+        self.hand_size = hand_size
         if not 2 <= self.num_players <= 3:
             raise ValueError(f"toy: num_players must be 2 or 3, got {self.num_players}")
         self.num_actions = self.deck_size + 1

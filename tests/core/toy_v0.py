@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from toy_game import ToyFlatEncoder, ToyGame
 
-from tabletop.envs.core import Game, State, env_constructors
-
-metadata = {"name": "toy_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
-ENCODERS = {"flat": ToyFlatEncoder()}
-BENCH_OPTIONS = [{"num_players": 2}, {"num_players": 3}]
-
-
-def new_game(**game_options: Any) -> Game:
-    return ToyGame(**game_options)
-
-
-raw_env, env = env_constructors(new_game, ENCODERS, metadata)
+from tabletop.envs.core import State, env_constructors
+from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options
 
 
 class HighestCardAgent:
@@ -30,6 +18,28 @@ class HighestCardAgent:
         return max(a for a in state.legal_actions() if a != state.game.num_actions - 1)
 
 
-def heuristic_agent(seed: int | None = None) -> HighestCardAgent:
+def heuristic_agent(seed: int | None) -> HighestCardAgent:
     del seed  # deterministic
     return HighestCardAgent()
+
+
+SPEC = GameSpec(
+    name="toy",
+    env_name="toy_v0",
+    title="Top Card",
+    game_class=ToyGame,
+    encoders={"flat": ToyFlatEncoder()},
+    heuristic=heuristic_agent,
+    payoff=Payoff.ZERO_SUM,
+    min_players=2,
+    max_players=3,
+    max_plies=100,
+    chance=True,
+    hidden_information=True,
+    options=frozen_options(
+        num_players="players, 2 or 3", deck_size="cards 0..deck_size-1", hand_size="cards dealt"
+    ),
+    bench_options=({"num_players": 2}, {"num_players": 3}),
+)
+
+raw_env, env = env_constructors(SPEC)

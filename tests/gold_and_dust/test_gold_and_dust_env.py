@@ -125,14 +125,13 @@ def test_options_metadata_and_unknown_options() -> None:
     state = env.unwrapped.state
     assert [h.name for h in state.heroes] == ["Merchant", "Thief"]
     assert env.unwrapped.metadata["card_data_version"] == "Starter pool 1.0"
-    assert gold_and_dust_v0.metadata["card_data_version"] == "Starter pool 1.0"
-    assert gold_and_dust_v0.COMPETITIVE
+    assert gold_and_dust_v0.SPEC.competitive
     with pytest.raises(TypeError, match=r"unknown option\(s\) \['heroes'\]"):
-        gold_and_dust_v0.new_game(heroes=("warrior", "mage"))
+        gold_and_dust_v0.SPEC.new_game(heroes=("warrior", "mage"))
     with pytest.raises(ValueError, match="a pair"):
-        gold_and_dust_v0.new_game(decks="warrior")
+        gold_and_dust_v0.SPEC.new_game(decks="warrior")
     with pytest.raises(ValueError, match="max_turns"):
-        gold_and_dust_v0.new_game(max_turns=0)
+        gold_and_dust_v0.SPEC.new_game(max_turns=0)
 
 
 def test_users_point_the_env_at_their_own_pool_and_decks(tmp_path: Path) -> None:
@@ -155,20 +154,20 @@ def test_command_line_option_values_build_the_game(tmp_path: Path) -> None:
     shutil.copy(data_path("decks", "thief.toml"), deck)
     pool = tmp_path / "pool.toml"
     shutil.copy(data_path("pool.toml"), pool)
-    game = gold_and_dust_v0.new_game(decks=(str(deck), "mage"), pool=str(pool))
+    game = gold_and_dust_v0.SPEC.new_game(decks=(str(deck), "mage"), pool=str(pool))
     assert [d.hero.name for d in game.decks] == ["Thief", "Mage"]
     assert game.pool.source == "pool.toml"
-    game = gold_and_dust_v0.new_game(decks=("warrior", "mage"))
+    game = gold_and_dust_v0.SPEC.new_game(decks=("warrior", "mage"))
     assert [d.hero.name for d in game.decks] == ["Warrior", "Mage"]
     for single in ("warrior", "warrior,mage", ("warrior",), ("warrior", "mage", "thief")):
         with pytest.raises(ValueError, match=r"decks must be a pair .* decks=warrior,mage"):
-            gold_and_dust_v0.new_game(decks=single)
+            gold_and_dust_v0.SPEC.new_game(decks=single)
     with pytest.raises(ValueError, match=r"seat 1's deck must be .* got int 3"):
-        gold_and_dust_v0.new_game(decks=("warrior", 3))
+        gold_and_dust_v0.SPEC.new_game(decks=("warrior", 3))
     with pytest.raises(ValueError, match="pool must be a path"):
-        gold_and_dust_v0.new_game(pool=7)
+        gold_and_dust_v0.SPEC.new_game(pool=7)
     with pytest.raises(ValueError, match="max_turns"):
-        gold_and_dust_v0.new_game(max_turns=True)
+        gold_and_dust_v0.SPEC.new_game(max_turns=True)
 
 
 def test_bad_files_given_as_options_are_card_data_errors(tmp_path: Path) -> None:
@@ -184,7 +183,7 @@ def test_bad_files_given_as_options_are_card_data_errors(tmp_path: Path) -> None
         {"decks": ("warrior", str(latin))},
     ):
         with pytest.raises(CardDataError, match=r"^\S*(decks|latin\.toml): "):
-            gold_and_dust_v0.new_game(**options)
+            gold_and_dust_v0.SPEC.new_game(**options)
 
 
 def test_heuristic_never_peeks() -> None:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from kaleva_positions import PLAIN, stacked
 
+from tabletop.envs import kaleva_v0
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError
 from tabletop.envs.kaleva.board import (
     BRONZE,
@@ -384,7 +385,7 @@ def test_kv_6_3_the_turn_limit_is_an_option_with_clear_errors() -> None:
     with pytest.raises(ValueError, match="turn_limit"):
         KalevaGame(turn_limit=0)
     with pytest.raises(TypeError, match="unknown option"):
-        KalevaGame.from_options(turns=3)
+        kaleva_v0.SPEC.new_game(turns=3)
 
 
 # ----- KV-7 information ------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 
+from tabletop.envs import regicide_v0
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError
 from tabletop.envs.regicide.cards import JESTER, KIND, RANK, VALUE, card_name, parse_card
 from tabletop.envs.regicide.encoders import ENCODERS, ZONES, flat_layout
@@ -600,4 +601,4 @@ def test_illegal_action_names_the_action_and_the_legal_ones() -> None:
 
 def test_unknown_option_is_an_error() -> None:
     with pytest.raises(TypeError, match="unknown option"):
-        RegicideGame.from_options(num_players=2, jesters=3)
+        regicide_v0.SPEC.new_game(num_players=2, jesters=3)

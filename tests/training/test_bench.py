@@ -137,7 +137,8 @@ def test_references_and_our_envs_come_wrapped_as_made_and_raw_without_wrappers()
 
 def test_every_env_figure_has_a_reference_of_the_same_kind_in_the_same_rounds() -> None:
     module = env_module("regicide")
-    measures = speed_measures(module, {"num_players": 1}, module.new_game(num_players=1), 0, 0.1)
+    game = module.SPEC.new_game(num_players=1)
+    measures = speed_measures(module, {"num_players": 1}, game, 0, 0.1)
     env_names = {name for name in measures if "/" in name}
     assert env_names == {f"{env}/{kind}" for env in ["env", *REFERENCE_ENVS] for kind in ENV_KINDS}
     assert {"engine_apply", "engine_loop", "ismcts"} <= measures.keys()
@@ -188,7 +189,7 @@ def test_bench_prints_engine_env_and_play_tables_and_saves_json(
     for name in REFERENCE_ENVS:
         assert f"| {name} | pettingzoo | wrapped | 3 |" in cells
         assert f"| {name} | pettingzoo | raw | 0 |" in cells
-    settings = env_module("regicide").BENCH_OPTIONS
+    settings = [dict(options) for options in env_module("regicide").SPEC.bench_options]
     # per setting: an engine row, a wrapped and a raw env row, two play rows
     assert output.count("| regicide ") == 5 * len(settings)
     figures = json.loads(json_path.read_text())
@@ -206,7 +207,7 @@ def test_bench_prints_engine_env_and_play_tables_and_saves_json(
 def test_bench_pits_heuristic_against_random_with_seats_rotating_in_a_competitive_game(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    assert env_module("kaleva").COMPETITIVE
+    assert env_module("kaleva").SPEC.competitive
     json_path = tmp_path / "bench.json"
     args = ["bench", "--only", "kaleva", "--games", "6", "--seconds", "0.02", "--rounds", "1"]
     assert main([*args, "--json", str(json_path)]) == 0

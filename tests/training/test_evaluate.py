@@ -8,7 +8,7 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pytest
-from countdown import ResignAgent, TakeOneAgent
+from countdown_v0 import ResignAgent, TakeOneAgent
 
 from tabletop import envs
 from tabletop.agents import make_agent, play_game
@@ -30,7 +30,7 @@ from tabletop.training.plots import team_bars, win_rate_matrix
 
 @pytest.fixture
 def countdown_registered(monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setitem(envs.REGISTRY, "countdown", "countdown")
+    monkeypatch.setitem(envs.REGISTRY, "countdown", "countdown_v0")
     return "countdown"
 
 

@@ -56,7 +56,7 @@ def checkpoint_steps(out: Path) -> int:
 @pytest.fixture
 def countdown_registered(monkeypatch: pytest.MonkeyPatch) -> str:
     """The stacked test game in the registry (in this process only)."""
-    monkeypatch.setitem(envs.REGISTRY, "countdown", "countdown")
+    monkeypatch.setitem(envs.REGISTRY, "countdown", "countdown_v0")
     return "countdown"
 
 
@@ -110,7 +110,7 @@ def test_competitive_run_adds_snapshots_to_the_pool(tmp_path: Path, countdown_re
 
 
 @pytest.mark.parametrize(
-    "game", [name for name in envs.names() if getattr(envs.env_module(name), "COMPETITIVE", 0)]
+    "game", [name for name in envs.names() if envs.spec(name).competitive]
 )
 def test_every_competitive_game_trains_with_its_default_settings(tmp_path: Path, game: str) -> None:
     """The configured defaults (only the sizes shrunk) run end to end on each real game:

@@ -11,11 +11,11 @@ which rewards land on an opponent's move.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import numpy as np
 
 from tabletop.envs.core import TERMINAL, IllegalActionError, State, env_constructors
+from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options
 
 TAKE_ONE, TAKE_TWO, RESIGN = 0, 1, 2
 TAKE_TWO_PENALTY = 0.25
@@ -117,16 +117,6 @@ class CountdownEncoder:
         return np.array([state.counter / MAX_START, state.player == player], np.float32)
 
 
-COMPETITIVE = True
-metadata = {"name": "countdown_v0", "render_modes": ["ansi"], "is_parallelizable": False}
-ENCODERS = {"flat": CountdownEncoder()}
-
-
-def new_game(**options: Any) -> CountdownGame:
-    return CountdownGame(**options)
-
-
-raw_env, env = env_constructors(new_game, ENCODERS, metadata)
 
 
 class ScriptedAgent:
@@ -167,5 +157,26 @@ class TakeOneAgent:
         return TAKE_ONE
 
 
-def heuristic_agent(seed: int | None = None) -> TakeOneAgent:
+def heuristic_agent(seed: int | None) -> TakeOneAgent:
+    del seed  # deterministic
     return TakeOneAgent()
+
+
+SPEC = GameSpec(
+    name="countdown",
+    env_name="countdown_v0",
+    title="Countdown",
+    game_class=CountdownGame,
+    encoders={"flat": CountdownEncoder()},
+    heuristic=heuristic_agent,
+    payoff=Payoff.ZERO_SUM,
+    min_players=2,
+    max_players=2,
+    max_plies=100,
+    chance=False,
+    hidden_information=False,
+    options=frozen_options(start="the counter's starting value"),
+    render_modes=("ansi",),
+)
+
+raw_env, env = env_constructors(SPEC)
