@@ -1,6 +1,6 @@
 """Every game's rules live in the repository, in docs/rules/<game>.md, with a heading for
-each rule id; every rule id the tests, the code or the README cite has its heading there,
-and the README links each game's rules."""
+each rule id; every rule id the tests, the code, the README or the other docs cite has its
+heading there, and the README links each game's rules."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import pytest
 from tabletop.envs import names
 
 ROOT = Path(__file__).parents[1]
-RULES = ROOT / "docs" / "rules"
+DOCS = ROOT / "docs"
+RULES = DOCS / "rules"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 HEADING = re.compile(r"^#{2,3} ([A-Z]{2})-(\d+)(?:\.(\d+))?\s", re.MULTILINE)
@@ -22,8 +23,13 @@ CITATION = re.compile(r"\b([A-Z]{2})-(\d+)(?:\.(\d+))?\b")
 """A rule id cited in prose or a docstring: ``RG-2.1``, ``KV-4``."""
 TEST_NAME = re.compile(r"\bdef test_([a-z]{2})_(\d+)(?:_(\d+))?(?=_|\()")
 """A rules test named after its rule: ``def test_rg_2_1_...`` checks RG-2.1."""
-CITING_SOURCES = ("tests", "envs", "training", "wrappers")
-"""Folders whose text files cite rule ids (besides the README)."""
+CITING_SOURCES = ("tests", "envs", "agents", "training", "wrappers")
+"""Folders whose text files cite rule ids (besides the README and the docs)."""
+
+
+def other_docs() -> list[Path]:
+    """The Markdown docs besides the rules themselves: game pages, training, search, ..."""
+    return sorted(path for path in DOCS.rglob("*.md") if RULES not in path.parents)
 
 
 def rule_id(prefix: str, section: str, rule: str | None) -> str:
@@ -46,9 +52,9 @@ def doc_ids_by_prefix() -> dict[str, set[str]]:
 
 
 def cited_ids(prefixes: set[str]) -> dict[str, set[str]]:
-    """Every rule id with one of ``prefixes`` cited in the README or a source folder's
-    text files (ids in prose and rules-test names), with the files that cite it."""
-    files = [ROOT / "README.md"]
+    """Every rule id with one of ``prefixes`` cited in the README, the other docs or a source
+    folder's text files (ids in prose and rules-test names), with the files that cite it."""
+    files = [ROOT / "README.md", *other_docs()]
     for folder in CITING_SOURCES:
         files += [p for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".md", ".txt")]
     cited: dict[str, set[str]] = defaultdict(set)
@@ -107,9 +113,11 @@ def test_readme_links_every_rules_doc(name: str) -> None:
     assert linked, f"README does not link docs/rules/{name}.md"
 
 
-def test_readme_and_rules_docs_cite_nothing_outside_the_repository() -> None:
+def test_readme_and_docs_cite_nothing_outside_the_repository() -> None:
     texts = {"README.md": README}
-    texts.update({f"docs/rules/{p.name}": p.read_text(encoding="utf-8") for p in RULES.iterdir()})
+    texts.update(
+        {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in DOCS.rglob("*.md")}
+    )
     citing = {
         source: [line for line in text.splitlines() if "shared/" in line]
         for source, text in texts.items()
