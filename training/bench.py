@@ -510,7 +510,7 @@ def format_options(options: dict[str, Any]) -> str:
 
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A plain-text table, also valid as a Markdown table for pasting into the README."""
+    """A plain-text table, also valid as a Markdown table for pasting into the docs."""
     widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
 
     def line(cells: Sequence[str]) -> str:

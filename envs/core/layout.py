@@ -9,7 +9,7 @@ Layout = list[tuple[str, slice, str]]
 
 
 def stack_layout(parts: Iterable[tuple[str, int, str]]) -> Layout:
-    """Lay ``(feature, size, meaning)`` parts end to end; the README tables and the
+    """Lay ``(feature, size, meaning)`` parts end to end; the tables of docs/games/ and the
     encoders' offsets both come from the result, so they cannot drift apart."""
     layout: Layout = []
     start = 0

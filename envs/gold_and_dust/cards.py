@@ -5,7 +5,7 @@ hero and 40 cards from a pool (``[cards]``, name = copies). Files are validated 
 on load, and every error names the file, the card and the field (``envs/core/carddata.py``).
 Abilities are composed in data from a small vocabulary of effect primitives (``PRIMITIVES``)
 and keywords (``KEYWORDS``); the rare card that needs code names a function registered in
-``effects.SPECIALS``. The format is documented in the README's Gold & Dust section.
+``effects.SPECIALS``. The format is documented in docs/card-format.md.
 """
 
 from __future__ import annotations

@@ -89,7 +89,8 @@ TABLE_ROWS = -(-TABLE_SIZE // WIDTH)
 
 def flat_layout(pool: Pool | None = None) -> list[tuple[str, slice, str]]:
     """(feature, slice, meaning) of every part of the flat vector for ``pool`` (default the
-    starter pool; the three count blocks have one entry per pool card): the README's table."""
+    starter pool; the three count blocks have one entry per pool card): the table of
+    docs/games/gold_and_dust.md."""
     pool = pool if pool is not None else load_pool()
     parts = [(name, size, meaning) for name, size, meaning in TABLE_FEATURES]
     parts += [

@@ -8,11 +8,11 @@ attacker. The draw (A), untapping and regeneration happen automatically at the s
 turn. A decision with a single legal action is taken by the engine, so players are only
 asked when they have a real choice.
 
-Decisions made where the rules are silent (the README lists them): tapped units (those that
-shot or attacked in their owner's last turn) cannot block; units may act on the turn they
-are summoned (a summoned melee unit may move up at once, a summoned archer may shoot); a
-ranged unit attacks only by shooting; each attacker is blocked by at most one blocker;
-blocking does not tap; the first player is drawn by the seeded generator.
+Decisions made where the rules are silent (docs/games/gold_and_dust.md lists them): tapped
+units (those that shot or attacked in their owner's last turn) cannot block; units may act
+on the turn they are summoned (a summoned melee unit may move up at once, a summoned archer
+may shoot); a ranged unit attacks only by shooting; each attacker is blocked by at most one
+blocker; blocking does not tap; the first player is drawn by the seeded generator.
 
 This module holds the match (``GoldDustGame``) and the position (``GoldDustState``): the
 state's data, the figures the rules derive from it, copies and determinization. The rules
@@ -76,7 +76,6 @@ class GoldDustGame:
     name = "gold_and_dust"
     num_players = 2
     num_actions = NUM_ACTIONS
-    OPTIONS = frozenset({"decks", "pool", "max_turns"})
 
     def __init__(
         self,
@@ -96,12 +95,6 @@ class GoldDustGame:
         self.decks = tuple(d if isinstance(d, Deck) else load_deck(d, self.pool) for d in decks)
         self.cards = self.pool.cards
         self.max_turns = max_turns
-
-    @classmethod
-    def from_options(cls, **options: Any) -> GoldDustGame:
-        """Build from keyword options, rejecting unknown ones by name."""
-        check_options("gold_and_dust", options, set(cls.OPTIONS))
-        return cls(**options)
 
     def help_text(self) -> str:
         """The move notation, the text picture's codes and the dice, for a newcomer."""

@@ -70,7 +70,8 @@ PENDING_FEATURES = (
 
 
 def flat_layout() -> list[tuple[str, slice, str]]:
-    """(feature, slice, meaning) for every part of the flat vector; the README's table."""
+    """(feature, slice, meaning) for every part of the flat vector: the table of
+    docs/games/kaleva.md."""
     parts = [*BOARD_FEATURES, *SLOT_FEATURES]
     parts += [(name, NUM_VALUES, meaning) for name, meaning in COUNT_FEATURES]
     parts += [*TABLE_FEATURES, *PENDING_FEATURES]

@@ -87,7 +87,8 @@ TABLE_SIZE = sum(size for _, size, _ in TABLE_FEATURES)
 
 
 def flat_layout() -> list[tuple[str, slice, str]]:
-    """(feature, slice, meaning) for every part of the flat vector; the README's table."""
+    """(feature, slice, meaning) for every part of the flat vector: the table of
+    docs/games/regicide.md."""
     parts = [(name, NUM_KINDS, meaning) for name, meaning in CARD_BLOCKS + HEALED_BLOCKS]
     parts.append(("enemy", ENEMY_SLOTS, "one-hot current enemy: (rank J/Q/K) * 4 + suit"))
     parts.append(("castle_left", ENEMY_SLOTS, "enemies still face down in the castle"))

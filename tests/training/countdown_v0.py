@@ -117,8 +117,6 @@ class CountdownEncoder:
         return np.array([state.counter / MAX_START, state.player == player], np.float32)
 
 
-
-
 class ScriptedAgent:
     """Plays a fixed list of actions, then the first legal one."""
 

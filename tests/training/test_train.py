@@ -109,9 +109,7 @@ def test_competitive_run_adds_snapshots_to_the_pool(tmp_path: Path, countdown_re
     assert list(resumed.vec_env.envs[0].opponents.snapshots) == ["self@64", "self@128", "self@192"]
 
 
-@pytest.mark.parametrize(
-    "game", [name for name in envs.names() if envs.spec(name).competitive]
-)
+@pytest.mark.parametrize("game", [name for name in envs.names() if envs.spec(name).competitive])
 def test_every_competitive_game_trains_with_its_default_settings(tmp_path: Path, game: str) -> None:
     """The configured defaults (only the sizes shrunk) run end to end on each real game:
     self-play snapshots, evaluation against both baselines, a loadable best policy."""
