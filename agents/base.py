@@ -9,7 +9,7 @@ resampling hidden information with ``State.resample_hidden`` and expecting the s
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 from tabletop.envs.core.protocol import State
@@ -41,11 +41,17 @@ class RandomAgent:
         return self._rng.choice(state.legal_actions())
 
 
-def play_game(state: State, agents: Sequence[Agent]) -> State:
+MoveObserver = Callable[[State, int], None]
+"""on_move(state, action), called before ``action`` is applied to ``state``."""
+
+
+def play_game(state: State, agents: Sequence[Agent], on_move: MoveObserver | None = None) -> State:
     """Play ``state`` to the end, ``agents[p]`` deciding for seat ``p``; returns ``state``.
 
     The state is mutated in place (and returned for chaining) so callers can read
     ``returns()`` and ``stats()`` afterwards without keeping a second reference.
+    ``on_move`` sees each action before it is applied, when its text still describes a
+    move about to be played (a game record notes it so).
     """
     if len(agents) != state.game.num_players:
         raise ValueError(f"{len(agents)} agents for a {state.game.num_players}-player game")
@@ -53,5 +59,8 @@ def play_game(state: State, agents: Sequence[Agent]) -> State:
         agent.reset()
     while not state.is_terminal():
         player = state.current_player
-        state.apply(agents[player].act(state, player))
+        action = agents[player].act(state, player)
+        if on_move is not None:
+            on_move(state, action)
+        state.apply(action)
     return state

@@ -1,4 +1,5 @@
-"""Agents on the engine: spec resolution, seeded randomness, hidden information, play_game."""
+"""Agents on the engine: spec resolution, seeded randomness, hidden information, play_game,
+and the one definition of a game's outcome."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from tabletop.agents import (
     play_game,
     split_agent_specs,
 )
+from tabletop.agents.outcome import DRAW, LOSS, WIN, outcome, side_outcome, team_outcome
 from tabletop.envs import make_game
 from tabletop.envs.core.protocol import State
 
@@ -98,3 +100,54 @@ def test_agent_specs_split_at_commas_but_keep_their_options() -> None:
         "random",
     ]
     assert split_agent_specs("runs/a=b/policy.pt,random") == ["runs/a=b/policy.pt", "random"]
+
+
+def test_play_game_shows_each_move_before_it_is_applied() -> None:
+    seen: list[tuple[int, int, bool]] = []
+    agents = [RecordingAgent(RandomAgent(seat)) for seat in range(2)]
+
+    def note(state: State, action: int) -> None:
+        seen.append((state.current_player, action, action in state.legal_actions()))
+
+    play_game(new_regicide_state(), agents, on_move=note)
+    assert all(legal for _, _, legal in seen)
+    assert sorted(action for _, action, _ in seen) == sorted(agents[0].moves + agents[1].moves)
+
+
+@pytest.mark.parametrize(
+    ("returns", "side", "expected"),
+    [
+        ([1.0, -1.0], 0, WIN),
+        ([1.0, -1.0], 1, LOSS),
+        ([0.5, 0.5, -1.0], 0, DRAW),
+        ([2.0, 3.0, -1.0], (0, 2), LOSS),
+        ([3.0, 1.0, 2.0], [1, 0], WIN),
+    ],
+)
+def test_a_side_wins_with_its_best_return_strictly_above_the_others_best(
+    returns: list[float], side: int | tuple[int, ...], expected: str
+) -> None:
+    assert side_outcome(returns, side) == expected
+    assert outcome(returns, side, cooperative=False) == expected
+
+
+def test_a_side_of_every_seat_has_no_one_to_beat() -> None:
+    with pytest.raises(ValueError, match="no one to beat"):
+        side_outcome([1.0, 1.0], (0, 1))
+
+
+@pytest.mark.parametrize(
+    ("returns", "expected"),
+    [
+        ([1.0, 1.0], WIN),
+        ([-1.0, -1.0], LOSS),
+        ([0.0], DRAW),
+        ([1.0, -0.5], LOSS),
+        ([2.0, 0.0], DRAW),
+    ],
+)
+def test_a_team_wins_when_every_seat_gains_and_loses_when_any_loses(
+    returns: list[float], expected: str
+) -> None:
+    assert team_outcome(returns) == expected
+    assert outcome(returns, 1 % len(returns), cooperative=True) == expected

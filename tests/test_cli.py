@@ -1,4 +1,5 @@
-"""The ``tabletop`` command: play driven through its input (bench: tests/training/test_bench.py)."""
+"""The ``tabletop`` command: play driven through its input (bench: tests/training/test_bench.py;
+search and replay: tests/training)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from sb3_contrib import MaskablePPO
 from tabletop.agents import AGENT_KINDS
 from tabletop.envs import make, names
 from tabletop.envs.core.protocol import TERMINAL, Event
-from tabletop.training.bench import wilson_interval
-from tabletop.training.cli import build_parser, game_options, main, parse_option_value
+from tabletop.training.cli import build_parser, main
+from tabletop.training.commandline import game_options, parse_option_value
 from tabletop.training.play import Seat
 from tabletop.training.play import play as play_table
+from tabletop.training.results import wilson_interval
 from tabletop.wrappers import SingleAgentEnv
 
 MENU_LINE = re.compile(r"^\s+(\d+)\. (.+)$", re.MULTILINE)

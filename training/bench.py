@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -42,8 +40,18 @@ from pettingzoo.utils.wrappers import BaseWrapper
 from tabletop import envs
 from tabletop.agents import make_agent, play_game
 from tabletop.agents.ismcts import ISMCTS, SearchBudget
+from tabletop.agents.outcome import DRAW, LOSS, OUTCOMES, WIN, side_outcome, team_outcome
 from tabletop.envs.core.protocol import Game, State
-from tabletop.training.cli import CommandError
+from tabletop.training.commandline import CommandError
+from tabletop.training.results import (
+    Spread,
+    format_interval,
+    format_options,
+    format_table,
+    numeric_stats,
+    ratio_spread,
+    wilson_interval,
+)
 
 REFERENCE_ENVS = {
     "connect_four_v3": "classic/connect_four-v3",
@@ -64,9 +72,6 @@ SPEED_ROUNDS = 5
 ENV_KINDS = ("wrapped", "raw")
 """``wrapped``: the env as ``env()`` or ``pettingzoo.make`` returns it; ``raw``: its
 ``unwrapped`` env, so that wrapper overhead is never read as engine speed."""
-
-Z_95 = 1.959964
-"""Standard-normal quantile of a two-sided 95% interval."""
 
 
 @dataclass
@@ -103,30 +108,6 @@ class MatchResult:
     wins_by_seat: list[int]
     stats_mean: dict[str, float]
     stats_games: dict[str, int]
-
-
-@dataclass(frozen=True)
-class Spread:
-    """A median with the smallest and largest of the values it summarises."""
-
-    median: float
-    low: float
-    high: float
-
-    @classmethod
-    def of(cls, values: Sequence[float]) -> Spread:
-        if not values:
-            raise ValueError("a spread needs at least one value")
-        return cls(statistics.median(values), min(values), max(values))
-
-
-def ratio_spread(numerators: Sequence[float], denominators: Sequence[float]) -> Spread:
-    """Median and spread of the per-round ratios ``numerators[i] / denominators[i]``: both
-    figures of a round ran in the same minutes, so the machine's load cancels out of each
-    ratio, which it does not out of the ratio of two medians."""
-    if len(numerators) != len(denominators):
-        raise ValueError(f"{len(numerators)} numerators for {len(denominators)} denominators")
-    return Spread.of([n / d for n, d in zip(numerators, denominators, strict=True)])
 
 
 @dataclass
@@ -422,7 +403,7 @@ def play_strength(name: str, game: Game, agent_spec: str, games: int, seed: int)
     stats_games: dict[str, int] = {}
     for game_seed in range(seed, seed + games):
         state = play_game(game.new_state(seed=game_seed), agents)
-        wins += min(state.returns()) > 0
+        wins += team_outcome(state.returns()) == WIN
         for key, value in numeric_stats(state.stats()).items():
             stats_sums[key] = stats_sums.get(key, 0.0) + value
             stats_games[key] = stats_games.get(key, 0) + 1
@@ -447,7 +428,7 @@ def match_strength(
     seats = game.num_players
     agent = make_agent(agent_spec, name, seed)
     opponents = [make_agent(opponent_spec, name, seed + 1 + seat) for seat in range(seats)]
-    outcomes = {"win": 0, "draw": 0, "loss": 0}
+    outcomes = dict.fromkeys(OUTCOMES, 0)
     games_by_seat, wins_by_seat = [0] * seats, [0] * seats
     stats_sums: dict[str, float] = {}
     stats_games: dict[str, int] = {}
@@ -455,10 +436,10 @@ def match_strength(
         seat = index % seats
         agents = [agent if s == seat else opponents[s] for s in range(seats)]
         state = play_game(game.new_state(seed=game_seed), agents)
-        outcome = _outcome(state.returns(), seat)
-        outcomes[outcome] += 1
+        result = side_outcome(state.returns(), seat)
+        outcomes[result] += 1
         games_by_seat[seat] += 1
-        wins_by_seat[seat] += outcome == "win"
+        wins_by_seat[seat] += result == WIN
         for key, value in numeric_stats(state.stats()).items():
             stats_sums[key] = stats_sums.get(key, 0.0) + value
             stats_games[key] = stats_games.get(key, 0) + 1
@@ -466,60 +447,20 @@ def match_strength(
         agent=agent_spec,
         opponent=opponent_spec,
         games=games,
-        wins=outcomes["win"],
-        draws=outcomes["draw"],
-        losses=outcomes["loss"],
-        win_rate=outcomes["win"] / games,
-        draw_rate=outcomes["draw"] / games,
-        loss_rate=outcomes["loss"] / games,
-        win_ci95=wilson_interval(outcomes["win"], games),
-        draw_ci95=wilson_interval(outcomes["draw"], games),
-        loss_ci95=wilson_interval(outcomes["loss"], games),
+        wins=outcomes[WIN],
+        draws=outcomes[DRAW],
+        losses=outcomes[LOSS],
+        win_rate=outcomes[WIN] / games,
+        draw_rate=outcomes[DRAW] / games,
+        loss_rate=outcomes[LOSS] / games,
+        win_ci95=wilson_interval(outcomes[WIN], games),
+        draw_ci95=wilson_interval(outcomes[DRAW], games),
+        loss_ci95=wilson_interval(outcomes[LOSS], games),
         games_by_seat=games_by_seat,
         wins_by_seat=wins_by_seat,
         stats_mean={key: total / stats_games[key] for key, total in stats_sums.items()},
         stats_games=stats_games,
     )
-
-
-def _outcome(returns: Sequence[float], seat: int) -> str:
-    best_other = max(r for s, r in enumerate(returns) if s != seat)
-    if returns[seat] > best_other:
-        return "win"
-    return "draw" if returns[seat] == best_other else "loss"
-
-
-def numeric_stats(stats: dict[str, Any]) -> dict[str, float]:
-    """The figures of ``stats`` that can be averaged (numbers and flags)."""
-    return {key: float(value) for key, value in stats.items() if isinstance(value, int | float)}
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
-    """Wilson score interval: unlike p ± z·se it stays inside [0, 1] and is sane at 0 or n."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half_width = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half_width), min(1.0, centre + half_width))
-
-
-def format_options(options: dict[str, Any]) -> str:
-    return " ".join(f"{key}={value}" for key, value in options.items()) or "-"
-
-
-def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A plain-text table, also valid as a Markdown table for pasting into the docs."""
-    widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
-
-    def line(cells: Sequence[str]) -> str:
-        return (
-            "| " + " | ".join(cell.ljust(w) for cell, w in zip(cells, widths, strict=True)) + " |"
-        )
-
-    separator = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    return "\n".join([line(headers), separator, *(line(row) for row in rows)])
 
 
 def _rate(per_second: float) -> str:
@@ -587,7 +528,7 @@ def _play_table(results: Sequence[GameResult]) -> str:
             play.agents,
             str(play.games),
             f"{play.win_rate:.3f}",
-            f"[{play.win_ci95[0]:.3f}, {play.win_ci95[1]:.3f}]",
+            format_interval(play.win_ci95),
             _format_stats(play),
         ]
         for r in results
@@ -598,7 +539,7 @@ def _play_table(results: Sequence[GameResult]) -> str:
 
 def _match_table(results: Sequence[GameResult]) -> str:
     headers = ["game", "options", "agents (seats rotate)", "games"]
-    for outcome in ("win", "draw", "loss"):
+    for outcome in OUTCOMES:
         headers += [f"{outcome} rate", "95% CI"]
     headers.append("mean stats")
     rows = [
@@ -619,7 +560,7 @@ def _match_table(results: Sequence[GameResult]) -> str:
 
 
 def _rate_and_interval(rate: float, interval: tuple[float, float]) -> list[str]:
-    return [f"{rate:.3f}", f"[{interval[0]:.3f}, {interval[1]:.3f}]"]
+    return [f"{rate:.3f}", format_interval(interval)]
 
 
 def _format_stats(play: PlayResult | MatchResult) -> str:

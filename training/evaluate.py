@@ -12,7 +12,8 @@ there, then the team win rate with its interval, the mean of each ``State.stats(
 and the distribution of the game's ``distribution_stats``, for every player count asked for.
 
 Agents are specs: ``random``, ``heuristic``, ``kind:options``, or a saved policy (a file
-or a training run directory; a run's learning curve then joins the PNG).
+or a training run directory; a run's learning curve then joins the PNG). With ``--out``,
+every game is also kept as a record in games.jsonl, which ``tabletop replay`` shows.
 """
 
 from __future__ import annotations
@@ -20,44 +21,36 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 from tabletop import envs
-from tabletop.agents import (
-    Agent,
-    agent_specs_help,
-    make_agent,
-    play_game,
-    split_agent_specs,
-)
-from tabletop.training.bench import format_table, numeric_stats, wilson_interval
-from tabletop.training.cli import CommandError, add_game_options, game_options
+from tabletop.agents import Agent, agent_specs_help, make_agent, split_agent_specs
+from tabletop.agents.outcome import DRAW, LOSS, WIN, side_outcome, team_outcome
+from tabletop.training.commandline import CommandError, add_game_options, game_options
 from tabletop.training.config import game_config, registered_name
-from tabletop.wrappers.single_agent import outcome
+from tabletop.training.records import GameRecord, append_records, play_record
+from tabletop.training.results import (
+    format_interval,
+    format_table,
+    mean_interval,
+    wilson_interval,
+)
 
 AgentSource = str | Agent
 """An agent spec (resolved where the game is played, e.g. in a worker) or an agent."""
 
 GAMES_PER_TASK = 25
 """Games a worker plays per task: enough to amortise building its agents."""
-Z95 = 1.959964
-"""The standard normal quantile of a two-sided 95% interval."""
-
-
-@dataclass
-class GameRecord:
-    seats: tuple[str, ...]
-    """The label of the agent at each seat."""
-    returns: tuple[float, ...]
-    stats: dict[str, float]
+GAMES_LOG = "games.jsonl"
+"""The game records an evaluation with ``--out`` writes (``tabletop replay`` shows them)."""
 
 
 @dataclass
@@ -120,11 +113,10 @@ def play_games(
     game = envs.make_game(game_name, **options)
     built = build_agents(game_name, agents, agent_seed)
     _limit_torch_threads()  # after building: policy agents import torch
-    records = []
-    for seats, game_seed in schedule:
-        state = play_game(game.new_state(seed=game_seed), [built[label] for label in seats])
-        records.append(GameRecord(seats, tuple(state.returns()), numeric_stats(state.stats())))
-    return records
+    return [
+        play_record(game, options, game_seed, seats, [built[label] for label in seats])
+        for seats, game_seed in schedule
+    ]
 
 
 def build_agents(
@@ -159,10 +151,27 @@ def play_schedule(
     *,
     agent_seed: int = 0,
     workers: int = 1,
+    games_log: Path | None = None,
 ) -> list[GameRecord]:
-    """``play_games`` split over ``workers`` processes (in order of ``schedule``)."""
+    """``play_games`` split over ``workers`` processes (in order of ``schedule``); the
+    records are appended to ``games_log`` when given."""
     if workers <= 1:
-        return play_games(game_name, options, agents, schedule, agent_seed)
+        records = play_games(game_name, options, agents, schedule, agent_seed)
+    else:
+        records = _play_in_workers(game_name, options, agents, schedule, agent_seed, workers)
+    if games_log is not None:
+        append_records(games_log, records)
+    return records
+
+
+def _play_in_workers(
+    game_name: str,
+    options: dict[str, Any],
+    agents: dict[str, AgentSource],
+    schedule: Sequence[tuple[tuple[str, ...], int]],
+    agent_seed: int,
+    workers: int,
+) -> list[GameRecord]:
     chunks = [schedule[i : i + GAMES_PER_TASK] for i in range(0, len(schedule), GAMES_PER_TASK)]
     tasks = [
         (game_name, options, agents, chunk, agent_seed + 1000 * index)
@@ -198,34 +207,28 @@ def pair_schedule(
 # ----- counting -----------------------------------------------------------------------------
 
 
-def side_outcome(record: GameRecord, label: str) -> str:
-    """``label``'s result in a two-sided game: its best seat against the other side's best."""
-    own = max(r for r, s in zip(record.returns, record.seats, strict=True) if s == label)
-    other = max(r for r, s in zip(record.returns, record.seats, strict=True) if s != label)
-    return "win" if own > other else "draw" if own == other else "loss"
-
-
 def pair_result(a: str, b: str, records: Sequence[GameRecord]) -> PairResult:
-    counts = Counter(side_outcome(record, a) for record in records)
+    """``a``'s results against ``b``, each game seen with ``a``'s seats as one side."""
+    counts = Counter(record.side_outcome(a) for record in records)
     games = len(records)
     return PairResult(
         a=a,
         b=b,
         games=games,
-        wins=counts["win"],
-        draws=counts["draw"],
-        losses=counts["loss"],
-        win_rate=counts["win"] / games,
-        win_ci95=wilson_interval(counts["win"], games),
-        loss_rate=counts["loss"] / games,
-        loss_ci95=wilson_interval(counts["loss"], games),
+        wins=counts[WIN],
+        draws=counts[DRAW],
+        losses=counts[LOSS],
+        win_rate=counts[WIN] / games,
+        win_ci95=wilson_interval(counts[WIN], games),
+        loss_rate=counts[LOSS] / games,
+        loss_ci95=wilson_interval(counts[LOSS], games),
     )
 
 
 def first_seat_result(records: Sequence[GameRecord]) -> dict[str, Any]:
     """How often seat 0 wins outright; with seats swapped equally, agent strength cancels
     and the remainder is the seat's advantage (no advantage: about 1 / players)."""
-    wins = sum(outcome(list(record.returns), 0, cooperative=False) == "win" for record in records)
+    wins = sum(side_outcome(record.returns, 0) == WIN for record in records)
     games = len(records)
     return {
         "games": games,
@@ -245,8 +248,8 @@ def ratings(records: Sequence[GameRecord], labels: Sequence[str]) -> list[dict[s
     rating = {label: model.rating(name=label) for label in labels}
     for record in records:
         sides = sorted(set(record.seats))
-        rank = {"win": 1, "draw": 1, "loss": 2}
-        ranks = [rank[side_outcome(record, side)] for side in sides]
+        rank = {WIN: 1, DRAW: 1, LOSS: 2}
+        ranks = [rank[record.side_outcome(side)] for side in sides]
         updated = model.rate([[rating[side]] for side in sides], ranks=ranks)
         for side, (new_rating,) in zip(sides, updated, strict=True):
             rating[side] = new_rating
@@ -285,7 +288,7 @@ def team_result(
 
 
 def _team_won(record: GameRecord) -> bool:
-    return outcome(list(record.returns), 0, cooperative=True) == "win"
+    return team_outcome(record.returns) == WIN
 
 
 def _metric_figures(records: Sequence[GameRecord], metric: str) -> dict[str, Any]:
@@ -305,18 +308,6 @@ def _metric_figures(records: Sequence[GameRecord], metric: str) -> dict[str, Any
     return {"metric_mean": mean, "metric_ci95": mean_interval(values)}
 
 
-def mean_interval(values: Sequence[float]) -> tuple[float, float] | None:
-    """The 95% interval of the mean of ``values`` (mean ± 1.96 standard errors, the normal
-    approximation: sound for the hundreds of games an evaluation plays); None for a single
-    value, which says nothing of the spread."""
-    if len(values) < 2:
-        return None
-    mean = sum(values) / len(values)
-    variance = sum((value - mean) ** 2 for value in values) / (len(values) - 1)
-    half_width = Z95 * math.sqrt(variance / len(values))
-    return mean - half_width, mean + half_width
-
-
 def _stat_label(value: float | None) -> str:
     """A stat value as a distribution key; ``"-"`` for games that do not report it."""
     if value is None:
@@ -325,6 +316,12 @@ def _stat_label(value: float | None) -> str:
 
 
 # ----- a whole evaluation -------------------------------------------------------------------
+
+
+PlaySchedule = Callable[
+    [dict[str, AgentSource], Sequence[tuple[tuple[str, ...], int]]], list[GameRecord]
+]
+"""play(agents, schedule): ``play_schedule`` with the game, its options and seeds bound."""
 
 
 def evaluate(
@@ -336,9 +333,11 @@ def evaluate(
     seed: int = 0,
     workers: int = 1,
     options: dict[str, Any] | None = None,
+    games_log: Path | None = None,
 ) -> list[PlayerCountResult]:
     """The round-robin (competitive) or team table (cooperative) for each player count;
-    ``agents`` are specs, or labels mapped to specs or agents."""
+    ``agents`` are specs, or labels mapped to specs or agents. Every game's record is
+    appended to ``games_log`` when given."""
     config = game_config(game_name)
     if not isinstance(agents, dict):
         agents = {spec: spec for spec in agents}
@@ -347,28 +346,34 @@ def evaluate(
         setting = dict(options or {})
         if num_players is not None:
             setting["num_players"] = num_players
+        players = envs.make_game(game_name, **setting).num_players
+        play = partial(
+            play_schedule,
+            game_name,
+            setting,
+            agent_seed=seed,
+            workers=workers,
+            games_log=games_log,
+        )
         if config["cooperative"]:
-            result = _cooperative(game_name, setting, agents, games, seed, workers, config)
+            results.append(_cooperative(play, players, agents, games, seed, config))
         else:
-            result = _competitive(game_name, setting, agents, games, seed, workers)
-        results.append(result)
+            results.append(_competitive(play, players, agents, games, seed))
     return results
 
 
 def _competitive(
-    game_name: str,
-    options: dict[str, Any],
+    play: PlaySchedule,
+    players: int,
     agents: dict[str, AgentSource],
     games: int,
     seed: int,
-    workers: int,
 ) -> PlayerCountResult:
-    players = envs.make_game(game_name, **options).num_players
     pairs = list(itertools.combinations(agents, 2))
     if not pairs:
         raise ValueError("a competitive evaluation needs at least two agents")
     schedule = [entry for a, b in pairs for entry in pair_schedule(a, b, players, games, seed)]
-    records = play_schedule(game_name, options, agents, schedule, agent_seed=seed, workers=workers)
+    records = play(agents, schedule)
     per_pair = [records[i * games : (i + 1) * games] for i in range(len(pairs))]
     return PlayerCountResult(
         num_players=players,
@@ -380,21 +385,17 @@ def _competitive(
 
 
 def _cooperative(
-    game_name: str,
-    options: dict[str, Any],
+    play: PlaySchedule,
+    players: int,
     agents: dict[str, AgentSource],
     games: int,
     seed: int,
-    workers: int,
     config: dict[str, Any],
 ) -> PlayerCountResult:
-    players = envs.make_game(game_name, **options).num_players
     teams = []
     for label in agents:
         schedule = [((label,) * players, seed + g) for g in range(games)]
-        records = play_schedule(
-            game_name, options, {label: agents[label]}, schedule, agent_seed=seed, workers=workers
-        )
+        records = play({label: agents[label]}, schedule)
         teams.append(
             team_result(label, records, config["distribution_stats"], config["best_metric"])
         )
@@ -402,10 +403,6 @@ def _cooperative(
 
 
 # ----- output -------------------------------------------------------------------------------
-
-
-def _interval(ci: tuple[float, float] | None) -> str:
-    return "-" if ci is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
 def result_tables(results: Sequence[PlayerCountResult]) -> str:
@@ -434,9 +431,14 @@ def _team_table(teams: Sequence[TeamResult]) -> str:
     headers += [f"mean {key}" for key in stat_keys] + [f"{key} counts" for key in dist_keys]
     rows = []
     for team in teams:
-        row = [team.agent, str(team.games), f"{team.metric_mean:.3f}", _interval(team.metric_ci95)]
+        row = [
+            team.agent,
+            str(team.games),
+            f"{team.metric_mean:.3f}",
+            format_interval(team.metric_ci95),
+        ]
         if metric != "win_rate":
-            row += [f"{team.win_rate:.3f}", _interval(team.win_ci95)]
+            row += [f"{team.win_rate:.3f}", format_interval(team.win_ci95)]
         row += [f"{team.stats_mean.get(key, 0.0):.3g}" for key in stat_keys]
         rows.append(row + [_counts(team.distributions.get(key, {})) for key in dist_keys])
     return format_table(headers, rows)
@@ -458,9 +460,9 @@ def _pair_table(pairs: Sequence[PairResult]) -> str:
             str(p.draws),
             str(p.losses),
             f"{p.win_rate:.3f}",
-            _interval(p.win_ci95),
+            format_interval(p.win_ci95),
             f"{p.loss_rate:.3f}",
-            _interval(p.loss_ci95),
+            format_interval(p.loss_ci95),
         ]
         for p in pairs
     ]
@@ -470,7 +472,7 @@ def _pair_table(pairs: Sequence[PairResult]) -> str:
 def _rating_table(result: PlayerCountResult) -> str:
     seat = result.first_seat
     first = (
-        f"first seat wins {seat['win_rate']:.3f} {_interval(seat['win_ci95'])} of "
+        f"first seat wins {seat['win_rate']:.3f} {format_interval(seat['win_ci95'])} of "
         f"{seat['games']} games (even share {seat['even_share']:.3f})"
     )
     rows = [
@@ -504,7 +506,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N,M",
         help="evaluate at each of these player counts (default: --players or the game's)",
     )
-    parser.add_argument("--out", metavar="DIR", help="write results.json and results.png here")
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write results.json, results.png and the game records (games.jsonl) here",
+    )
     add_game_options(parser)
 
 
@@ -518,6 +524,7 @@ def run(args: argparse.Namespace) -> int:
         counts = _player_counts(args.players_list, options.pop("num_players", None))
         if args.games < 1:
             raise ValueError("--games must be at least 1")
+        games_log = _fresh_games_log(Path(args.out)) if args.out else None
         results = evaluate(
             game_name,
             specs,
@@ -526,6 +533,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             workers=args.workers,
             options=options,
+            games_log=games_log,
         )
     except (ValueError, FileNotFoundError, TypeError) as error:
         raise CommandError(str(error)) from error
@@ -538,8 +546,18 @@ def run(args: argparse.Namespace) -> int:
         from tabletop.training.plots import evaluation_figure
 
         evaluation_figure(out / "results.png", game_name, specs, results)
-        print(f"wrote {out / 'results.json'} and {out / 'results.png'}", file=sys.stderr)
+        written = f"{out / 'results.json'}, {out / 'results.png'} and {games_log}"
+        print(f"wrote {written}", file=sys.stderr)
     return 0
+
+
+def _fresh_games_log(out: Path) -> Path:
+    """``out/games.jsonl``, emptied: it holds this evaluation's games, as results.json
+    holds its figures."""
+    out.mkdir(parents=True, exist_ok=True)
+    games_log = out / GAMES_LOG
+    games_log.unlink(missing_ok=True)
+    return games_log
 
 
 def _player_counts(text: str | None, single: int | None) -> list[int | None]:

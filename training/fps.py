@@ -18,8 +18,9 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecEnv
 
 from tabletop.agents.policy import NetworkSpec
-from tabletop.training.bench import Spread, interleaved_rounds, ratio_spread
-from tabletop.training.train import TrainSettings
+from tabletop.training.bench import interleaved_rounds
+from tabletop.training.results import Spread, ratio_spread
+from tabletop.training.runs import TrainSettings
 from tabletop.training.trainer import (
     TORCH_THREADS,
     make_training_env,

@@ -20,7 +20,12 @@ from dataclasses import dataclass
 from tabletop import envs
 from tabletop.agents import Agent, agent_specs_help, make_agent, split_agent_specs
 from tabletop.envs.core.protocol import Game, IllegalActionError, State
-from tabletop.training.cli import CommandError, add_game_options, game_options
+from tabletop.training.commandline import (
+    CommandError,
+    add_game_options,
+    game_options,
+    seat_name,
+)
 
 HELP_COMMAND = "help"
 ANSWERING = (
@@ -89,20 +94,6 @@ def _seats(
         agent_seed = None if seed is None else seed + 1 + seat
         seats[seat] = Seat(spec, make_agent(spec, game_name, agent_seed))
     return seats
-
-
-def own_name(game: Game, seat: int) -> str | None:
-    """The game's own name for ``seat`` (a colour, a hero...) if it has one: games may
-    offer it with a ``player_name(seat)`` method."""
-    player_name = getattr(game, "player_name", None)
-    return None if player_name is None else player_name(seat)
-
-
-def seat_name(game: Game, seat: int, *details: str) -> str:
-    """``"player 1"``, with the game's own name for the seat and ``details`` in brackets:
-    ``seat_name(game, 1, "heuristic")`` -> ``"player 1 (Bronze, heuristic)"``."""
-    brackets = ", ".join(part for part in (own_name(game, seat), *details) if part)
-    return f"player {seat} ({brackets})" if brackets else f"player {seat}"
 
 
 def play(state: State, seats: Sequence[Seat], human: int | None) -> bool:

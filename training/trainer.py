@@ -24,6 +24,7 @@ from tqdm import tqdm
 
 from tabletop import envs
 from tabletop.agents import make_agent
+from tabletop.agents.outcome import DRAW, WIN
 from tabletop.agents.policy import (
     NetworkSpec,
     PolicyAgent,
@@ -33,16 +34,16 @@ from tabletop.agents.policy import (
     new_policy,
     save_policy,
 )
-from tabletop.training.bench import wilson_interval
 from tabletop.training.evaluate import (
-    GameRecord,
     TeamResult,
     pair_result,
     pair_schedule,
     play_games,
     team_result,
 )
-from tabletop.training.train import (
+from tabletop.training.records import GameRecord
+from tabletop.training.results import wilson_interval
+from tabletop.training.runs import (
     BEST_POLICY,
     CHECKPOINT,
     CHECKPOINT_INFO,
@@ -141,11 +142,6 @@ class RunLog:
         self._file.close()
 
 
-def side_return(record: GameRecord, label: str) -> float:
-    """The return of ``label``'s best seat in a game."""
-    return max(r for r, s in zip(record.returns, record.seats, strict=True) if s == label)
-
-
 @dataclass(frozen=True)
 class Tally:
     """The figures of one ``log.csv`` row: some games seen from one side."""
@@ -160,7 +156,7 @@ class Tally:
     def of_records(
         cls, records: list[GameRecord], label: str, wins: int, draws: int, metric_value: float
     ) -> Tally:
-        returns = [side_return(record, label) for record in records]
+        returns = [record.side_return(label) for record in records]
         return cls(len(records), wins, draws, sum(returns) / len(records), metric_value)
 
 
@@ -340,8 +336,8 @@ class Trainer:
 
     def tally_of_recent(self, games: list[RecentGame]) -> Tally:
         """The ``train`` row's figures of some recent training games against one opponent."""
-        wins = sum(game.outcome == "win" for game in games)
-        draws = sum(game.outcome == "draw" for game in games)
+        wins = sum(game.outcome == WIN for game in games)
+        draws = sum(game.outcome == DRAW for game in games)
         figures = [game.metric_value for game in games if game.metric_value is not None]
         stats_mean = {self.settings.best_metric: sum(figures) / len(figures)} if figures else {}
         mean_return = sum(game.own_return for game in games) / len(games)

@@ -1,6 +1,6 @@
 """Wrappers that adapt tabletop AEC envs to single-agent learners (sb3-contrib MaskablePPO)."""
 
 from tabletop.wrappers.opponents import OpponentPool
-from tabletop.wrappers.single_agent import SingleAgentEnv, outcome
+from tabletop.wrappers.single_agent import SingleAgentEnv
 
-__all__ = ["OpponentPool", "SingleAgentEnv", "outcome"]
+__all__ = ["OpponentPool", "SingleAgentEnv"]

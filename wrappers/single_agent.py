@@ -19,25 +19,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from tabletop.agents import Agent
+from tabletop.agents.outcome import outcome
 from tabletop.envs.core.aec import TabletopAEC
 from tabletop.wrappers.opponents import OpponentPool
 
 SEAT_MODES = ("alternate", "random")
 MAX_RESETS_WITHOUT_A_MOVE = 1000
 """Games that end before the learner's first move are skipped; this many in a row is a bug."""
-
-
-def outcome(returns: list[float], seat: int, cooperative: bool) -> str:
-    """``"win"``, ``"draw"`` or ``"loss"`` of ``seat`` from the final returns.
-
-    Competitive: a win is the strictly highest return, a draw a shared highest. Cooperative:
-    the team wins with a positive return, loses with a negative one (zero is a draw).
-    """
-    own = returns[seat]
-    if cooperative:
-        return "win" if own > 0 else "loss" if own < 0 else "draw"
-    best_other = max(r for p, r in enumerate(returns) if p != seat)
-    return "win" if own > best_other else "draw" if own == best_other else "loss"
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -51,9 +39,9 @@ class SingleAgentEnv(gymnasium.Env):
     A game that ends before the learner's first move (nothing to learn from) is skipped:
     the wrapper starts the next one.
 
-    The ``info`` of a game's last step holds ``outcome`` (see ``outcome``), ``opponent``
-    (the opponents' names, comma-joined; ``"self"`` when cooperative), ``seat``, ``returns``
-    (every seat's final return) and ``stats`` (``State.stats()``).
+    The ``info`` of a game's last step holds ``outcome`` (``tabletop.agents.outcome``),
+    ``opponent`` (the opponents' names, comma-joined; ``"self"`` when cooperative), ``seat``,
+    ``returns`` (every seat's final return) and ``stats`` (``State.stats()``).
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
@@ -211,7 +199,7 @@ class SingleAgentEnv(gymnasium.Env):
     def _final_info(self) -> dict[str, Any]:
         returns = [float(r) for r in self.raw.state.returns()]
         return {
-            "outcome": outcome(returns, self.learner_seat, self.cooperative),
+            "outcome": outcome(returns, self.learner_seat, cooperative=self.cooperative),
             "opponent": self.opponent_names,
             "seat": self.learner_seat,
             "returns": returns,

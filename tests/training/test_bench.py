@@ -18,18 +18,17 @@ from tabletop.training import bench
 from tabletop.training.bench import (
     ENV_KINDS,
     REFERENCE_ENVS,
-    Spread,
     aec_moves_per_second,
     env_speed,
     game_env,
     interleaved_rounds,
-    ratio_spread,
     reference_env,
     reference_speeds,
     speed_measures,
     wrapper_count,
 )
 from tabletop.training.cli import main
+from tabletop.training.results import Spread, ratio_spread
 
 TINY = ["--games", "3", "--seconds", "0.02", "--rounds", "2"]
 

@@ -12,20 +12,19 @@ from countdown_v0 import ResignAgent, TakeOneAgent
 
 from tabletop import envs
 from tabletop.agents import make_agent, play_game
-from tabletop.training.bench import wilson_interval
 from tabletop.training.cli import main
 from tabletop.training.config import game_config
 from tabletop.training.evaluate import (
-    GameRecord,
     PairResult,
     PlayerCountResult,
     evaluate,
-    mean_interval,
     pair_arrangements,
     result_tables,
     team_result,
 )
 from tabletop.training.plots import team_bars, win_rate_matrix
+from tabletop.training.records import GameRecord, read_records
+from tabletop.training.results import mean_interval, wilson_interval
 
 
 @pytest.fixture
@@ -74,12 +73,17 @@ def test_cooperative_figures_match_direct_play() -> None:
     assert team.metric_mean == pytest.approx(enemies)
 
 
+def record(seats: tuple[str, ...], returns: tuple[float, ...], stats: dict) -> GameRecord:
+    """A game with these seats, returns and stats (its moves do not matter here)."""
+    return GameRecord("solo", {}, 0, seats, (), (), returns, stats)
+
+
 def test_distributions_count_games_without_the_stat_only_when_some_have_it() -> None:
     records = [
-        GameRecord(("a",), (1.0,), {"grade": 0.0}),
-        GameRecord(("a",), (-1.0,), {}),
-        GameRecord(("a",), (1.0,), {"grade": 2.0}),
-        GameRecord(("a",), (1.0,), {"grade": 0.0}),
+        record(("a",), (1.0,), {"grade": 0.0}),
+        record(("a",), (-1.0,), {}),
+        record(("a",), (1.0,), {"grade": 2.0}),
+        record(("a",), (1.0,), {"grade": 0.0}),
     ]
     team = team_result("a", records, ["grade", "medal"], "win_rate")
     assert team.distributions == {"grade": {"-": 1, "0": 2, "2": 1}}
@@ -103,6 +107,12 @@ def test_eval_command_prints_tables_and_writes_json_and_png(tmp_path: Path, caps
     (result,) = document["results"]
     assert result["mode"] == "competitive" and result["pairs"][0]["games"] == 6
     assert (tmp_path / "results.png").read_bytes()[:4] == b"\x89PNG"
+    records = read_records(tmp_path / "games.jsonl")
+    assert len(records) == 6 and {r.game for r in records} == {"kaleva"}
+    assert sorted(r.seats for r in records)[0] == ("heuristic", "random")
+    assert (
+        sum(r.side_outcome("heuristic") == "win" for r in records) == result["pairs"][0]["losses"]
+    )
 
 
 def test_eval_command_rejects_bad_agents(capsys) -> None:
@@ -123,7 +133,7 @@ def test_tables_show_each_player_count_with_intervals() -> None:
 def solo_records(enemies: list[float], wins: int = 0) -> list[GameRecord]:
     """One-seat games with these enemies defeated, the first ``wins`` of them won."""
     return [
-        GameRecord(("a",), (1.0 if g < wins else -1.0,), {"enemies": e, "won": float(g < wins)})
+        record(("a",), (1.0 if g < wins else -1.0,), {"enemies": e, "won": float(g < wins)})
         for g, e in enumerate(enemies)
     ]
 

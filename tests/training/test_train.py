@@ -18,7 +18,8 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 from tabletop import envs
 from tabletop.agents.policy import load_agent
 from tabletop.training.cli import build_parser, main
-from tabletop.training.train import TrainSettings, config_overrides
+from tabletop.training.runs import TrainSettings
+from tabletop.training.train import config_overrides
 from tabletop.training.trainer import Trainer, final_step
 
 TINY = {

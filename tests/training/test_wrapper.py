@@ -11,8 +11,9 @@ from stable_baselines3.common.env_checker import check_env
 from stable_baselines3.common.vec_env import SubprocVecEnv
 
 from tabletop.agents import RandomAgent
+from tabletop.agents.outcome import outcome
 from tabletop.envs import make
-from tabletop.wrappers import OpponentPool, SingleAgentEnv, outcome
+from tabletop.wrappers import OpponentPool, SingleAgentEnv
 
 
 def countdown_learner(opponent, *, start: int = 5, seat: str | int = 0) -> SingleAgentEnv:

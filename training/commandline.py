@@ -1,0 +1,102 @@
+"""Command-line pieces every ``tabletop`` subcommand shares: the user-facing error, the
+parsing of game options and how a seat is named for people.
+
+Kept apart from the front end (``cli.py``), which imports the subcommands: a subcommand
+imports these from here, below itself, so no module imports the one that imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from tabletop.envs.core.protocol import Game
+
+
+class CommandError(Exception):
+    """A problem the user can fix on the command line; shown without a traceback."""
+
+
+OptionScalar = bool | int | float | str
+OptionValue = OptionScalar | tuple[OptionScalar, ...]
+
+
+def parse_option_value(text: str) -> OptionValue:
+    """``"true"`` -> True, ``"2"`` -> 2, ``"0.5"`` -> 0.5, anything else stays text (a path
+    too); a comma makes a tuple of such items, so options that take several values are
+    writable on a command line: ``"warrior,mage"`` -> ("warrior", "mage"), ``"3,"`` -> (3,)."""
+    if "," not in text:
+        return _parse_scalar(text)
+    items = [item.strip() for item in text.split(",")]
+    if items[-1] == "":
+        items.pop()  # a trailing comma: a one-item tuple, as in Python
+    if "" in items:
+        raise ValueError(f"empty item in the list {text!r}")
+    return tuple(_parse_scalar(item) for item in items)
+
+
+def _parse_scalar(text: str) -> OptionScalar:
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for number_type in (int, float):
+        try:
+            return number_type(text)
+        except ValueError:
+            pass
+    return text
+
+
+def split_key_value(text: str) -> tuple[str, str]:
+    """``"key=value"`` as an argparse type, the value left as text; a malformed pair is a
+    usage error."""
+    key, separator, value = text.partition("=")
+    if not separator or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected key=value, got {text!r}")
+    return key.strip(), value.strip()
+
+
+def parse_option(text: str) -> tuple[str, OptionValue]:
+    """``"key=value"`` with the value parsed by ``parse_option_value``, as an argparse type."""
+    key, value = split_key_value(text)
+    try:
+        return key, parse_option_value(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{key}: {error}") from None
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """Flags that configure a game: the common ``--players`` and generic ``--option``."""
+    group = parser.add_argument_group("game options")
+    group.add_argument("--players", type=int, metavar="N", help="number of players")
+    group.add_argument(
+        "--option",
+        type=parse_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any game option (repeatable): true/false, a number, text or a path, or a "
+        "comma-separated list of them, which the game gets as a tuple: --option solo_yield=true, "
+        "--option decks=warrior,mage (a trailing comma makes a one-item list: decks=warrior,)",
+    )
+
+
+def game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game-option keyword arguments given by ``add_game_options`` flags."""
+    options: dict[str, Any] = dict(args.option)
+    if args.players is not None:
+        options["num_players"] = args.players
+    return options
+
+
+def own_name(game: Game, seat: int) -> str | None:
+    """The game's own name for ``seat`` (a colour, a hero...) if it has one: games may
+    offer it with a ``player_name(seat)`` method."""
+    player_name = getattr(game, "player_name", None)
+    return None if player_name is None else player_name(seat)
+
+
+def seat_name(game: Game, seat: int, *details: str) -> str:
+    """``"player 1"``, with the game's own name for the seat and ``details`` in brackets:
+    ``seat_name(game, 1, "heuristic")`` -> ``"player 1 (Bronze, heuristic)"``."""
+    brackets = ", ".join(part for part in (own_name(game, seat), *details) if part)
+    return f"player {seat} ({brackets})" if brackets else f"player {seat}"

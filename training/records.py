@@ -1,0 +1,164 @@
+"""Game records: one played game, enough to count its result and to replay it move by move.
+
+A record names the game and its options, the seed of the deal, the agent label (an agent
+spec on the command line) at each seat, every action id with its text, the returns and the
+numeric ``stats()``; a search run adds how long the measured agents took. The seed and the
+actions replay the game exactly (a ``Game`` promises that the same seed and actions give
+the same game), and the texts, written when the moves were played, let ``tabletop replay``
+check that the rules and notation still read them the same way.
+
+Records are saved as JSON lines, one game a line, appended as games finish so that a run
+killed halfway keeps the games it played.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from tabletop.agents import Agent, play_game
+from tabletop.agents.outcome import side_outcome
+from tabletop.envs.core.protocol import Game, State
+from tabletop.training.results import numeric_stats
+
+RECORD_FORMAT = "tabletop-game-record"
+RECORD_VERSION = 1
+
+
+class RecordError(ValueError):
+    """A file, or a line of it, that is not a game record this version can read."""
+
+
+@dataclass(frozen=True)
+class DecisionTiming:
+    """How one seat's measured agent decided: its decisions, their time and (for a search)
+    the iterations they took."""
+
+    decisions: int
+    seconds: float
+    iterations: int
+
+
+@dataclass
+class GameRecord:
+    """One finished game (see the module docstring)."""
+
+    game: str
+    """Registered game name."""
+    options: dict[str, Any]
+    """The game options it was built with (``num_players`` among them when given)."""
+    seed: int
+    seats: tuple[str, ...]
+    """The label of the agent at each seat: its spec, or a name such as ``learner``."""
+    actions: tuple[int, ...]
+    action_texts: tuple[str, ...]
+    """Each action's full text (``action_to_string`` for a spectator) as it was played."""
+    returns: tuple[float, ...]
+    stats: dict[str, float]
+    """The numeric figures of ``State.stats()`` at the end."""
+    timing: tuple[DecisionTiming | None, ...] = ()
+    """Per seat, the decisions of a measured agent (None at seats not measured); empty
+    when nobody was measured."""
+
+    def seats_of(self, label: str) -> tuple[int, ...]:
+        """The seats ``label`` held."""
+        return tuple(seat for seat, held in enumerate(self.seats) if held == label)
+
+    def side_outcome(self, label: str) -> str:
+        """``label``'s result with all its seats as one side (``agents.outcome``)."""
+        return side_outcome(self.returns, self.seats_of(label))
+
+    def side_return(self, label: str) -> float:
+        """The return of ``label``'s best seat."""
+        return max(self.returns[seat] for seat in self.seats_of(label))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": RECORD_FORMAT, "version": RECORD_VERSION, **asdict(self)}
+
+    @classmethod
+    def from_json(cls, document: Any) -> GameRecord:
+        """The record of a parsed JSON line; ``RecordError`` saying why if it is none."""
+        if not isinstance(document, dict) or document.get("format") != RECORD_FORMAT:
+            raise RecordError(f'not a game record (no "format": "{RECORD_FORMAT}")')
+        if document.get("version") != RECORD_VERSION:
+            raise RecordError(f"record version {document.get('version')!r}, not {RECORD_VERSION}")
+        fields = {key: value for key, value in document.items() if key not in ("format", "version")}
+        try:
+            raw = cls(**fields)
+            record = replace(
+                raw,
+                options={key: _tuples(value) for key, value in raw.options.items()},
+                seats=tuple(raw.seats),
+                actions=tuple(raw.actions),
+                action_texts=tuple(raw.action_texts),
+                returns=tuple(raw.returns),
+                timing=tuple(None if t is None else DecisionTiming(**t) for t in raw.timing),
+            )
+        except (TypeError, AttributeError) as error:
+            raise RecordError(
+                f"a game record with a missing or malformed field ({error})"
+            ) from None
+        if len(record.actions) != len(record.action_texts):
+            raise RecordError(
+                f"{len(record.actions)} actions but {len(record.action_texts)} action texts"
+            )
+        return record
+
+
+def _tuples(value: Any) -> Any:
+    """JSON lists back to the tuples that list-valued game options are given as."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+def play_record(
+    game: Game,
+    options: dict[str, Any],
+    seed: int,
+    seats: Sequence[str],
+    agents: Sequence[Agent],
+) -> GameRecord:
+    """Play deal ``seed`` of ``game`` (built with ``options``) with ``agents[p]`` at seat
+    ``p`` and ``seats[p]`` as its label; the record of the game."""
+    actions: list[int] = []
+    texts: list[str] = []
+
+    def note(state: State, action: int) -> None:
+        actions.append(action)
+        texts.append(state.action_to_string(action))
+
+    state = play_game(game.new_state(seed=seed), agents, on_move=note)
+    return GameRecord(
+        game=game.name,
+        options=dict(options),
+        seed=seed,
+        seats=tuple(seats),
+        actions=tuple(actions),
+        action_texts=tuple(texts),
+        returns=tuple(float(r) for r in state.returns()),
+        stats=numeric_stats(state.stats()),
+    )
+
+
+def append_records(path: str | Path, records: Sequence[GameRecord]) -> None:
+    """Add ``records`` to the JSON-lines file ``path`` (created if missing)."""
+    with open(path, "a", encoding="utf-8") as file:
+        for record in records:
+            file.write(json.dumps(record.to_json()) + "\n")
+
+
+def read_records(path: str | Path) -> list[GameRecord]:
+    """Every record of the JSON-lines file ``path``; ``RecordError`` naming the line that
+    is not one."""
+    records = []
+    with open(path, encoding="utf-8") as file:
+        for number, line in enumerate(file, start=1):
+            if not line.strip():
+                continue
+            try:
+                records.append(GameRecord.from_json(json.loads(line)))
+            except (json.JSONDecodeError, RecordError) as error:
+                raise RecordError(f"{path}, line {number}: {error}") from None
+    return records

@@ -1,0 +1,143 @@
+"""A training run: the settings that define it and the files of its run directory.
+
+Shared by the ``train`` command (``train.py``, which reads flags and configs) and the
+machinery that trains (``trainer.py``, which needs torch), so that neither imports the other.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tabletop.training.config import check_known_keys, game_config, merged
+
+CHECKPOINT = "checkpoint.zip"
+CHECKPOINT_INFO = "checkpoint.json"
+SETTINGS = "settings.json"
+LOG = "log.csv"
+BEST_POLICY = "best_policy.pt"
+LAST_POLICY = "last_policy.pt"
+SNAPSHOTS = "snapshots"
+TENSORBOARD = "tb"
+RUN_FILES = (SETTINGS, CHECKPOINT, CHECKPOINT_INFO, LOG, BEST_POLICY, LAST_POLICY)
+RUN_DIRS = (SNAPSHOTS, TENSORBOARD)
+"""What a run writes in its directory: ``--overwrite`` deletes these and nothing else."""
+EVAL_SEED_OFFSET = 1_000_000
+"""Evaluation deals are seeds ``seed + EVAL_SEED_OFFSET + k``: the same at every evaluation
+(so that curves compare like with like) and apart from the training deals."""
+LOG_FIELDS = (
+    "step",
+    "elapsed_s",
+    "phase",
+    "opponent",
+    "games",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+    "draw_rate",
+    "mean_return",
+    "metric",
+    "metric_value",
+)
+"""Columns of ``log.csv``: one row per opponent at each report; ``phase`` is ``train``
+(recent training games), ``eval`` (periodic evaluation) or ``baseline`` (the baselines'
+own figures in a cooperative game, measured once)."""
+
+
+@dataclass
+class TrainSettings:
+    """Everything that defines a run; saved in the run directory and reused by --resume."""
+
+    game: str
+    steps: int
+    seed: int
+    envs: int
+    out: str
+    env_options: dict[str, Any]
+    cooperative: bool
+    seat: str
+    best_metric: str
+    ppo: dict[str, Any]
+    network: dict[str, Any]
+    selfplay: dict[str, Any]
+    run: dict[str, Any]
+    subprocesses: bool = False
+    """Run the envs in SubprocVecEnv workers (when more than one) instead of in-process."""
+
+    @property
+    def in_subprocesses(self) -> bool:
+        """Whether the envs run in SubprocVecEnv workers: asked for, and more than one."""
+        return self.subprocesses and self.envs > 1
+
+    @classmethod
+    def from_config(
+        cls,
+        game: str,
+        *,
+        out: str,
+        steps: int | None = None,
+        seed: int = 0,
+        n_envs: int | None = None,
+        quick: bool = False,
+        env_options: dict[str, Any] | None = None,
+        overrides: dict[str, Any] | None = None,
+    ) -> TrainSettings:
+        """The game's configured settings, with the command line's choices on top;
+        ``overrides`` replaces config keys (sub-tables merged), e.g. for tiny test runs."""
+        config = game_config(game)
+        settable = {key: value for key, value in config.items() if key != "cooperative"}
+        check_known_keys(settable, overrides or {})
+        config = merged(config, overrides or {})
+        run = merged(config["run"], config["quick"]) if quick else config["run"]
+        default_steps = config["quick_steps"] if quick else config["steps"]
+        return cls(
+            game=game,
+            steps=steps if steps is not None else default_steps,
+            seed=seed,
+            envs=n_envs if n_envs is not None else config["envs"],
+            out=out,
+            env_options={**config["env"], **(env_options or {})},
+            cooperative=config["cooperative"],
+            seat=config["seat"],
+            best_metric=config["best_metric"],
+            ppo=config["ppo"],
+            network=config["network"],
+            selfplay=config["selfplay"],
+            run=run,
+            subprocesses=config["subprocesses"],
+        )
+
+
+@dataclass
+class CheckpointInfo:
+    """What a checkpoint adds to the model: where the run stood when it was written."""
+
+    steps: int = 0
+    best_value: float = -math.inf
+    best_step: int = -1
+    elapsed_s: float = 0.0
+
+
+def write_json(path: Path, document: dict[str, Any]) -> None:
+    """Write ``path`` whole or not at all (a kill mid-write leaves the old file)."""
+    partial_path = path.with_name(path.name + ".partial")
+    partial_path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    partial_path.replace(path)
+
+
+def run_files(out: Path) -> list[Path]:
+    """The files and directories of a run in ``out`` (none if there is no run)."""
+    return [out / name for name in (*RUN_FILES, *RUN_DIRS) if (out / name).exists()]
+
+
+def delete_run(out: Path) -> None:
+    """Delete the run in ``out``; other files there (e.g. evaluation results) stay."""
+    for path in run_files(out):
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink()

@@ -1,0 +1,258 @@
+"""Measure one agent over many games: its strength and its time per decision.
+
+Built for the ISMCTS experiments (Regicide solo against the published anchor), but any agent
+spec and any game work:
+
+  tabletop search --game regicide --players 1 --option shaped_reward=true \\
+      --agent ismcts:iterations=3000 --games 200 --log /tmp/ismcts_3000.jsonl
+  tabletop search --game kaleva --agent ismcts:seconds=0.2 --opponent heuristic --games 50
+
+Without --opponent the agent takes every seat and a game is won when every seat's return
+is positive (the team result of a cooperative game). With --opponent each game seed is
+played once with the agent at each seat in turn, the opponent at the others, and the agent
+wins when its return beats every other seat's.
+
+Every finished game is appended to --log as a game record (one JSON line, which
+`tabletop replay` shows), so a long run killed halfway still leaves its games;
+--report LOG... prints the table of finished logs. Figures: win rate with a 95% Wilson
+interval, the mean of each State.stats() figure, the distribution of a `grade` figure when
+the game reports one, and the agent's milliseconds and search iterations per decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tabletop import envs
+from tabletop.agents import Agent, make_agent
+from tabletop.agents.outcome import WIN, side_outcome, team_outcome
+from tabletop.training.commandline import CommandError, add_game_options, game_options
+from tabletop.training.records import (
+    DecisionTiming,
+    GameRecord,
+    RecordError,
+    append_records,
+    play_record,
+    read_records,
+)
+from tabletop.training.results import format_interval, format_table, wilson_interval
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What a game was played with; the games of equal settings are pooled in a report."""
+
+    game: str
+    options: tuple[tuple[str, Any], ...]
+    agent: str
+    opponent: str | None = None
+
+    @classmethod
+    def of(cls, record: GameRecord) -> Setting:
+        """The setting of a search's record: its measured seats hold the agent."""
+        seat = measured_seat(record)
+        agent = record.seats[0 if seat is None else seat]
+        opponents = [label for other, label in enumerate(record.seats) if other != seat]
+        opponent = None if seat is None else opponents[0]
+        return cls(record.game, tuple(sorted(record.options.items())), agent, opponent)
+
+
+def measured_seat(record: GameRecord) -> int | None:
+    """The agent's seat when it played against an opponent; None when it had every seat."""
+    measured = [seat for seat, timing in enumerate(record.timing) if timing is not None]
+    if not measured:
+        raise RecordError(
+            f"the {record.game} game of seed {record.seed} measured no seat: "
+            "not a record of tabletop search"
+        )
+    return None if len(measured) == len(record.seats) else measured[0]
+
+
+def won(record: GameRecord) -> bool:
+    """Whether the measured agent won (see the module docstring)."""
+    seat = measured_seat(record)
+    if seat is None:
+        return team_outcome(record.returns) == WIN
+    return side_outcome(record.returns, seat) == WIN
+
+
+def total_timing(record: GameRecord) -> DecisionTiming:
+    """The measured seats' decisions, seconds and iterations together."""
+    timings = [timing for timing in record.timing if timing is not None]
+    return DecisionTiming(
+        decisions=sum(timing.decisions for timing in timings),
+        seconds=sum(timing.seconds for timing in timings),
+        iterations=sum(timing.iterations for timing in timings),
+    )
+
+
+class TimedAgent:
+    """Wraps an agent to count its decisions, their time and (for a search) its iterations."""
+
+    def __init__(self, inner: Agent) -> None:
+        self.inner = inner
+        self.decisions = 0
+        self.seconds = 0.0
+        self.iterations = 0
+
+    def reset(self) -> None:
+        self.inner.reset()
+
+    def act(self, state: Any, player: int) -> int:
+        start = time.perf_counter()
+        action = self.inner.act(state, player)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        result = getattr(self.inner, "last_result", None)
+        self.iterations += result.iterations if result is not None else 0
+        return action
+
+    def timing(self) -> DecisionTiming:
+        return DecisionTiming(self.decisions, self.seconds, self.iterations)
+
+
+def play_one(setting: Setting, seed: int, seat: int | None) -> GameRecord:
+    """Game ``seed`` with a fresh agent per seat, seeded from the game seed and the seat:
+    the measured agent at ``seat`` and the opponent elsewhere, or the agent everywhere."""
+    options = dict(setting.options)
+    game = envs.make_game(setting.game, **options)
+    labels: list[str] = []
+    agents: list[Agent] = []
+    timed: list[TimedAgent | None] = []
+    for player in range(game.num_players):
+        measured = seat is None or player == seat
+        spec = setting.agent if measured else setting.opponent
+        assert spec is not None  # an opponent is given whenever a seat is
+        agent = make_agent(spec, setting.game, seed=seed * 16 + player)
+        timed.append(TimedAgent(agent) if measured else None)
+        labels.append(spec)
+        agents.append(timed[-1] or agent)
+    record = play_record(game, options, seed, labels, agents)
+    return replace(record, timing=tuple(t and t.timing() for t in timed))
+
+
+def _play_one_packed(arguments: tuple[Setting, int, int | None]) -> GameRecord:
+    return play_one(*arguments)
+
+
+def run_games(
+    setting: Setting, seeds: Sequence[int], workers: int, log_path: str | None
+) -> list[GameRecord]:
+    """Play the games (in ``workers`` processes when more than one), logging each one."""
+    records = []
+    seats: list[int | None] = [None]
+    if setting.opponent is not None:
+        seats = list(range(envs.make_game(setting.game, **dict(setting.options)).num_players))
+    jobs = [(setting, seed, seat) for seed in seeds for seat in seats]
+    with multiprocessing.Pool(workers) if workers > 1 else _NoPool() as pool:
+        for record in pool.imap_unordered(_play_one_packed, jobs):
+            records.append(record)
+            if log_path:
+                append_records(log_path, [record])
+            _progress(record)
+    return records
+
+
+def _progress(record: GameRecord) -> None:
+    timing = total_timing(record)
+    print(
+        f"game {record.seed} seat {measured_seat(record)}: won {won(record)}, "
+        f"{_short_stats(record.stats)}, "
+        f"{1000 * timing.seconds / max(timing.decisions, 1):.0f} ms/decision",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+class _NoPool:
+    """The in-process stand-in for ``multiprocessing.Pool`` with one worker."""
+
+    def __enter__(self) -> _NoPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    @staticmethod
+    def imap_unordered(function: Any, jobs: Iterable[Any]) -> Iterable[Any]:
+        return map(function, jobs)
+
+
+def _short_stats(stats: dict[str, float]) -> str:
+    return ", ".join(f"{key} {value:g}" for key, value in stats.items())
+
+
+def report(records: Sequence[GameRecord]) -> str:
+    """One table row per setting, in the order the settings first appear."""
+    by_setting: dict[Setting, list[GameRecord]] = {}
+    for record in records:
+        by_setting.setdefault(Setting.of(record), []).append(record)
+    headers = ["game", "options", "agent", "opponent", "games", "win rate", "95% CI"]
+    headers.append("mean stats")
+    headers += ["grades", "ms/decision", "iterations/decision"]
+    rows = [_report_row(setting, group) for setting, group in by_setting.items()]
+    return format_table(headers, rows)
+
+
+def _report_row(setting: Setting, group: list[GameRecord]) -> list[str]:
+    games, wins = len(group), sum(won(record) for record in group)
+    timings = [total_timing(record) for record in group]
+    decisions = sum(timing.decisions for timing in timings)
+    keys = dict.fromkeys(key for record in group for key in record.stats if key != "grade")
+    means = ", ".join(
+        f"{key} {sum(r.stats.get(key, 0.0) for r in group) / games:.2f}" for key in keys
+    )
+    grades = Counter(int(r.stats["grade"]) for r in group if "grade" in r.stats)
+    iterations = sum(timing.iterations for timing in timings)
+    return [
+        setting.game,
+        " ".join(f"{key}={value}" for key, value in setting.options) or "-",
+        setting.agent,
+        setting.opponent or "(itself)",
+        str(games),
+        f"{wins / games:.3f}",
+        format_interval(wilson_interval(wins, games)),
+        means,
+        " ".join(f"{grade}:{grades[grade]}" for grade in sorted(grades)) or "-",
+        f"{1000 * sum(timing.seconds for timing in timings) / max(decisions, 1):.0f}",
+        f"{iterations / decisions:.0f}" if iterations else "-",
+    ]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", help="registered game name (required unless --report)")
+    parser.add_argument("--agent", default="ismcts", help="spec of the agent measured")
+    parser.add_argument(
+        "--opponent", metavar="SPEC", help="spec of the other seats (default: the agent too)"
+    )
+    parser.add_argument("--games", type=int, default=30, help="game seeds (default 30)")
+    parser.add_argument("--seed", type=int, default=0, help="first game seed")
+    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--log", metavar="PATH", help="append each game's record (JSON lines)")
+    parser.add_argument(
+        "--report", nargs="+", metavar="LOG", help="only print the table of these logs"
+    )
+    add_game_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.report:
+            print(report([record for path in args.report for record in read_records(path)]))
+            return 0
+        if args.game is None:
+            raise ValueError(f"--game is required; registered games: {', '.join(envs.names())}")
+        options = game_options(args)
+        setting = Setting(args.game, tuple(sorted(options.items())), args.agent, args.opponent)
+        seeds = range(args.seed, args.seed + args.games)
+        print(report(run_games(setting, seeds, args.workers, args.log)))
+    except (ValueError, FileNotFoundError, TypeError) as error:
+        raise CommandError(str(error)) from error
+    return 0
