@@ -1,5 +1,5 @@
-"""The ``tabletop`` command: play driven through its input (bench: tests/training/test_bench.py;
-search and replay: tests/training)."""
+"""The ``tabletop`` command: play driven through its input, the games table and game info
+(bench: tests/training/test_bench.py; search and replay: tests/training)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from sb3_contrib import MaskablePPO
 
 from tabletop.agents import AGENT_KINDS
 from tabletop.envs import make, names
+from tabletop.envs import spec as game_spec
 from tabletop.envs.core.protocol import TERMINAL, Event
 from tabletop.training.cli import build_parser, main
 from tabletop.training.commandline import game_options, parse_option_value
@@ -404,3 +405,73 @@ def test_malformed_game_option_is_a_usage_error(capsys: pytest.CaptureFixture[st
         main(["play", "regicide", "--option", "players"])
     assert exit_info.value.code == 2
     assert "expected key=value" in capsys.readouterr().err
+
+
+def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    shown = capsys.readouterr().out
+    for command in ("play", "bench", "train", "eval", "search", "replay", "games", "info"):
+        assert re.search(rf"^\s+{command}\s", shown, re.MULTILINE), command
+
+
+def table_rows(text: str) -> list[list[str]]:
+    """The cells of a printed table's body rows (after the header and its rule)."""
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:]]
+
+
+def test_games_lists_every_registered_game_from_its_spec(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["games"]) == 0
+    rows = {row[0]: row for row in table_rows(capsys.readouterr().out)}
+    assert sorted(rows) == names()
+    for name, (_, env_name, title, players, payoff, actions, chance, hidden) in rows.items():
+        spec = game_spec(name)
+        assert (env_name, title, payoff) == (spec.env_name, spec.title, spec.payoff.value)
+        assert int(actions) == spec.new_game().num_actions
+        assert (chance, hidden) == tuple(
+            "yes" if flag else "no" for flag in (spec.chance, spec.hidden_information)
+        )
+        assert players.startswith(str(spec.min_players))
+    assert rows["regicide"][3:5] == ["1-4 (default 2)", "identical"]
+    assert rows["kaleva"][3:5] == ["2", "zero-sum"]
+
+
+def test_info_shows_the_spec_of_a_configured_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["info", "regicide", "--players", "4"]) == 0
+    shown = capsys.readouterr().out
+    spec = game_spec("regicide")
+    game = spec.new_game(num_players=4)
+    assert "players: 1-4 (default 2)" in shown
+    assert "payoff: identical (one team)" in shown
+    assert f"actions: {game.num_actions} (with options: num_players=4)" in shown
+    assert f"max_plies: {spec.max_plies}" in shown
+    for name, encoder in spec.encoders.items():
+        assert f"| {name} " in shown
+        assert re.search(
+            rf"\| {name}\s+\| {encoder.version}\s+\| \({encoder.shape(game)[0]},", shown
+        )
+    for option in spec.option_specs:
+        assert re.search(
+            rf"\| {option.name}\s+\| {option.default}\s+\| {re.escape(option.help)}", shown
+        )
+    assert "bench settings:\n  num_players=1\n  num_players=2" in shown
+
+
+def test_info_writes_tuple_options_as_the_command_line_takes_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["info", "gold_and_dust"]) == 0
+    shown = capsys.readouterr().out
+    assert re.search(r"\| decks\s+\| warrior,mage\s+\|", shown)
+    assert "  decks=thief,thief\n" in shown
+    assert "payoff: zero-sum (seats play against each other)" in shown
+
+
+def test_info_refuses_unknown_games_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["info", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert main(["info", "kaleva", "--option", "colour=red"]) == 2
+    assert "unknown option(s) ['colour']" in capsys.readouterr().err

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from tabletop.training import bench, evaluate, play, replay, search, train
+from tabletop.training import bench, evaluate, games, info, play, replay, search, train
 from tabletop.training.commandline import CommandError
 
 SUBCOMMANDS: dict[str, ModuleType] = {
@@ -22,6 +22,8 @@ SUBCOMMANDS: dict[str, ModuleType] = {
     "eval": evaluate,
     "search": search,
     "replay": replay,
+    "games": games,
+    "info": info,
 }
 """Subcommand name -> module implementing it."""
 
