@@ -1,10 +1,15 @@
-"""Generic checks that every game's test-suite runs against its engine, encoders and env.
+"""Generic checks that the conformance suite (tests/test_conformance.py) runs over every
+registered game, and that game tests reuse with their own invariants.
 
 They only use the protocol, so one well-tested implementation covers every game: random
 play against the ``State`` contract (``run_random_games``), information leaks and blind
 spots of an ``Encoder`` (``check_no_leak``), leaks in what a player is shown of the moves
-(``check_no_text_leak``: observer action texts, events, ``render(observer)``), and the AEC
-masks and rewards of the env built on top (``check_env_random_play``). Failures raise
+(``check_no_text_leak``: observer action texts, events, ``render(observer)``), the AEC
+masks and rewards of the env built on top (``check_env_random_play``, ``check_payoff``),
+agents that decide on what their player cannot see (``check_agent_never_peeks``), options
+checked by name (``check_option_validation``), independent clones
+(``check_clone_independence``), games decided by their seed (``check_seed_determinism``)
+and action notation that round-trips (``check_notation``). Failures raise
 ``AssertionError`` with what is needed to reproduce them: the game seed and the actions
 played.
 """
@@ -16,15 +21,24 @@ import math
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from pettingzoo import AECEnv
 
-from tabletop.envs.core.protocol import TERMINAL, Encoder, Event, Game, IllegalActionError, State
+from tabletop.envs.core.protocol import (
+    TERMINAL,
+    Encoder,
+    Event,
+    Game,
+    IllegalActionError,
+    State,
+    UnknownOptionError,
+)
+from tabletop.envs.core.spec import PLAYERS_OPTION, GameSpec, Payoff
 
 CLONE_LOCKSTEP_PLIES = 8
 """How long a clone is played in lockstep with the original before it is dropped."""
@@ -133,12 +147,20 @@ def check_state_contract(state: State, where: str) -> list[int]:
     assert bool(legal) != terminal, f"legal actions {legal} when terminal={terminal}: {where}"
     assert legal == sorted(set(legal)), f"legal actions not sorted and unique {legal}: {where}"
     assert all(0 <= a < game.num_actions for a in legal), f"legal out of range {legal}: {where}"
-    for action in legal:
-        text = state.action_to_string(action)
-        back = state.string_to_action(text)
-        assert back == action, f"action {action} -> {text!r} -> {back}: {where}"
+    _check_round_trip(state, legal, where)
     assert len(state.rewards()) == len(state.returns()) == game.num_players, where
     return legal
+
+
+def _check_round_trip(state: State, legal: list[int], where: str) -> None:
+    """Each legal action's full text reads back as that action."""
+    for action in legal:
+        text = state.action_to_string(action)
+        try:
+            back = state.string_to_action(text)
+        except IllegalActionError as error:
+            raise AssertionError(f"action {action} -> {text!r} was refused: {where}") from error
+        assert back == action, f"action {action} -> {text!r} -> {back}: {where}"
 
 
 def _check_illegal_actions_rejected(state: State, rng: random.Random, where: str) -> None:
@@ -412,7 +434,7 @@ def _check_resamples(
             _assert_same_view(encoder, seen, resampled, player, where)
             _check_resampled_state(state, resampled, player, where)
             if rng.random() < playout_fraction:
-                _check_playout(state, resampled, rng, where)
+                _check_playout(state, resampled, rng, f"a resample at {where}")
                 report.playouts += 1
         others = [q for q in players if q != player]
         if others:
@@ -460,15 +482,28 @@ def _check_resampled_state(state: State, resampled: State, player: int, where: s
         )
 
 
-def _check_playout(original: State, resampled: State, rng: random.Random, where: str) -> None:
-    """Play the resampled state out at random; the original must not be affected."""
-    before = _snapshot(original)
+def _check_playout(original: State, copy: State, rng: random.Random, described: str) -> None:
+    """Play ``copy`` (a clone or a resample of ``original``, as ``described``) out at random
+    under the state checks; the original must not be affected, what any player sees of it
+    included."""
+    before = _full_view(original)
     plies = 0
-    while legal := check_state_contract(resampled, f"playout of a resample at {where}"):
-        resampled.apply(rng.choice(legal))
+    while legal := check_state_contract(copy, f"playout of {described}"):
+        copy.apply(rng.choice(legal))
         plies += 1
-        assert plies <= 100_000, f"a resampled state never ends: {where}"
-    assert _snapshot(original) == before, f"playing a resample changed the original: {where}"
+        assert plies <= 100_000, f"{described} never ends"
+    assert _full_view(original) == before, f"playing {described} to its end changed the original"
+
+
+def _full_view(state: State) -> tuple[Any, ...]:
+    """``_snapshot`` and what each player is shown, rewards and events included."""
+    players = range(state.game.num_players)
+    return (
+        _snapshot(state),
+        tuple(state.render(player) for player in players),
+        tuple(state.rewards()),
+        state.last_events(None),
+    )
 
 
 def check_no_text_leak(
@@ -644,11 +679,15 @@ def _narration(move: _ShownMove, observer: int) -> str:
     )
 
 
-def check_env_random_play(env: AECEnv, *, games: int, seed: int) -> EnvPlaySummary:
+def check_env_random_play(
+    env: AECEnv, *, games: int, seed: int, payoff: Payoff | None = None
+) -> EnvPlaySummary:
     """Random AEC episodes through ``env`` (wrapped or raw): every mask from ``last()``
     equals the engine's legal actions for the agent to move and is all zeros for the
     others, observations lie in their spaces, every agent takes a dead step, and each
-    agent's summed step rewards equal the engine's ``returns()`` on termination."""
+    agent's summed step rewards equal the engine's ``returns()`` on termination. With a
+    ``payoff`` (the game's ``SPEC.payoff``), each episode's summed rewards must be of that
+    kind: equal for every agent, or summing to zero."""
     rng = np.random.default_rng(seed)
     summary = EnvPlaySummary()
     for episode in range(games):
@@ -670,6 +709,8 @@ def check_env_random_play(env: AECEnv, *, games: int, seed: int) -> EnvPlaySumma
                 totals[name] += reward
         assert finished == set(env.possible_agents), f"dead steps taken only by {finished}"
         _check_episode_returns(env, totals)
+        if payoff is not None:
+            check_payoff(list(totals.values()), payoff, f"the episode of seed {seed + episode}")
         summary.episodes += 1
         summary.returns.append(totals)
     return summary
@@ -692,6 +733,19 @@ def _check_live_turn(
     return legal[rng.integers(len(legal))]
 
 
+def check_payoff(returns: Sequence[float], payoff: Payoff, where: str) -> None:
+    """``returns`` (one per seat) are of the declared kind: equal for a cooperative game,
+    summing to zero for a zero-sum one; anything goes for general-sum."""
+    if payoff is Payoff.IDENTICAL:
+        assert all(math.isclose(r, returns[0], abs_tol=1e-9) for r in returns), (
+            f"payoff {payoff.value}, but the seats' returns differ: {list(returns)}: {where}"
+        )
+    elif payoff is Payoff.ZERO_SUM:
+        assert math.isclose(sum(returns), 0.0, abs_tol=1e-9), (
+            f"payoff {payoff.value}, but the returns {list(returns)} sum to {sum(returns)}: {where}"
+        )
+
+
 def _check_episode_returns(env: AECEnv, totals: dict[str, float]) -> None:
     state = env.unwrapped.state
     if not state.is_terminal():  # truncated or forfeited: the engine's game did not end
@@ -700,3 +754,235 @@ def _check_episode_returns(env: AECEnv, totals: dict[str, float]) -> None:
         assert math.isclose(totals[agent], engine_return, abs_tol=1e-9), (
             f"{agent}: step rewards sum to {totals[agent]}, engine returns {engine_return}"
         )
+
+
+def check_seed_determinism(game: Game, *, games: int, seed: int, chance: bool) -> int:
+    """The seed decides the game: ``games`` random games are replayed from their seed and
+    actions and must match ply by ply (positions, every player's view, rewards, events).
+    With ``chance`` (``SPEC.chance``) some two seeds must deal different games; without it,
+    every seed deals the same one. Returns the plies compared."""
+    rng = random.Random(seed)
+    deals: set[str] = set()
+    compared = 0
+    for _ in range(games):
+        game_seed = rng.getrandbits(32)
+        state = game.new_state(seed=game_seed)
+        deals.add(state.render())
+        actions: list[int] = []
+        played = [_full_view(state)]
+        while not state.is_terminal():
+            actions.append(rng.choice(state.legal_actions()))
+            state.apply(actions[-1])
+            played.append(_full_view(state))
+        _check_replay_views(game, game_seed, actions, played)
+        compared += len(played)
+    if chance:
+        assert games < 2 or len(deals) > 1, (
+            f"{game.name}: declared with chance, but {games} seeds all dealt the same game"
+        )
+    else:
+        assert len(deals) == 1, f"{game.name}: declared without chance, but seeds deal differently"
+    return compared
+
+
+def _check_replay_views(
+    game: Game, game_seed: int, actions: list[int], played: list[tuple[Any, ...]]
+) -> None:
+    replay = game.new_state(seed=game_seed)
+    for ply, view in enumerate(played):
+        if _full_view(replay) != view:
+            raise AssertionError(
+                f"{game.name}: replaying the same seed and actions gave another game from ply "
+                f"{ply} on: {_where(game_seed, actions[:ply])}"
+            )
+        if ply < len(actions):
+            replay.apply(actions[ply])
+
+
+def check_clone_independence(
+    game: Game, *, games: int, seed: int, clone_fraction: float = 0.2
+) -> int:
+    """A clone is a separate game with its own generator. At a ``clone_fraction`` of the
+    plies of ``games`` random games, a clone looks exactly like the original, playing it to
+    its end leaves the original as it was, and a second clone given the original's next
+    action (its chance included) ends up identical to the original. Returns the clones made."""
+    rng = random.Random(seed)
+    clones = 0
+    for _ in range(games):
+        game_seed = rng.getrandbits(32)
+        state = game.new_state(seed=game_seed)
+        actions: list[int] = []
+        while not state.is_terminal():
+            where = _where(game_seed, actions)
+            follower = None
+            if rng.random() < clone_fraction:
+                _check_clone_playout(state, rng, where)
+                follower, clones = state.clone(), clones + 2
+            actions.append(rng.choice(state.legal_actions()))
+            state.apply(actions[-1])
+            if follower is not None:
+                _check_clone_follows(follower, state, actions[-1], where)
+    return clones
+
+
+def _check_clone_playout(state: State, rng: random.Random, where: str) -> None:
+    clone = state.clone()
+    assert clone is not state, f"clone() returned the state itself: {where}"
+    assert _full_view(clone) == _full_view(state), f"a clone looks unlike its original: {where}"
+    _check_playout(state, clone, rng, f"a clone taken at {where}")
+
+
+def check_notation(game: Game, *, games: int, seed: int) -> int:
+    """Action notation round-trips, at every position of ``games`` random games: every id
+    in the action space has a text, each legal action's text reads back as that action (so
+    no two legal actions share a text), and a text that names no action is refused with
+    ``IllegalActionError``. Returns the positions checked."""
+    rng = random.Random(seed)
+    positions = 0
+    for _ in range(games):
+        game_seed = rng.getrandbits(32)
+        state = game.new_state(seed=game_seed)
+        actions: list[int] = []
+        while not state.is_terminal():
+            where = _where(game_seed, actions)
+            _check_action_texts(state, where)
+            _check_round_trip(state, state.legal_actions(), where)
+            _assert_raises_illegal(
+                partial(state.string_to_action, UNKNOWN_ACTION_TEXT),
+                f"string_to_action({UNKNOWN_ACTION_TEXT!r})",
+                where,
+            )
+            positions += 1
+            actions.append(rng.choice(state.legal_actions()))
+            state.apply(actions[-1])
+    return positions
+
+
+class Decides(Protocol):
+    """What ``check_agent_never_peeks`` needs of an agent. ``tabletop.agents.Agent`` has it;
+    the core does not import the agents layer, which is built on top of it."""
+
+    def act(self, state: State, player: int) -> int: ...
+
+
+@dataclass
+class PeekReport:
+    """Counts from ``check_agent_never_peeks``, so that tests can demand enough coverage."""
+
+    decisions: int = 0
+    """Positions at which the agent's decision was compared with its decisions in twins."""
+    twins: int = 0
+    hidden_differences: int = 0
+    """Twins whose full ``render()`` differed from the position's: the ones that could
+    catch a peek."""
+
+
+def check_agent_never_peeks(
+    game: Game,
+    new_agent: Callable[[], Decides],
+    *,
+    games: int,
+    seed: int,
+    twins: int = 2,
+    at_plies: Collection[int] | None = None,
+) -> PeekReport:
+    """An agent decides for a player only on what that player may see.
+
+    In ``games`` games, at every ply (or at the plies in ``at_plies``), a fresh
+    ``new_agent()`` decides for the mover in the position and in each of ``twins``
+    determinizations ``state.resample_hidden(mover, rng)``, which the mover cannot tell
+    from it: the decisions must be equal. A fresh agent for each decision, so that a seeded
+    agent searches from the same seed and no memory differs. At a checked ply the game goes
+    on with the agent's decision, except that in game ``g`` seat ``g % num_players`` plays at
+    random when there are several players, so that the positions are not only those the
+    agent steers to; plies not checked are played at random.
+    """
+    rng = random.Random(seed)
+    report = PeekReport()
+    for index in range(games):
+        game_seed = rng.getrandbits(32)
+        state = game.new_state(seed=game_seed)
+        random_seat = index % game.num_players if game.num_players > 1 else None
+        actions: list[int] = []
+        while not state.is_terminal():
+            action = rng.choice(state.legal_actions())
+            if at_plies is None or len(actions) in at_plies:
+                where = _where(game_seed, actions)
+                decided = _check_same_decision(state, new_agent, twins, rng, report, where)
+                action = action if state.current_player == random_seat else decided
+            state.apply(action)
+            actions.append(action)
+    return report
+
+
+def _check_same_decision(
+    state: State,
+    new_agent: Callable[[], Decides],
+    twins: int,
+    rng: random.Random,
+    report: PeekReport,
+    where: str,
+) -> int:
+    """The agent's decision for the mover, the same in the position and in its twins."""
+    mover = state.current_player
+    decided = new_agent().act(state, mover)
+    report.decisions += 1
+    for number in range(1, twins + 1):
+        twin = state.resample_hidden(mover, rng)
+        report.twins += 1
+        report.hidden_differences += twin.render() != state.render()
+        other = new_agent().act(twin, mover)
+        if other != decided:
+            raise AssertionError(
+                f"{state.game.name}: the agent peeks: for player {mover} it decides "
+                f"{state.action_to_string(decided)!r} in the position but "
+                f"{twin.action_to_string(other)!r} in resample_hidden({mover}) #{number}, which "
+                f"player {mover} cannot tell apart from it: {where}\n"
+                f"render({mover}):\n{state.render(mover)}"
+            )
+    return decided
+
+
+UNKNOWN_OPTION = "not_an_option"
+"""An option name no game declares: building a game or env with it must fail, naming it."""
+
+
+def check_option_validation(spec: GameSpec, make_env: Callable[..., AECEnv]) -> None:
+    """Options are checked by name, by ``spec.new_game`` and by ``make_env`` (the game's
+    env constructor, e.g. ``functools.partial(envs.make, name)``): an undeclared name (and
+    ``num_players`` for a game whose player count is fixed) is refused with an
+    ``UnknownOptionError`` that names it. The declared defaults, given explicitly, build the
+    same game as no options (``repr`` names the configuration); each bench setting builds a
+    game of its own, with a player count in the declared range."""
+    undeclared = [UNKNOWN_OPTION] + [PLAYERS_OPTION] * (PLAYERS_OPTION not in spec.options)
+    for name in undeclared:
+        for builder, described in ((spec.new_game, "SPEC.new_game"), (make_env, "make_env")):
+            _assert_refuses_option(builder, name, f"{spec.name}: {described}({name}=2)")
+    defaults = {option.name: option.default for option in spec.option_specs}
+    explicit, implicit = repr(spec.new_game(**defaults)), repr(spec.new_game())
+    assert explicit == implicit, (
+        f"{spec.name}: the declared defaults {defaults} build {explicit}, no options {implicit}"
+    )
+    bench_games = [repr(spec.new_game(**options)) for options in spec.bench_options]
+    assert len(set(bench_games)) == len(bench_games), f"{spec.name}: bench settings repeat a game"
+    for options in spec.bench_options:
+        players = spec.new_game(**options).num_players
+        assert spec.min_players <= players <= spec.max_players, (
+            f"{spec.name}: bench setting {dict(options)} has {players} players, not "
+            f"{spec.min_players}-{spec.max_players}"
+        )
+
+
+def _assert_refuses_option(build: Callable[..., object], name: str, described: str) -> None:
+    try:
+        build(**{name: 2})
+    except UnknownOptionError as error:
+        assert name in error.unknown and repr(name) in str(error), (
+            f"{described} was refused without naming {name!r}: {error}"
+        )
+        return
+    except Exception as error:
+        raise AssertionError(
+            f"{described} raised {type(error).__name__} instead of UnknownOptionError: {error}"
+        ) from error
+    raise AssertionError(f"{described} was accepted")

@@ -3,21 +3,37 @@ that cannot fail is worthless."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import random
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 import toy_v0
 from toy_game import ToyFlatEncoder, ToyGame, ToyState
 
-from tabletop.envs.core import Event, IllegalActionError, TabletopAEC
+from tabletop.envs.core import Event, IllegalActionError, State, TabletopAEC
 from tabletop.envs.core.checks import (
+    check_agent_never_peeks,
+    check_clone_independence,
     check_env_random_play,
     check_no_leak,
     check_no_text_leak,
+    check_notation,
+    check_option_validation,
+    check_seed_determinism,
     run_random_games,
 )
+from tabletop.envs.core.playthrough import (
+    REGENERATE,
+    check_golden,
+    check_playthrough,
+    golden_options,
+    read_header,
+)
+from tabletop.envs.core.spec import Payoff
 
 
 class MutantGame(ToyGame):
@@ -146,6 +162,57 @@ class NarratesTheDeal(ToyState):
     def __init__(self, game: ToyGame, rng: random.Random) -> None:
         super().__init__(game, rng)
         self._record("turn_ended", player=0, next=0)
+
+
+class DealsTheSameWhateverTheSeed(ToyState):
+    def __init__(self, game: ToyGame, rng: random.Random) -> None:
+        super().__init__(game, random.Random(0))
+
+
+class CloneForgetsThePile(ToyState):
+    def clone(self) -> ToyState:
+        other = super().clone()
+        other.pile = []
+        return other
+
+
+class ReadsTheNextCardNumber(ToyState):
+    def string_to_action(self, text: str) -> int:
+        action = super().string_to_action(text)
+        return action + 1 if action < self.game.deck_size - 1 else action
+
+
+class TakesAnyTextAsTheEnd(ToyState):
+    def string_to_action(self, text: str) -> int:
+        try:
+            return super().string_to_action(text)
+        except IllegalActionError:
+            return self.game.end_action
+
+
+class NamelessEnd(ToyState):
+    def action_to_string(self, action: int, observer: int | None = None) -> str:
+        if action == self.game.end_action and action not in self.legal_actions():
+            return ""
+        return super().action_to_string(action, observer)
+
+
+class DrawsTheLowestCard(ToyState):
+    def _draw_into(self, hand: list[int]) -> int:
+        card = min(self.deck)
+        self.deck.remove(card)
+        hand.append(card)
+        hand.sort()
+        return card
+
+
+class PeeksAtTheNextHand:
+    """Picks its move by the next player's hidden cards."""
+
+    def act(self, state: State, player: int) -> int:
+        legal = state.legal_actions()
+        next_hand = state.hands[(player + 1) % state.game.num_players]
+        return legal[sum(next_hand) % len(legal)]
 
 
 class LeakyEncoder(ToyFlatEncoder):
@@ -337,3 +404,178 @@ def test_checks_demand_a_help_text(check: str, help_text: object) -> None:
             run_random_games(Unhelpful(), games=1, seed=0)
         else:
             check_no_text_leak(Unhelpful(), toy_v0.SPEC.encoders, games=1, seed=0)
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_seed_determinism_passes_on_the_toy(num_players: int) -> None:
+    plies = check_seed_determinism(ToyGame(num_players=num_players), games=20, seed=0, chance=True)
+    assert plies > 100
+
+
+@pytest.mark.parametrize(
+    ("state_class", "chance", "complaint"),
+    [
+        (IgnoresSeed, True, r"replaying the same seed and actions gave another game from ply 0"),
+        (
+            DealsTheSameWhateverTheSeed,
+            True,
+            "declared with chance, but 20 seeds all dealt the same",
+        ),
+        (ToyState, False, "declared without chance, but seeds deal differently"),
+    ],
+)
+def test_seed_determinism_catches_games_the_seed_does_not_decide(
+    state_class: type[ToyState], chance: bool, complaint: str
+) -> None:
+    with pytest.raises(AssertionError, match=complaint):
+        check_seed_determinism(MutantGame(state_class), games=20, seed=0, chance=chance)
+
+
+def test_clone_independence_passes_on_the_toy() -> None:
+    assert check_clone_independence(ToyGame(num_players=3), games=20, seed=0) > 20
+
+
+@pytest.mark.parametrize(
+    ("state_class", "complaint"),
+    [
+        (ShallowClone, r"playing a clone taken at .* to its end changed the original"),
+        (SharedRandomClone, "clone diverged"),
+        (CloneForgetsThePile, "a clone looks unlike its original"),
+    ],
+)
+def test_clone_independence_catches_clones_that_share_or_lose_state(
+    state_class: type[ToyState], complaint: str
+) -> None:
+    with pytest.raises(AssertionError, match=complaint):
+        check_clone_independence(MutantGame(state_class), games=20, seed=0)
+
+
+def test_notation_passes_on_the_toy() -> None:
+    assert check_notation(ToyGame(num_players=3), games=10, seed=0) > 50
+
+
+@pytest.mark.parametrize(
+    ("state_class", "complaint"),
+    [
+        (ReadsTheNextCardNumber, r"action \d+ -> 'play \d+' -> \d+"),
+        (TakesAnyTextAsTheEnd, r"string_to_action\('\u00a7 not an action \u00a7'\) was accepted"),
+        (NamelessEnd, r"action_to_string\(9\) = ''"),
+    ],
+)
+def test_notation_catches_texts_that_do_not_round_trip(
+    state_class: type[ToyState], complaint: str
+) -> None:
+    with pytest.raises(AssertionError, match=complaint):
+        check_notation(MutantGame(state_class), games=10, seed=0)
+
+
+def test_never_peeks_passes_on_the_toy_baseline_and_counts() -> None:
+    report = check_agent_never_peeks(
+        ToyGame(num_players=3), functools.partial(toy_v0.SPEC.heuristic, 0), games=10, seed=0
+    )
+    assert report.twins == 2 * report.decisions > 50
+    assert report.hidden_differences > report.decisions
+
+
+def test_never_peeks_decides_only_at_the_plies_asked() -> None:
+    report = check_agent_never_peeks(
+        ToyGame(), functools.partial(toy_v0.SPEC.heuristic, 0), games=10, seed=0, at_plies={0, 1}
+    )
+    assert report.decisions == 20  # every toy game lasts more than two plies
+
+
+def test_never_peeks_catches_an_agent_that_reads_hidden_cards() -> None:
+    with pytest.raises(AssertionError, match=r"toy: the agent peeks: for player \d it decides"):
+        check_agent_never_peeks(ToyGame(), PeeksAtTheNextHand, games=5, seed=0)
+
+
+def test_option_validation_passes_on_the_toy() -> None:
+    check_option_validation(toy_v0.SPEC, toy_v0.env)
+
+
+def test_option_validation_catches_an_env_that_swallows_or_misreports_options() -> None:
+    def swallows(**options: object) -> object:
+        return toy_v0.env()
+
+    def misreports(**options: object) -> object:
+        raise TypeError("bad options")
+
+    with pytest.raises(AssertionError, match=r"make_env\(not_an_option=2\) was accepted"):
+        check_option_validation(toy_v0.SPEC, swallows)
+    with pytest.raises(AssertionError, match="raised TypeError instead of UnknownOptionError"):
+        check_option_validation(toy_v0.SPEC, misreports)
+
+
+@pytest.mark.parametrize(
+    ("change", "complaint"),
+    [
+        ({"bench_options": ({"num_players": 2}, {})}, "bench settings repeat a game"),
+        ({"max_players": 2}, r"bench setting \{'num_players': 3\} has 3 players, not 2-2"),
+    ],
+)
+def test_option_validation_catches_bench_settings_that_do_not_fit(
+    change: dict, complaint: str
+) -> None:
+    spec = dataclasses.replace(toy_v0.SPEC, **change)
+    with pytest.raises(AssertionError, match=complaint):
+        check_option_validation(spec, toy_v0.env)
+
+
+def test_env_check_catches_returns_of_another_payoff_kind() -> None:
+    """The toy's end penalties make it general-sum."""
+    check_env_random_play(toy_v0.env(), games=5, seed=0, payoff=Payoff.GENERAL_SUM)
+    with pytest.raises(AssertionError, match=r"payoff zero-sum, but the returns .* sum to"):
+        check_env_random_play(toy_v0.env(), games=5, seed=0, payoff=Payoff.ZERO_SUM)
+    with pytest.raises(AssertionError, match="payoff identical, but the seats' returns differ"):
+        check_env_random_play(toy_v0.env(), games=5, seed=0, payoff=Payoff.IDENTICAL)
+
+
+def record_golden(monkeypatch: pytest.MonkeyPatch, game: ToyGame, path: Path) -> None:
+    monkeypatch.setenv(REGENERATE, "1")
+    check_playthrough(game, path, seed=7, action_seed=3)
+    monkeypatch.delenv(REGENERATE)
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        (ToyGame(), {}),
+        (ToyGame(num_players=3), {"num_players": 3}),
+        (ToyGame(3, 12, 4), {"num_players": 3, "deck_size": 12, "hand_size": 4}),
+    ],
+    ids=["defaults", "bench setting", "keywords of the repr"],
+)
+def test_a_golden_file_names_its_game_and_seeds(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: ToyGame, options: dict
+) -> None:
+    path = tmp_path / "toy_seed7.txt"
+    record_golden(monkeypatch, game, path)
+    header = read_header(path)
+    assert (header.game, header.seed, header.action_seed) == (repr(game), 7, 3)
+    assert golden_options(toy_v0.SPEC, header) == options
+    check_golden(toy_v0.SPEC, path)
+
+
+def test_golden_check_catches_a_game_that_plays_otherwise(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "toy_seed7.txt"
+    record_golden(monkeypatch, ToyGame(), path)
+    changed = dataclasses.replace(
+        toy_v0.SPEC, game_class=functools.partial(MutantGame, DrawsTheLowestCard)
+    )
+    with pytest.raises(
+        AssertionError, match=r"toy_seed7\.txt: the game no longer plays as recorded"
+    ):
+        check_golden(changed, path)
+
+
+def test_golden_files_that_cannot_be_replayed_are_refused(tmp_path: Path) -> None:
+    unbuildable = tmp_path / "unbuildable.txt"
+    unbuildable.write_text("game: ToyGame(deck_size=9000, colour='red')\nseed: 7\naction_seed: 1\n")
+    with pytest.raises(ValueError, match=r"toy: no options build ToyGame\(deck_size=9000"):
+        check_golden(toy_v0.SPEC, unbuildable)
+    headless = tmp_path / "headless.txt"
+    headless.write_text("--- ply 0\n")
+    with pytest.raises(ValueError, match=r"headless\.txt: not a playthrough header"):
+        read_header(headless)

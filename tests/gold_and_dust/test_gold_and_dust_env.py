@@ -1,6 +1,7 @@
-"""Gold & Dust through the generic checks: engine contract in random games with the card
-invariants, the AEC env (PettingZoo api/seed tests, masks), hidden information, user card
-files, the baselines, and the golden playthrough."""
+"""Gold & Dust's own invariants in random games, resampling, its encoders' layout, its
+options and user card files, the seats' names, and the baselines. The generic checks
+(PettingZoo, masks, leaks, peeking agents, options by name, clones, seeds, notation, the
+golden playthrough) run in tests/test_conformance.py."""
 
 from __future__ import annotations
 
@@ -11,18 +12,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from tabletop.agents import RandomAgent, play_game
 from tabletop.envs import gold_and_dust_v0
 from tabletop.envs.core.carddata import CardDataError
-from tabletop.envs.core.checks import (
-    check_env_random_play,
-    check_no_leak,
-    check_no_text_leak,
-    run_random_games,
-)
-from tabletop.envs.core.playthrough import check_playthrough
+from tabletop.envs.core.checks import run_random_games
 from tabletop.envs.gold_and_dust.cards import HEROES, data_path
 from tabletop.envs.gold_and_dust.encoders import ENCODERS, FLAT_SIZE, flat_layout
 from tabletop.envs.gold_and_dust.engine import DRAW, GoldDustGame, GoldDustState
@@ -59,20 +53,6 @@ def test_random_games_keep_every_invariant_and_end(decks: tuple[str, str]) -> No
     assert max(stats["turns"] for stats in summary.stats) < 200
 
 
-@pytest.mark.parametrize("encoder", sorted(ENCODERS))
-def test_no_hidden_information_leaks(encoder: str) -> None:
-    report = check_no_leak(GoldDustGame(("thief", "mage")), ENCODERS[encoder], games=4, seed=2)
-    assert report.resamples > 500 and report.sensitivity > 0.5
-
-
-@pytest.mark.parametrize("decks", [("thief", "mage"), ("assassin", "merchant")])
-def test_no_hidden_information_leaks_through_texts_events_or_render(
-    decks: tuple[str, str],
-) -> None:
-    report = check_no_text_leak(GoldDustGame(decks), ENCODERS, games=4, seed=len(decks[0]))
-    assert report.comparisons > 500 and report.off_turn_comparisons > 200
-
-
 def test_resample_keeps_public_zones_and_redeals_hand_and_decks_together() -> None:
     state = GoldDustGame().new_state(seed=4)
     rng = random.Random(0)
@@ -104,30 +84,13 @@ def test_flat_layout_covers_the_vector_and_names_the_hand() -> None:
     assert hand[:, 0].sum() == len(state.hands[1])  # the zone column of own hand cards
 
 
-@pytest.mark.parametrize("encoder", sorted(ENCODERS))
-def test_pettingzoo_api_test(encoder: str) -> None:
-    api_test(gold_and_dust_v0.env(encoder=encoder), num_cycles=300)
-
-
-def test_pettingzoo_seed_test() -> None:
-    seed_test(lambda: gold_and_dust_v0.env(decks=("merchant", "assassin")), num_cycles=300)
-
-
-def test_masks_match_legal_actions_in_the_env() -> None:
-    summary = check_env_random_play(gold_and_dust_v0.env(), games=30, seed=3)
-    assert summary.episodes == 30
-    assert all(sorted(r.values()) in ([-1.0, 1.0], [0.0, 0.0]) for r in summary.returns)
-
-
-def test_options_metadata_and_unknown_options() -> None:
+def test_options_and_metadata() -> None:
     env = gold_and_dust_v0.env(decks=("merchant", "thief"), max_turns=50)
     env.reset(seed=1)
     state = env.unwrapped.state
     assert [h.name for h in state.heroes] == ["Merchant", "Thief"]
     assert env.unwrapped.metadata["card_data_version"] == "Starter pool 1.0"
     assert gold_and_dust_v0.SPEC.competitive
-    with pytest.raises(TypeError, match=r"unknown option\(s\) \['heroes'\]"):
-        gold_and_dust_v0.SPEC.new_game(heroes=("warrior", "mage"))
     with pytest.raises(ValueError, match="a pair"):
         gold_and_dust_v0.SPEC.new_game(decks="warrior")
     with pytest.raises(ValueError, match="max_turns"):
@@ -186,19 +149,6 @@ def test_bad_files_given_as_options_are_card_data_errors(tmp_path: Path) -> None
             gold_and_dust_v0.SPEC.new_game(**options)
 
 
-def test_heuristic_never_peeks() -> None:
-    """Its decision is the same in every state its player cannot tell apart."""
-    heuristic, rng = GoldDustHeuristic(), random.Random(0)
-    for index, decks in enumerate(PAIRINGS):
-        state = GoldDustGame(decks).new_state(seed=index)
-        while not state.is_terminal():
-            player = state.current_player
-            action = heuristic.act(state, player)
-            for _ in range(2):
-                assert heuristic.act(state.resample_hidden(player, rng), player) == action
-            state.apply(action)
-
-
 @pytest.mark.parametrize("hero", HEROES)
 def test_heuristic_beats_random_from_both_seats(hero: str) -> None:
     game = GoldDustGame((hero, hero))
@@ -210,11 +160,6 @@ def test_heuristic_beats_random_from_both_seats(hero: str) -> None:
         state = play_game(game.new_state(seed=seed), agents)
         wins[seat] += state.returns()[seat] > 0 and state.winner != DRAW
     assert wins[0] >= 16 and wins[1] >= 16, wins  # at least 80% from each seat
-
-
-def test_playthrough_matches_the_golden_file() -> None:
-    path = Path(__file__).parent / "playthroughs" / "gold_and_dust_warrior_mage_seed7.txt"
-    check_playthrough(GoldDustGame(("warrior", "mage")), path, seed=7, action_seed=1)
 
 
 def test_encoders_see_the_table_from_each_side() -> None:

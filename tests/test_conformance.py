@@ -1,0 +1,259 @@
+"""The conformance suite: every generic check, over every registered game and each of its
+bench settings (``SPEC.bench_options``). A game gets all of it by registering; its own test
+files keep only its rules and its game-specific invariants.
+
+Checks: PettingZoo's ``api_test`` (each encoder) and ``seed_test``; masks equal the legal
+actions and returns fit ``SPEC.payoff`` in the env; no encoder leaks hidden information,
+nor do the observer texts, events and ``render``; the heuristic and ISMCTS never peek;
+options are validated by name; clones are independent; the seed decides the game (and
+``SPEC.chance`` is honest); action notation round-trips; the state contract holds in random
+games; and every golden playthrough (``tests/<name>/playthroughs/*.txt``) replays exactly.
+
+Sizes: each check looks at about ``*_PLIES`` positions per game, shared among its bench
+settings, so a long game plays fewer games and a game with many settings fewer per setting.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pettingzoo import AECEnv
+from pettingzoo.test import api_test, seed_test
+
+from tabletop import envs
+from tabletop.agents import make_agent
+from tabletop.envs.core.checks import (
+    check_agent_never_peeks,
+    check_clone_independence,
+    check_env_random_play,
+    check_no_leak,
+    check_no_text_leak,
+    check_notation,
+    check_option_validation,
+    check_seed_determinism,
+    run_random_games,
+)
+from tabletop.envs.core.playthrough import REGENERATE, check_golden, check_playthrough
+from tabletop.envs.core.protocol import Game
+from tabletop.envs.core.spec import GameSpec
+
+TESTS = Path(__file__).parent
+GOLDEN_DIR = "playthroughs"
+"""A game's golden transcripts live in ``tests/<name>/playthroughs/*.txt``."""
+API_CYCLES = 300
+# Positions each check looks at per game, shared among its bench settings (``games_for``).
+LEAK_PLIES = 1_000
+TEXT_LEAK_PLIES = 1_000
+HEURISTIC_PEEK_PLIES = 1_500
+ENV_STEPS = 4_000
+DETERMINISM_PLIES = 1_000
+CLONE_PLIES = 1_000
+NOTATION_PLIES = 1_000
+CONTRACT_PLIES = 2_000
+ISMCTS_SPEC = "ismcts:iterations=25"
+ISMCTS_GAMES = 2
+ISMCTS_PLIES = (4, 20)
+"""ISMCTS is checked at two positions of two games per setting: early, and in mid-game."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One registered game with one of its bench option sets (kept as items, so that a
+    setting can key a cache)."""
+
+    name: str
+    option_items: tuple[tuple[str, Any], ...]
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.option_items)
+
+    @property
+    def spec(self) -> GameSpec:
+        return envs.spec(self.name)
+
+    @property
+    def id(self) -> str:
+        """``regicide-num_players=1``; the game's name alone for its defaults."""
+        parts = [f"{key}={_option_text(value)}" for key, value in self.options.items()]
+        return "-".join([self.name, *parts])
+
+    def game(self) -> Game:
+        return self.spec.new_game(**self.options)
+
+    def env(self, **env_options: Any) -> AECEnv:
+        return envs.make(self.name, **self.options, **env_options)
+
+    def games_for(self, plies_per_game: int) -> int:
+        """Games of this setting for its share of ``plies_per_game`` positions (at least 2,
+        so that seeds can differ)."""
+        share = plies_per_game / len(self.spec.bench_options)
+        return max(2, round(share / mean_plies(self)))
+
+
+def _option_text(value: Any) -> str:
+    """An option value as the command line writes it: a pair of decks is ``a,b``."""
+    return ",".join(map(str, value)) if isinstance(value, tuple | list) else str(value)
+
+
+@functools.cache
+def mean_plies(setting: Setting) -> float:
+    """Mean length of ten uniformly random games of ``setting``."""
+    game, rng, plies = setting.game(), random.Random(0), 0
+    for seed in range(10):
+        state = game.new_state(seed=seed)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+            plies += 1
+    return plies / 10
+
+
+SETTINGS = [
+    Setting(name, tuple(options.items()))
+    for name in envs.names()
+    for options in envs.spec(name).bench_options
+]
+ENCODED = [(setting, encoder) for setting in SETTINGS for encoder in sorted(setting.spec.encoders)]
+GOLDEN = [
+    (name, path)
+    for name in envs.names()
+    for path in sorted((TESTS / name / GOLDEN_DIR).glob("*.txt"))
+]
+
+
+each_setting = pytest.mark.parametrize("setting", SETTINGS, ids=[s.id for s in SETTINGS])
+each_encoder = pytest.mark.parametrize(
+    ("setting", "encoder"), ENCODED, ids=[f"{s.id}-encoder={e}" for s, e in ENCODED]
+)
+
+
+@each_encoder
+def test_pettingzoo_api_test(setting: Setting, encoder: str) -> None:
+    api_test(setting.env(encoder=encoder), num_cycles=API_CYCLES)
+
+
+@each_setting
+def test_pettingzoo_seed_test(setting: Setting) -> None:
+    seed_test(setting.env, num_cycles=API_CYCLES)
+
+
+@each_setting
+def test_masks_match_legal_actions_and_returns_fit_the_payoff(setting: Setting) -> None:
+    episodes = setting.games_for(ENV_STEPS)
+    summary = check_env_random_play(
+        setting.env(), games=episodes, seed=1, payoff=setting.spec.payoff
+    )
+    assert summary.episodes == episodes
+
+
+@each_encoder
+def test_encoders_leak_no_hidden_information(setting: Setting, encoder: str) -> None:
+    game = setting.game()
+    encoding = setting.spec.encoders[encoder]
+    games = setting.games_for(LEAK_PLIES)
+    report = check_no_leak(game, encoding, games=games, seed=3, min_sensitivity=0.5)
+    assert report.resamples >= 2 * game.num_players * report.states > 0
+    assert report.playouts > 0
+    assert game.num_players == 1 or report.sensitivity_trials > 0
+
+
+@each_setting
+def test_texts_events_and_render_leak_no_hidden_information(setting: Setting) -> None:
+    game = setting.game()
+    games = setting.games_for(TEXT_LEAK_PLIES)
+    report = check_no_text_leak(game, setting.spec.encoders, games=games, seed=2)
+    assert report.comparisons > report.states
+    assert game.num_players == 1 or report.off_turn_comparisons > report.states
+
+
+@each_setting
+def test_heuristic_never_peeks(setting: Setting) -> None:
+    report = check_agent_never_peeks(
+        setting.game(),
+        functools.partial(setting.spec.heuristic, 0),
+        games=setting.games_for(HEURISTIC_PEEK_PLIES),
+        seed=0,
+    )
+    assert _twins_differ(setting, report.hidden_differences, report.decisions)
+
+
+@each_setting
+def test_ismcts_never_peeks(setting: Setting) -> None:
+    report = check_agent_never_peeks(
+        setting.game(),
+        functools.partial(make_agent, ISMCTS_SPEC, setting.name, 5),
+        games=ISMCTS_GAMES,
+        seed=7,
+        twins=1,
+        at_plies=ISMCTS_PLIES,
+    )
+    assert report.decisions >= ISMCTS_GAMES
+    assert _twins_differ(setting, report.hidden_differences, report.decisions)
+
+
+def _twins_differ(setting: Setting, differences: int, decisions: int) -> bool:
+    """Whether enough twins differed from their position (in ``render()``) for the peek
+    check to have teeth. Alone at the table, a player is kept from the order of face-down
+    piles only, which ``render()`` does not picture: nothing to count there."""
+    return setting.game().num_players == 1 or differences >= decisions / 2
+
+
+@pytest.mark.parametrize("name", envs.names())
+def test_options_are_validated_by_name(name: str) -> None:
+    check_option_validation(envs.spec(name), functools.partial(envs.make, name))
+
+
+@each_setting
+def test_clones_are_independent(setting: Setting) -> None:
+    clones = check_clone_independence(setting.game(), games=setting.games_for(CLONE_PLIES), seed=4)
+    assert clones > 0
+
+
+@each_setting
+def test_the_seed_decides_the_game(setting: Setting) -> None:
+    plies = check_seed_determinism(
+        setting.game(),
+        games=setting.games_for(DETERMINISM_PLIES),
+        seed=5,
+        chance=setting.spec.chance,
+    )
+    assert plies > 0
+
+
+@each_setting
+def test_action_notation_round_trips(setting: Setting) -> None:
+    positions = check_notation(setting.game(), games=setting.games_for(NOTATION_PLIES), seed=6)
+    assert positions > 0
+
+
+@each_setting
+def test_state_contract_holds_in_random_games(setting: Setting) -> None:
+    games = setting.games_for(CONTRACT_PLIES)
+    summary = run_random_games(
+        setting.game(), games=games, seed=8, max_plies=setting.spec.max_plies
+    )
+    assert summary.games == games
+
+
+@pytest.mark.parametrize(("name", "path"), GOLDEN, ids=[path.stem for _, path in GOLDEN])
+def test_golden_playthrough_replays_exactly(name: str, path: Path) -> None:
+    check_golden(envs.spec(name), path)
+
+
+@pytest.mark.parametrize("name", envs.names())
+def test_every_game_has_a_golden_playthrough(name: str) -> None:
+    """With TABLETOP_REGENERATE=1, a game without one gets its defaults' game recorded."""
+    folder = TESTS / name / GOLDEN_DIR
+    if not any(folder.glob("*.txt")) and os.environ.get(REGENERATE) == "1":
+        check_playthrough(envs.spec(name).new_game(), folder / f"{name}_seed7.txt", seed=7,
+                          action_seed=1)  # fmt: skip
+    assert any(folder.glob("*.txt")), (
+        f"{name}: no golden playthrough in {folder}; record one by running this test with "
+        f"{REGENERATE}=1"
+    )
