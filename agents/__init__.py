@@ -1,7 +1,8 @@
 """Agents: what plays a seat of a game on the engine state.
 
 The layer sits between the games (``tabletop.envs``) and what uses agents as opponents or
-players (``tabletop.wrappers``, ``tabletop.training``). Policy files need torch, so
+players (``tabletop.wrappers``, ``tabletop.training``), and defines what a finished game
+means for a seat (``tabletop.agents.outcome``) for both. Policy files need torch, so
 ``tabletop.agents.policy`` is imported only when a policy is loaded.
 """
 
