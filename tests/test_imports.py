@@ -19,13 +19,6 @@ import pytest
 LAYERS = ("tabletop.envs", "tabletop.agents", "tabletop.wrappers", "tabletop.training")
 """Bottom up: a layer may import the layers before it, never those after it."""
 
-KNOWN_CYCLES = [
-    ["tabletop.envs.gold_and_dust.cards", "tabletop.envs.gold_and_dust.effects"],
-]
-"""Cycles in game code that this test tolerates until the game is fixed: ``cards`` checks a
-special effect's name with a function-level import of ``effects``, which imports ``cards``.
-The test fails once a listed cycle is gone, so that its entry is removed with it."""
-
 
 def package_modules() -> dict[str, Path]:
     """Every module of the four layers: dotted name -> source file."""
@@ -143,10 +136,7 @@ def test_every_layer_is_walked(graph: dict[str, set[str]]) -> None:
 
 def test_no_import_cycles(graph: dict[str, set[str]]) -> None:
     cycles = find_cycles(graph)
-    unexpected = [cycle for cycle in cycles if cycle not in KNOWN_CYCLES]
-    assert not unexpected, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in unexpected)
-    gone = [cycle for cycle in KNOWN_CYCLES if cycle not in cycles]
-    assert not gone, f"fixed, so remove from KNOWN_CYCLES: {gone}"
+    assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
 
 
 def test_layers_import_only_the_layers_below(graph: dict[str, set[str]]) -> None:

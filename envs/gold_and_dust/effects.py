@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tabletop.envs.gold_and_dust.cards import Effect
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # cards.py checks special names against SPECIALS: no import back
+    from tabletop.envs.gold_and_dust.cards import Effect
     from tabletop.envs.gold_and_dust.engine import GoldDustState
 
 HERO = -1
@@ -25,7 +24,7 @@ IGNORE_ARMOUR = 1_000
 """Pierce large enough to ignore any armour (``pierce = true`` on a damage effect)."""
 
 Target = tuple[int, int]
-Primitive = Callable[["GoldDustState", int, Effect, int, "Target | None"], None]
+Primitive = Callable[["GoldDustState", int, "Effect", int, "Target | None"], None]
 
 
 def affected(state: GoldDustState, owner: int, selector: str, source_slot: int,
