@@ -1,0 +1,18 @@
+"""The card-game kit: shared machinery for games whose cards are data, knowing no game.
+
+- ``zones``: card instances (an id per physical card) and zones with an owner and a
+  visibility; one move operation that keeps who has seen each card; copies and card
+  conservation checks.
+- ``hidden``: determinization from the zone model (``redeal``) and the one retry loop for
+  deals that must also fit what the observer knows (``resample_consistent``).
+- ``vocabulary``: one registry per game of effect primitives (parameter schema, selectors,
+  run function, traits for encoders and heuristics), typed selectors, conditions, trigger
+  events and continuous effects; effects are parsed into typed objects at load.
+- ``events``: triggers dispatched by event name, conditions checked, effects resolved.
+- ``continuous``: figures computed from the cards in play, cached until the table changes.
+- ``phases``: turn structure as phase objects, response windows for the non-active player.
+- ``chain``: a last-in-first-out chain of answers.
+- ``encoding``: a zone as counts per card, or as rows of per-card features.
+
+docs/adding-a-game.md ("A card game on the kit") walks through using it.
+"""

@@ -1,0 +1,38 @@
+"""Encoder pieces from the zone model: a zone as counts per card definition, or as rows
+of per-card features. They read only the zones they are given: an encoder passes those its
+player may see (its own hand, public zones), and counts for the rest."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from tabletop.envs.core.cards.zones import Table, iid_of
+
+
+def zone_counts(table: Table, zones: Sequence[tuple[str, int]], size: int) -> np.ndarray:
+    """Copies of each definition (by its ``index`` < ``size``) in each zone, the zones'
+    blocks end to end: ``len(zones) * size`` numbers."""
+    cards = table.cards
+    indices = [
+        block * size + cards[iid_of(entry)].index
+        for block, (name, owner) in enumerate(zones)
+        for entry in table.zones[name][owner]
+        if entry is not None
+    ]
+    return np.bincount(indices, minlength=len(zones) * size)
+
+
+def zone_rows(
+    table: Table, zone: tuple[str, int],
+    features: Callable[[object, object], Sequence[float]], rows: int, width: int,
+) -> np.ndarray:  # fmt: skip
+    """A ``rows`` x ``width`` float32 block: row i holds ``features(card, entry)`` of
+    the zone's i-th position (its definition, and the bare iid or the card in play),
+    zeros for an empty slot or past the zone's end."""
+    out = np.zeros((rows, width), dtype=np.float32)
+    for row, entry in enumerate(table.zones[zone[0]][zone[1]][:rows]):
+        if entry is not None:
+            out[row] = features(table.cards[iid_of(entry)], entry)
+    return out
