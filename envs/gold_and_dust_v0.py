@@ -55,6 +55,7 @@ SPEC = GameSpec(
     # One mirror match per hero, so each row of ``tabletop bench`` is one hero's deck.
     bench_options=tuple({"decks": (hero, hero)} for hero in HEROES),
     metadata_of=_card_data,
+    decks=HEROES,
 )
 
 raw_env, env = env_constructors(SPEC)

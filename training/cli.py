@@ -12,7 +12,17 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from tabletop.training import bench, evaluate, games, info, play, replay, search, train
+from tabletop.training import (
+    balance,
+    bench,
+    evaluate,
+    games,
+    info,
+    play,
+    replay,
+    search,
+    train,
+)
 from tabletop.training.commandline import CommandError
 
 SUBCOMMANDS: dict[str, ModuleType] = {
@@ -21,6 +31,7 @@ SUBCOMMANDS: dict[str, ModuleType] = {
     "train": train,
     "eval": evaluate,
     "search": search,
+    "balance": balance,
     "replay": replay,
     "games": games,
     "info": info,

@@ -138,3 +138,57 @@ def _curve_point(row: dict[str, str], metric: str) -> tuple[float, float, float]
 def _short(spec: str) -> str:
     """A label that fits under a matrix column: a run directory's last part."""
     return Path(spec).name if "/" in spec else spec
+
+
+def balance_figure(path: Path, report: Any) -> None:
+    """The PNG of ``tabletop balance``: the deck-vs-deck win matrix (row deck against column
+    deck: win rate, its 95% interval and the draw rate; the diagonal, not played, blank) and
+    each deck's mean win rate against the others with its interval."""
+    labels = list(report.decks)
+    wins = np.full((len(labels), len(labels)), np.nan)
+    for row, row_label in enumerate(labels):
+        for column, column_label in enumerate(labels):
+            if column_label != row_label:
+                wins[row, column] = report.matrix[row_label][column_label].win_rate
+    size = 1.4 * len(labels) + 3
+    figure, (matrix_ax, bar_ax) = plt.subplots(
+        1, 2, figsize=(2 * size, size), gridspec_kw={"width_ratios": [1.25, 1]}
+    )
+    image = matrix_ax.imshow(wins, vmin=0, vmax=1, cmap="RdYlGn")
+    matrix_ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
+    matrix_ax.set_yticks(range(len(labels)), labels)
+    matrix_ax.set_xlabel("opponent deck")
+    matrix_ax.set_ylabel("deck (win rate, 95% CI, draw rate)")
+    for (row, column), value in np.ndenumerate(wins):
+        if not np.isnan(value):
+            tally = report.matrix[labels[row]][labels[column]]
+            low, high = tally.win_ci95
+            text = f"{value:.2f}\n[{low:.2f}, {high:.2f}]\nd {tally.draw_rate:.2f}"
+            matrix_ax.text(column, row, text, ha="center", va="center", fontsize=8)
+    matrix_ax.figure.colorbar(image, ax=matrix_ax, fraction=0.046, label="win rate")
+    matrix_ax.set_title(
+        f"{report.game}: {report.agent}, {report.games_per_order} games per seating"
+    )
+    means = [report.mean[label].win_rate for label in labels]
+    errors = np.array(
+        [
+            [mean - report.mean[label].win_ci95[0], report.mean[label].win_ci95[1] - mean]
+            for label, mean in zip(labels, means, strict=True)
+        ]
+    ).T.clip(0)
+    bars = bar_ax.bar(labels, means, yerr=errors, capsize=4, color="tab:blue")
+    bar_ax.bar_label(bars, fmt="%.2f", label_type="center", color="white")
+    bar_ax.axhline(0.5, linestyle="--", color="grey")
+    bar_ax.set_ylim(0, 1)
+    bar_ax.set_ylabel("mean win rate against the other decks (95% CI)")
+    first = report.first_mover
+    bar_ax.set_title(
+        f"first to move wins {first.win_rate:.2f}; {report.plies:.0f} plies a game; "
+        f"{report.total_games} games",
+        fontsize=9,
+    )
+    bar_ax.tick_params(axis="x", rotation=30)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.agents import Agent, play_game
+from tabletop.agents.base import MoveObserver
 from tabletop.agents.outcome import side_outcome
 from tabletop.envs.core.protocol import Game, State
 from tabletop.training.results import numeric_stats
@@ -119,15 +120,19 @@ def play_record(
     seed: int,
     seats: Sequence[str],
     agents: Sequence[Agent],
+    on_move: MoveObserver | None = None,
 ) -> GameRecord:
     """Play deal ``seed`` of ``game`` (built with ``options``) with ``agents[p]`` at seat
-    ``p`` and ``seats[p]`` as its label; the record of the game."""
+    ``p`` and ``seats[p]`` as its label; the record of the game. ``on_move`` also sees
+    each action before it is applied (as in ``agents.play_game``)."""
     actions: list[int] = []
     texts: list[str] = []
 
     def note(state: State, action: int) -> None:
         actions.append(action)
         texts.append(state.action_to_string(action))
+        if on_move is not None:
+            on_move(state, action)
 
     state = play_game(game.new_state(seed=seed), agents, on_move=note)
     return GameRecord(

@@ -26,6 +26,9 @@ HeuristicFactory = Callable[[int | None], "Agent"]
 PLAYERS_OPTION = "num_players"
 """The option of games whose player count is configurable."""
 
+DECKS_OPTION = "decks"
+"""The option of card games that takes the decks in play, one per seat (``SPEC.decks``)."""
+
 
 class Payoff(enum.Enum):
     """How the seats' returns relate (OpenSpiel's ``GameType.Utility``)."""
@@ -87,6 +90,11 @@ class GameSpec:
     render_modes: tuple[str, ...] = ("ansi", "human")
     metadata_of: Callable[[Game], Mapping[str, Any]] | None = None
     """Extra env metadata read from a configured game (e.g. the card data in use)."""
+    decks: tuple[str, ...] = ()
+    """A card game's packaged decks by name, each a valid item of its ``decks`` option
+    (``DECKS_OPTION``: one deck per seat); empty for games without decks. ``tabletop
+    balance`` plays them against each other, and counts the cards each seat plays from
+    the game's ``card_played`` events (data ``player``: the seat, ``card``: its name)."""
 
     @property
     def competitive(self) -> bool:
@@ -170,7 +178,7 @@ def _problems(spec: GameSpec, module_name: str) -> list[str]:
         problems.append(f"options: a game with a player range takes {PLAYERS_OPTION!r}")
     elif not spec.min_players <= spec.default_players <= spec.max_players:
         problems.append(f"options: default {PLAYERS_OPTION} {spec.default_players} out of range")
-    return problems + _bench_problems(spec)
+    return problems + _bench_problems(spec) + _deck_problems(spec)
 
 
 def _bench_problems(spec: GameSpec) -> list[str]:
@@ -180,6 +188,19 @@ def _bench_problems(spec: GameSpec) -> list[str]:
             check_options(spec.name, dict(options), set(spec.options))
         except UnknownOptionError as error:
             problems.append(f"bench_options: {error}")
+    return problems
+
+
+def _deck_problems(spec: GameSpec) -> list[str]:
+    if not spec.decks:
+        return []
+    problems = []
+    if DECKS_OPTION not in spec.options:
+        problems.append(f"decks: packaged decks, but no {DECKS_OPTION!r} option to choose them")
+    if not all(isinstance(name, str) and name.strip() for name in spec.decks):
+        problems.append(f"decks: every deck name must be non-empty text, got {spec.decks!r}")
+    elif len(set(spec.decks)) != len(spec.decks):
+        problems.append(f"decks: a deck is named twice in {spec.decks!r}")
     return problems
 
 
