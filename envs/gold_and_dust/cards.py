@@ -3,8 +3,9 @@
 A pool file (TOML) lists heroes (``[[hero]]``) and cards (``[[card]]``); a deck file names a
 hero and 40 cards from a pool (``[cards]``, name = copies). Files are validated with pydantic
 on load, and every error names the file, the card and the field (``envs/core/carddata.py``).
-Abilities are composed in data from a small vocabulary of effect primitives (``PRIMITIVES``)
-and keywords (``KEYWORDS``); the rare card that needs code names a function registered in
+Abilities are composed in data from the vocabulary of ``effects.VOCAB`` (effect primitives,
+selectors, trigger events, conditions and the ``aura`` continuous effect) and keywords
+(``KEYWORDS``); the rare card that needs code names a function registered in
 ``effects.SPECIALS``. The format is documented in docs/card-format.md.
 """
 
@@ -17,10 +18,11 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
+    create_model,
     field_validator,
     model_validator,
 )
@@ -34,6 +36,28 @@ from tabletop.envs.core.carddata import (
     validate_record,
     validate_records,
 )
+from tabletop.envs.core.cards.events import Triggers, triggers_of
+from tabletop.envs.core.cards.vocabulary import Effect
+from tabletop.envs.gold_and_dust.effects import (
+    ENEMY_UNIT_SELECTORS,
+    GROUPS,
+    OWN_UNIT_SELECTORS,
+    PRIMITIVES,
+    SELECTORS,
+    UNIT_EVENTS,
+    UNIT_SELECTORS,
+    VOCAB,
+    AuraDef,
+    Die,
+    parse_die,
+)
+
+__all__ = [
+    "ARTIFACT", "ENEMY_UNIT_SELECTORS", "GROUPS", "HEROES", "KEYWORDS", "OWN_UNIT_SELECTORS",
+    "PRIMITIVES", "ROLES", "SELECTORS", "SPELL", "TARGETS", "UNIT", "UNIT_SELECTORS", "AuraDef",
+    "Card", "Deck", "Hero", "Pool", "data_path", "load_deck", "load_pool", "parse_deck",
+    "parse_die", "parse_pool",
+]  # fmt: skip
 
 FORMAT = 1
 """Version of the file format itself (the ``format`` key of pool files)."""
@@ -67,60 +91,8 @@ TARGETS = (
 """What the player chooses when playing a card: ``enemy``/``ally`` are a unit or that
 side's Hero, ``*_unit`` any unit of the side, ``*_front``/``*_back`` a unit of that row."""
 
-GROUPS = (
-    "each_enemy_unit",
-    "each_enemy_front",
-    "each_enemy_back",
-    "each_ally_unit",
-    "each_ally_front",
-    "each_ally_back",
-)
-SELECTORS = ("target", "self", "own_hero", "enemy_hero", *GROUPS)
-"""Whom an effect affects: the chosen ``target``, the unit itself (``self``), a Hero, or
-every living unit of a group."""
-
-UNIT_SELECTORS = ("target", "self", *GROUPS)
-OWN_UNIT_SELECTORS = ("target", "self", "each_ally_unit", "each_ally_front", "each_ally_back")
-ENEMY_UNIT_SELECTORS = ("target", "each_enemy_unit", "each_enemy_front", "each_enemy_back")
-
-PRIMITIVES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
-    "damage": (frozenset({"amount", "die", "pierce", "to"}), SELECTORS),
-    "heal": (frozenset({"amount", "to"}), SELECTORS),
-    "buff": (frozenset({"attack", "armour", "hp", "to"}), UNIT_SELECTORS),
-    "draw": (frozenset({"cards"}), ()),
-    "gain": (frozenset({"gold", "dust"}), ()),
-    "destroy": (frozenset({"to"}), UNIT_SELECTORS),
-    "move_up": (frozenset({"to"}), OWN_UNIT_SELECTORS),
-    "push_back": (frozenset({"to"}), ENEMY_UNIT_SELECTORS),
-    "ready": (frozenset({"to"}), OWN_UNIT_SELECTORS),
-    "special": (frozenset({"name", "to"}), SELECTORS),
-}
-"""Effect primitive -> (its parameters, the selectors ``to`` may take). ``draw`` and ``gain``
-always concern the card's owner. See ``effects.py`` for what each one does."""
-
 NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z' -]{0,30}[A-Za-z]$")
 RESERVED_NAMES = ("hero", "done")
-DIE_PATTERN = re.compile(r"^(?:([1-9])?k(3|6)|none)$")
-
-
-def parse_die(text: str) -> tuple[int, int]:
-    """``"k6"`` -> (1, 6), ``"2k6"`` -> (2, 6), ``"k3"`` -> (1, 3), ``"none"`` -> (0, 0)."""
-    match = DIE_PATTERN.match(text)
-    if match is None:
-        raise ValueError(f"{text!r} is not a die: write k3, k6, 2k6, ... or none (GD-3.1)")
-    if text == "none":
-        return (0, 0)
-    return (int(match.group(1) or 1), int(match.group(2)))
-
-
-def _checked_die(text: str) -> str:
-    parse_die(text)
-    return text
-
-
-Die = Annotated[str, AfterValidator(_checked_die)]
-"""A die written as in the cards (``k6``, ``2k6``, ``none``), checked where it is read."""
-
 
 # ----- schema -----------------------------------------------------------------------------
 
@@ -129,95 +101,36 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
-class EffectDef(_Strict):
-    """An effect primitive and its parameters: ``{do = "damage", amount = 2, die = "k6"}``."""
-
-    do: Literal[
-        "damage", "heal", "buff", "draw", "gain", "destroy", "move_up", "push_back", "ready",
-        "special",
-    ]  # fmt: skip
-    to: Literal[SELECTORS] = "target"  # type: ignore[valid-type]
-    amount: int = Field(0, ge=0, le=50)
-    die: Die = "none"
-    pierce: bool = False
-    attack: int = Field(0, ge=-10, le=10)
-    armour: int = Field(0, ge=-10, le=10)
-    hp: int = Field(0, ge=0, le=20)
-    cards: int = Field(0, ge=0, le=5)
-    gold: int = Field(0, ge=0, le=20)
-    dust: int = Field(0, ge=0, le=20)
-    name: str = ""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _only_own_parameters(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("do") in PRIMITIVES:
-            allowed = PRIMITIVES[data["do"]][0]
-            for key in data:
-                if key != "do" and key not in allowed:
-                    raise ValueError(
-                        f"{key!r} is not a parameter of {data['do']!r} "
-                        f"(it takes {', '.join(sorted(allowed))})"
-                    )
-        return data
-
-    @model_validator(mode="after")
-    def _meaningful(self) -> EffectDef:
-        selectors = PRIMITIVES[self.do][1]
-        if selectors and self.to not in selectors:
-            raise FieldError("to", f"{self.do!r} cannot affect {self.to!r} (allowed: {selectors})")
-        empty = {
-            "damage": self.amount == 0 and self.die == "none",
-            "heal": self.amount == 0,
-            "buff": (self.attack, self.armour, self.hp) == (0, 0, 0),
-            "draw": self.cards == 0,
-            "gain": self.gold == 0 and self.dust == 0,
-        }
-        if empty.get(self.do, False):
-            raise ValueError(f"{self.do!r} with nothing to do: give it an amount")
-        if self.do == "special":
-            from tabletop.envs.gold_and_dust.effects import SPECIALS
-
-            if self.name not in SPECIALS:
-                raise FieldError(
-                    "name", f"unknown special {self.name!r}; registered: {sorted(SPECIALS)}"
-                )
-        return self
-
-    @property
-    def selector(self) -> str:
-        """What ``to`` means here: ``draw``/``gain`` concern the owner, never a target, and a
-        ``special`` without ``to`` decides in code."""
-        if not PRIMITIVES[self.do][1] or (
-            self.do == "special" and "to" not in self.model_fields_set
-        ):
-            return ""
-        return self.to
+EffectData = Annotated[Effect, BeforeValidator(VOCAB.parse_effect)]
+"""An effect as written in a card (``{do = "damage", amount = 2, die = "k6"}``), checked
+against ``effects.VOCAB`` and loaded into a typed ``Effect`` (selector parsed) on load."""
 
 
-class AuraDef(_Strict):
-    """A lasting bonus to a group of the owner's units, e.g. the front row's attack."""
+@dataclass(frozen=True)
+class Aim:
+    """A parsed ``target``: the side the player picks on (relative: 0 own, 1 enemy),
+    whether that side's Hero may be picked, and the row a unit must be in (None: any)."""
 
-    group: Literal["ally_front", "ally_back", "ally_unit"]
-    attack: int = Field(0, ge=-5, le=5)
-    armour: int = Field(0, ge=-5, le=5)
+    side: int
+    hero: bool
+    row: int | None
 
-    @model_validator(mode="after")
-    def _meaningful(self) -> AuraDef:
-        if self.attack == 0 and self.armour == 0:
-            raise ValueError("an aura with nothing to do: give it attack or armour")
-        return self
+
+def parse_aim(target: str) -> Aim | None:
+    """``"none"`` -> None; ``"enemy_front"`` -> Aim(1, False, 0), and so on."""
+    if target == "none":
+        return None
+    side_word, _, row_word = target.partition("_")
+    row = {"front": 0, "back": 1}.get(row_word)
+    return Aim(0 if side_word == "ally" else 1, row_word == "", row)
 
 
 class PassiveDef(_Strict):
-    """A hero's passive ability (GD-2.4), composed of these modifiers."""
+    """A hero's passive ability (GD-2.4): its text and its continuous effects (``aura``),
+    the same vocabulary lasting artifacts use."""
 
     text: str
     aura: list[AuraDef] = []
-    spell_dust_discount: int = Field(0, ge=0, le=5)
-    artifact_gold_discount: int = Field(0, ge=0, le=5)
-    first_turn_extra_draws: int = Field(0, ge=0, le=3)
-    hero_damage_bonus: int = Field(0, ge=0, le=5)
 
 
 class HeroDef(_Strict):
@@ -238,8 +151,9 @@ class HeroDef(_Strict):
         return _check_name(value)
 
 
-class CardDef(_Strict):
-    """A unit, spell or artifact of a pool."""
+class _CardFields(_Strict):
+    """A unit, spell or artifact of a pool; ``CardDef`` adds one effect list per trigger
+    event of the vocabulary (``on_play``, ``on_death``, ...)."""
 
     name: str
     kind: Literal["unit", "spell", "artifact"]
@@ -256,9 +170,6 @@ class CardDef(_Strict):
     keywords: list[Literal[KEYWORDS]] = []  # type: ignore[valid-type]
     persistent: bool = False
     target: Literal[TARGETS] = "none"  # type: ignore[valid-type]
-    on_play: list[EffectDef] = []
-    on_death: list[EffectDef] = []
-    on_turn_start: list[EffectDef] = []
     aura: list[AuraDef] = []
 
     @field_validator("name")
@@ -267,13 +178,20 @@ class CardDef(_Strict):
         return _check_name(value)
 
     @model_validator(mode="after")
-    def _consistent(self) -> CardDef:
+    def _consistent(self) -> _CardFields:
         if self.kind == UNIT:
             self._check_unit()
         else:
             self._check_non_unit()
         self._check_targets()
         return self
+
+    def effects(self, event: str) -> list[Effect]:
+        return getattr(self, VOCAB.events[event].field)
+
+    def _lasting(self) -> list[str]:
+        """The fields that only mean something while the card stays on the table."""
+        return [n for n in ("aura", "on_turn_start") if getattr(self, n)]
 
     def _check_unit(self) -> None:
         if self.role is None:
@@ -293,13 +211,15 @@ class CardDef(_Strict):
         for name in unit_fields:
             if name in self.model_fields_set:
                 raise FieldError(name, f"{name!r} is a unit field; a {self.kind} has none")
-        if self.on_death:
-            raise FieldError("on_death", "'on_death' is for units")
+        for event in UNIT_EVENTS:
+            if self.effects(event):
+                field = VOCAB.events[event].field
+                raise FieldError(field, f"{field!r} is for units")
         if self.kind == SPELL and self.gold:
             raise FieldError("gold", "spells are paid in dust only (GD-8.1)")
         if self.kind == ARTIFACT and self.dust:
             raise FieldError("dust", "artifacts are paid in gold only (GD-8.1)")
-        lasting = [name for name in ("aura", "on_turn_start") if getattr(self, name)]
+        lasting = self._lasting()
         if self.kind == SPELL and (self.persistent or lasting):
             field = "persistent" if self.persistent else lasting[0]
             raise FieldError(
@@ -312,11 +232,12 @@ class CardDef(_Strict):
                 "persistent", "a lasting artifact without aura or on_turn_start does nothing "
                 "on the table: give it one, or drop persistent",
             )  # fmt: skip
-        if not (self.on_play or lasting):
+        if not (self.effects("played") or lasting):
             raise FieldError("on_play", f"a {self.kind} without effects does nothing")
 
     def _check_targets(self) -> None:
-        uses_target = any(e.selector == "target" for e in self.on_play)
+        on_play = self.effects("played")
+        uses_target = any(e.to == "target" for e in on_play)
         if uses_target and self.target == "none":
             raise FieldError(
                 "target", "an on_play effect affects 'target' but the card has target = 'none'"
@@ -325,21 +246,29 @@ class CardDef(_Strict):
             raise FieldError(
                 "target", f"target = {self.target!r} but no on_play effect affects 'target'"
             )
-        for trigger in ("on_death", "on_turn_start"):
-            for effect in getattr(self, trigger):
-                if effect.selector == "target":
-                    raise FieldError(trigger, f"{trigger} effects cannot choose a target: set 'to'")
-        if any(e.selector == "self" for e in self.on_death):
+        for field, event in VOCAB.trigger_fields():
+            effects = self.effects(event)
+            if event != "played" and any(e.to == "target" for e in effects):
+                raise FieldError(field, f"{field} effects cannot choose a target: set 'to'")
+            if self.kind != UNIT and any(e.to == "self" for e in effects):
+                raise FieldError(field, f"'self' is a unit; a {self.kind} cannot affect it")
+        if any(e.to == "self" for e in self.effects("dies")):
             raise FieldError("on_death", "on_death effects cannot affect 'self': the unit is dead")
-        for trigger in ("on_play", "on_turn_start"):
-            if self.kind != UNIT and any(e.selector == "self" for e in getattr(self, trigger)):
-                raise FieldError(trigger, f"'self' is a unit; a {self.kind} cannot affect it")
-        for effect in self.on_play:
-            if effect.selector == "target":
+        for effect in on_play:
+            if effect.to == "target":
                 _check_target_fits(self.target, effect)
 
 
-def _check_target_fits(target: str, effect: EffectDef) -> None:
+CardDef = create_model(
+    "CardDef",
+    __base__=_CardFields,
+    __doc__=_CardFields.__doc__,
+    **{field: (list[EffectData], []) for field, _ in VOCAB.trigger_fields()},
+)
+"""A pool card's record: the fields above and one effect list per trigger event."""
+
+
+def _check_target_fits(target: str, effect: Effect) -> None:
     """The chosen target must be something the primitive can affect."""
     hero_possible = target in ("enemy", "ally")
     if hero_possible and effect.do in ("buff", "destroy", "move_up", "push_back", "ready"):
@@ -382,24 +311,6 @@ class DeckFile(_Strict):
 
 
 @dataclass(frozen=True, slots=True)
-class Effect:
-    """An effect as the engine runs it."""
-
-    do: str
-    to: str
-    amount: int
-    dice: tuple[int, int]
-    pierce: bool
-    attack: int
-    armour: int
-    hp: int
-    cards: int
-    gold: int
-    dust: int
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
 class Card:
     """A pool card as the engine uses it; ``index`` is its position in ``Pool.cards``."""
 
@@ -424,14 +335,32 @@ class Card:
     immobile: bool
     persistent: bool
     target: str
-    on_play: tuple[Effect, ...]
-    on_death: tuple[Effect, ...]
-    on_turn_start: tuple[Effect, ...]
+    aim: Aim | None
+    triggers: Triggers
+    """Event name -> the effects the card resolves when it happens."""
     aura: tuple[AuraDef, ...]
+    statics: tuple[tuple[str, AuraDef], ...]
+    """The card's continuous effects while it is on the table: ``("aura", modifier)``."""
 
     @property
     def is_unit(self) -> bool:
         return self.kind == UNIT
+
+    @property
+    def on_play(self) -> tuple[Effect, ...]:
+        return self.triggers.get("played", ())
+
+    @property
+    def on_death(self) -> tuple[Effect, ...]:
+        return self.triggers.get("dies", ())
+
+    @property
+    def on_turn_start(self) -> tuple[Effect, ...]:
+        return self.triggers.get("turn_starts", ())
+
+    def effects(self) -> tuple[Effect, ...]:
+        """Every effect of every trigger, in the vocabulary's event order."""
+        return tuple(e for _, event in VOCAB.trigger_fields() for e in self.triggers.get(event, ()))
 
     def die_text(self) -> str:
         count, sides = self.dice
@@ -440,6 +369,8 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Hero:
+    """A Hero card; its passive's auras are its ``statics`` (it is always in play)."""
+
     index: int
     name: str
     text: str
@@ -449,6 +380,7 @@ class Hero:
     dust_regen: int
     hp: int
     passive: PassiveDef
+    statics: tuple[tuple[str, AuraDef], ...]
 
 
 @dataclass(frozen=True)
@@ -483,24 +415,7 @@ class Deck:
     cards: tuple[int, ...]
 
 
-def _compile_effect(effect: EffectDef) -> Effect:
-    return Effect(
-        do=effect.do,
-        to=effect.selector,
-        amount=effect.amount,
-        dice=parse_die(effect.die),
-        pierce=effect.pierce,
-        attack=effect.attack,
-        armour=effect.armour,
-        hp=effect.hp,
-        cards=effect.cards,
-        gold=effect.gold,
-        dust=effect.dust,
-        name=effect.name,
-    )
-
-
-def _compile_card(index: int, card: CardDef) -> Card:
+def _compile_card(index: int, card: Any) -> Card:
     keywords = set(card.keywords)
     return Card(
         index=index,
@@ -524,11 +439,18 @@ def _compile_card(index: int, card: CardDef) -> Card:
         immobile="immobile" in keywords,
         persistent=card.persistent,
         target=card.target,
-        on_play=tuple(_compile_effect(e) for e in card.on_play),
-        on_death=tuple(_compile_effect(e) for e in card.on_death),
-        on_turn_start=tuple(_compile_effect(e) for e in card.on_turn_start),
+        aim=parse_aim(card.target),
+        triggers=triggers_of(card.__dict__, VOCAB.trigger_fields()),
         aura=tuple(card.aura),
+        statics=tuple(("aura", aura) for aura in card.aura),
     )
+
+
+def _compile_hero(index: int, hero: HeroDef) -> Hero:
+    return Hero(
+        index, hero.name, hero.text, hero.gold, hero.gold_regen, hero.dust, hero.dust_regen,
+        hero.hp, hero.passive, tuple(("aura", aura) for aura in hero.passive.aura),
+    )  # fmt: skip
 
 
 # ----- loading ----------------------------------------------------------------------------
@@ -560,10 +482,7 @@ def parse_pool(data: dict[str, Any], source: str) -> Pool:
         name=meta.name,
         version=meta.version,
         source=source,
-        heroes=tuple(
-            Hero(i, h.name, h.text, h.gold, h.gold_regen, h.dust, h.dust_regen, h.hp, h.passive)
-            for i, h in enumerate(heroes)
-        ),
+        heroes=tuple(_compile_hero(i, h) for i, h in enumerate(heroes)),
         cards=tuple(_compile_card(i, c) for i, c in enumerate(cards)),
     )
 

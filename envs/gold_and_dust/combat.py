@@ -3,14 +3,16 @@ attacks, blocks, fights and strikes (GD-7).
 
 Module-level functions taking the state; ``GoldDustState`` binds the public ones
 (``hit_unit``, ``hit_hero``, ``kill_unit``, ``bury_dead``) as methods, which card effects
-call. When the turn ends after the strikes is the turn structure's call (``turns``).
+call. When the turn ends after the strikes is the turn structure's call (``turns``). What
+happens to a unit (it dies, is damaged and survives, attacks, blocks, shoots) is an event
+its card may react to (``effects.VOCAB``); its effects resolve at once.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tabletop.envs.gold_and_dust.effects import run_effects
+from tabletop.envs.core.cards.events import Context, dispatch
 from tabletop.envs.gold_and_dust.phases import OVER, STRIKE, finish
 
 if TYPE_CHECKING:
@@ -30,17 +32,28 @@ def hit_unit(state: GoldDustState, side: int, slot: int, amount: int, pierce: in
     if unit.hp <= 0:
         unit.hp = 0
         unit.dead = True
+        state.dying = True
     state._record(
         "damage_dealt", player=side, target=state.unit_label(side, slot), amount=amount,
         armour=min(armour, amount), taken=taken, hp=unit.hp,
     )  # fmt: skip
+    if taken > 0 and not unit.dead and "damaged" in unit.card.triggers:
+        unit_event(state, "damaged", side, slot)
     return taken
+
+
+def unit_event(state: GoldDustState, event: str, side: int, slot: int) -> None:
+    """The unit in ``slot`` of ``side`` reacts to ``event`` (callers check first that its
+    card does: most cards react to nothing, and this runs in every fight)."""
+    triggers = state.boards[side][slot].card.triggers
+    dispatch(state, event, [(triggers, Context(side, slot))], state.is_terminal)
 
 
 def kill_unit(state: GoldDustState, side: int, slot: int) -> None:
     unit = state.boards[side][slot]
     unit.hp = 0
     unit.dead = True
+    state.dying = True
     state._record("unit_destroyed", player=side, unit=state.unit_label(side, slot))
 
 
@@ -57,8 +70,10 @@ def hit_hero(state: GoldDustState, side: int, amount: int) -> None:
 
 def bury_dead(state: GoldDustState) -> None:
     """GD-3.3 / GD-7.5: dead units go to the graveyard, then their on_death effects
-    resolve (which may kill more)."""
-    while state.phase != OVER:
+    resolve (which may kill more). ``state.dying`` says whether a unit died since the last
+    burial, so the many calls with nobody to bury cost nothing."""
+    while state.dying and state.phase != OVER:
+        state.dying = False
         dead = [
             (side, slot, unit)
             for side in (state.active, 1 - state.active)
@@ -68,13 +83,18 @@ def bury_dead(state: GoldDustState) -> None:
         if not dead:
             return
         labels = [state.unit_label(side, slot) for side, slot, _ in dead]
-        for (side, slot, unit), label in zip(dead, labels, strict=True):
-            state.boards[side][slot] = None
-            state.graveyards[side].append(unit.card.index)
+        for (side, _, unit), label in zip(dead, labels, strict=True):
+            state.table.remove(unit, ("board", side))
+            state.table.put(unit.iid, ("graveyard", side))
             state.counters["units_died"] += 1
             state._record("unit_died", player=side, unit=label)
-        for side, _, unit in dead:
-            run_effects(state, side, unit.card.on_death)
+        listeners = [
+            (unit.card.triggers, Context(side, -1))
+            for side, _, unit in dead
+            if "dies" in unit.card.triggers
+        ]
+        if listeners:
+            dispatch(state, "dies", listeners, state.is_terminal)
 
 
 # ----- the active player's shots and attacks --------------------------------------------------
@@ -89,7 +109,10 @@ def shoot(state: GoldDustState, slot: int, target: int) -> None:
         "unit_shot", player=player, unit=state.unit_label(player, slot),
         target=_target_facts(state, target),
     )  # fmt: skip
-    _hit_target(state, unit, target)
+    if "shoots" in unit.card.triggers:
+        unit_event(state, "shoots", player, slot)
+    if state.phase != OVER and not unit.dead:
+        _hit_target(state, unit, target)
 
 
 def declare_attacker(state: GoldDustState, slot: int) -> None:
@@ -97,6 +120,8 @@ def declare_attacker(state: GoldDustState, slot: int) -> None:
     state.attackers.append(slot)
     state.boards[state.active][slot].tapped = True
     state._record("attack_declared", player=state.active, unit=state.unit_label(state.active, slot))
+    if "attacks" in state.boards[state.active][slot].card.triggers:
+        unit_event(state, "attacks", state.active, slot)
 
 
 def block(state: GoldDustState, attacker: int, blocker: int) -> None:
@@ -107,6 +132,8 @@ def block(state: GoldDustState, attacker: int, blocker: int) -> None:
         "block_declared", player=defender, unit=state.unit_label(defender, blocker),
         attacker=state.unit_label(state.active, attacker),
     )  # fmt: skip
+    if "blocks" in state.boards[defender][blocker].card.triggers:
+        unit_event(state, "blocks", defender, blocker)
 
 
 def resolve_blocks(state: GoldDustState) -> None:
@@ -154,7 +181,7 @@ def _hit_target(state: GoldDustState, unit: Unit, target: int) -> None:
     player = state.active
     damage = state.attack_of(player, unit) + state.roll(unit.card.dice)
     if target == 0:
-        hit_hero(state, 1 - player, damage + state.heroes[player].passive.hero_damage_bonus)
+        hit_hero(state, 1 - player, damage + state.hero_damage_bonus(player))
     else:
         hit_unit(state, 1 - player, target - 1, damage, unit.card.pierce)
 

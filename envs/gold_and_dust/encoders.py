@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tabletop.envs.core.cards.encoding import zone_counts
 from tabletop.envs.core.layout import stack_layout
 from tabletop.envs.gold_and_dust.actions import ARTIFACT_SLOTS, BOARD_SLOTS, MAX_HAND
 from tabletop.envs.gold_and_dust.cards import (
@@ -28,7 +29,7 @@ from tabletop.envs.gold_and_dust.cards import (
     Pool,
     load_pool,
 )
-from tabletop.envs.gold_and_dust.effects import FRONT
+from tabletop.envs.gold_and_dust.effects import ENEMY, FRONT
 from tabletop.envs.gold_and_dust.engine import (
     ATTACK,
     BLOCK,
@@ -120,18 +121,22 @@ def row_layout() -> list[tuple[str, slice, str]]:
 
 
 def _effect_summary(card: Card) -> list[float]:
-    effects = card.on_play + card.on_death + card.on_turn_start
-    damage = sum(e.amount + e.dice[0] * (3.5 if e.dice[1] == 6 else 2) for e in effects
-                 if e.do == "damage")  # fmt: skip
+    """What the card's effects amount to, from each primitive's declared traits: no
+    if-chain over primitive names, so a new primitive needs no new encoder code."""
+    effects = card.effects()
+
+    def total(trait: str) -> float:
+        return sum(e.trait(trait) for e in effects)
+
     return [
-        damage / 10,
-        sum(e.amount for e in effects if e.do == "heal") / 10,
-        sum(e.attack for e in effects if e.do == "buff") / 3,
-        sum(e.armour for e in effects if e.do == "buff") / 3,
-        sum(e.cards for e in effects if e.do == "draw") / 3,
-        sum(e.gold + e.dust for e in effects if e.do == "gain") / 5,
-        float(any(e.do == "destroy" for e in effects)),
-        float(any(e.do in ("move_up", "push_back", "ready") for e in effects)),
+        total("damage") / 10,
+        total("heal") / 10,
+        total("buff_attack") / 3,
+        total("buff_armour") / 3,
+        total("draws") / 3,
+        total("gains") / 5,
+        float(any(e.trait("destroys") for e in effects)),
+        float(any(e.trait("moves_units") for e in effects)),
         float(sum(a.attack for a in card.aura)),
         float(sum(a.armour for a in card.aura)),
         float(bool(card.on_death)),
@@ -163,8 +168,8 @@ def static_features(card: Card) -> list[float]:
         float(card.tireless),
         float(card.immobile),
         float(card.persistent),
-        float(card.target != "none"),
-        float(card.target.startswith("enemy")),
+        float(card.aim is not None),
+        float(card.aim is not None and card.aim.side == ENEMY),
         *_effect_summary(card),
     ]
 
@@ -194,13 +199,13 @@ def _passive(hero: Hero) -> list[float]:
     """The Hero's passive as five figures (cached: it runs on every step)."""
     cached = _PASSIVES.get(id(hero))
     if cached is None or cached[0] is not hero:
-        passive = hero.passive
+        auras = [aura for _, aura in hero.statics]
         figures = [
-            float(sum(a.attack for a in passive.aura)),
-            float(passive.spell_dust_discount),
-            float(passive.artifact_gold_discount),
-            float(passive.first_turn_extra_draws),
-            float(passive.hero_damage_bonus),
+            float(sum(a.attack for a in auras)),
+            float(-sum(a.dust for a in auras)),
+            float(-sum(a.gold for a in auras)),
+            float(sum(a.first_turn_draws for a in auras)),
+            float(sum(a.hero_damage for a in auras)),
         ]
         cached = _PASSIVES[id(hero)] = (hero, figures)
     return cached[1]
@@ -224,12 +229,12 @@ def table_features(state: GoldDustState, player: int) -> list[float]:
         enemy_hero.dust_regen / 5,
         *_passive(own_hero),
         *_passive(enemy_hero),
-        len(state.hands[player]) / MAX_HAND,
-        len(state.hands[enemy]) / MAX_HAND,
-        len(state.decks[player]) / 40,
-        len(state.decks[enemy]) / 40,
-        len(state.graveyards[player]) / 40,
-        len(state.graveyards[enemy]) / 40,
+        len(state.hand_cards[player]) / MAX_HAND,
+        len(state.hand_cards[enemy]) / MAX_HAND,
+        len(state.deck_cards[player]) / 40,
+        len(state.deck_cards[enemy]) / 40,
+        len(state.grave_cards[player]) / 40,
+        len(state.grave_cards[enemy]) / 40,
         state.fatigue[player] / 10,
         state.fatigue[enemy] / 10,
         state.turn / state.game.max_turns,
@@ -244,15 +249,16 @@ def fill_card_rows(state: GoldDustState, player: int, rows: np.ndarray) -> None:
     (all zero). Positions are gathered first and written with two numpy calls,
     since this runs on every env step."""
     count = len(state.game.pool.cards)
+    cards = state.table.cards
     positions: list[int] = []
     sources: list[int] = []
-    for start, zone, cards in (
-        (HAND_ROW, 0, state.hands[player]),
-        (OWN_ART_ROW, 3, state.artifacts[player]),
-        (ENEMY_ART_ROW, 4, state.artifacts[1 - player]),
+    for start, zone, iids in (
+        (HAND_ROW, 0, state.hand_cards[player]),
+        (OWN_ART_ROW, 3, state.artifact_cards[player]),
+        (ENEMY_ART_ROW, 4, state.artifact_cards[1 - player]),
     ):
-        positions += range(start, start + len(cards))
-        sources += [zone * count + card for card in cards]
+        positions += range(start, start + len(iids))
+        sources += [zone * count + cards[iid].index for iid in iids]
     unit_positions: list[int] = []
     values: list[float] = []
     for side, start, zone in ((player, OWN_ROW, 1), (1 - player, ENEMY_ROW, 2)):
@@ -274,7 +280,7 @@ def _unit_features(state: GoldDustState, side: int, values: list[float]) -> list
     attacking = state.attackers if mine else ()
     engaged = set(state.blocks) if mine else set(state.blocks.values())
     next_striker = state.strikes[0] if state.strikes and mine else -1
-    auras = state.auras[side]
+    auras = state.auras(side)
     units = []
     for slot, unit in enumerate(state.boards[side]):
         if unit is None:
@@ -300,12 +306,10 @@ def _unit_features(state: GoldDustState, side: int, values: list[float]) -> list
     return units
 
 
-def _count_indices(state: GoldDustState, player: int, count: int) -> list[int]:
-    """Flat positions (relative to the counts block) of every own-deck and graveyard card."""
-    indices = list(state.decks[player])
-    indices += [count + c for c in state.graveyards[player]]
-    indices += [2 * count + c for c in state.graveyards[1 - player]]
-    return indices
+def _counted_zones(player: int) -> tuple[tuple[str, int], ...]:
+    """The zones counted per card: the own deck (its contents are known, not its order)
+    and both graveyards."""
+    return (("deck", player), ("graveyard", player), ("graveyard", 1 - player))
 
 
 class FlatEncoder:
@@ -323,9 +327,7 @@ class FlatEncoder:
         out = np.zeros(rows_end + 3 * count, dtype=np.float32)
         out[:TABLE_SIZE] = table_features(state, player)
         fill_card_rows(state, player, out[TABLE_SIZE:rows_end].reshape(CARD_ROWS, WIDTH))
-        indices = _count_indices(state, player, count)
-        if indices:
-            out[rows_end:] = np.bincount(indices, minlength=3 * count) / 2
+        out[rows_end:] = zone_counts(state.table, _counted_zones(player), count) / 2
         return out
 
 

@@ -30,13 +30,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tabletop.envs.core.engine import EngineState, EventRecord, copy_generator
-from tabletop.envs.core.protocol import TERMINAL, Event, check_options
+from tabletop.envs.core.cards.continuous import Continuous, statics_in
+from tabletop.envs.core.cards.hidden import redeal, resample_consistent
+from tabletop.envs.core.cards.phases import PhasedState
+from tabletop.envs.core.cards.zones import Table, Visibility, ZoneSpec
+from tabletop.envs.core.engine import EventRecord, copy_generator
+from tabletop.envs.core.protocol import Event, check_options
 from tabletop.envs.gold_and_dust import combat, legal, notation, plays, rendering, turns
 from tabletop.envs.gold_and_dust.actions import ARTIFACT_SLOTS, BOARD_SLOTS, MAX_HAND, NUM_ACTIONS
 from tabletop.envs.gold_and_dust.cards import (
-    ARTIFACT,
-    SPELL,
     Card,
     Deck,
     Hero,
@@ -67,7 +69,17 @@ are defined in ``phases`` and ``units`` (the role modules' shared leaves) and re
 DEFAULT_DECKS = ("warrior", "mage")
 DEFAULT_MAX_TURNS = 200
 """GD-9.1's safety net, counted in player turns (a ply of the rules = one player's turn)."""
-MAX_RESAMPLE_TRIES = 1_000
+
+ZONES = (
+    ZoneSpec("hero", Visibility.PUBLIC, lasting=True),
+    ZoneSpec("deck", Visibility.NOBODY),
+    ZoneSpec("hand", Visibility.OWNER),
+    ZoneSpec("graveyard", Visibility.PUBLIC),
+    ZoneSpec("artifacts", Visibility.PUBLIC, lasting=True),
+    ZoneSpec("board", Visibility.PUBLIC, slots=BOARD_SLOTS, in_play=True),
+)
+"""Where a player's cards can be (GD-9.3): the Hero, the deck (its order unknown to all),
+the hand (its owner's), and the public graveyard, lasting artifacts and board of units."""
 
 
 class GoldDustGame:
@@ -117,9 +129,9 @@ class GoldDustGame:
         """Shuffled decks, five cards each (GD-4.1), the first player drawn by the seed."""
         rng = random.Random(seed)
         decks = [list(deck.cards) for deck in self.decks]
-        for deck in decks:
-            rng.shuffle(deck)
         state = GoldDustState(self, rng, [d.hero for d in self.decks], decks)
+        for deck in state.deck_cards:
+            rng.shuffle(deck)
         for player in (0, 1):
             for _ in range(MAX_HAND):
                 state.draw(player)
@@ -157,6 +169,7 @@ class GoldDustGame:
         state = GoldDustState(self, random.Random(seed), heroes, decks)
         for player, setup in enumerate(setups):
             state.place_stacked(player, setup, self._card_ids)
+        for player in (0, 1):
             state.turns_started[player] = 0 if first_turns else 1
         if start_turn:
             state.begin_turn(first_player)
@@ -193,30 +206,35 @@ def _check_decks(decks: object) -> None:
             )
 
 
-class GoldDustState(EngineState):
-    """One Gold & Dust position. Decks keep their top card last."""
+class GoldDustState(PhasedState):
+    """One Gold & Dust position: the cards on a kit ``Table`` (``ZONES``), resources, the
+    step of the turn (``phase``, run by the phase objects of ``turns.PHASES``) and the
+    attack in progress. Decks keep their top card last."""
 
     __slots__ = (
-        "game", "rng", "heroes", "hp", "gold", "dust", "hands", "decks", "graveyards",
-        "artifacts", "boards", "fatigue", "turns_started", "turn", "active", "phase",
-        "attackers", "blocks", "strikes", "winner", "auras", "card_totals", "counters",
-        "_rewards", "_returns", "_legal",
+        "game", "rng", "table", "heroes", "hp", "gold", "dust", "boards", "hand_cards",
+        "deck_cards", "grave_cards", "artifact_cards", "fatigue", "turns_started", "turn",
+        "active", "phase", "attackers", "blocks", "strikes", "dying", "winner", "continuous",
+        "counters", "_rewards", "_returns", "_legal",
     )  # fmt: skip
+
+    PHASES = turns.PHASES
 
     def __init__(
         self, game: GoldDustGame, rng: random.Random, heroes: list[Hero], decks: list[list[int]]
     ) -> None:
         self.game = game
         self.rng = rng
+        self.table = Table(2, ZONES)
+        self._bind_zones()
         self.heroes = heroes
+        for player, hero in enumerate(heroes):
+            self.table.create(hero, player, "hero")
+        for player, deck in enumerate(decks):
+            self.table.create_many([game.cards[index] for index in deck], player, "deck")
         self.hp = [hero.hp for hero in heroes]
         self.gold = [hero.gold for hero in heroes]
         self.dust = [hero.dust for hero in heroes]
-        self.hands: list[list[int]] = [[], []]
-        self.decks = decks
-        self.graveyards: list[list[int]] = [[], []]
-        self.artifacts: list[list[int]] = [[], []]
-        self.boards: list[list[Unit | None]] = [[None] * BOARD_SLOTS for _ in range(2)]
         self.fatigue = [1, 1]  # next empty-deck damage (GD-9.1)
         self.turns_started = [0, 0]
         self.turn = 0
@@ -225,52 +243,82 @@ class GoldDustState(EngineState):
         self.attackers: list[int] = []  # declared, in order
         self.blocks: dict[int, int] = {}  # attacker slot -> blocker slot
         self.strikes: list[int] = []  # unblocked attackers still to pick a target
+        self.dying = False  # a unit died and waits for its burial (GD-7.5)
         self.winner: int | None = None
-        self.auras = [[0, 0, 0, 0], [0, 0, 0, 0]]  # attack front/back, armour front/back
-        self.card_totals = [len(deck) + 1 for deck in decks]
+        self.continuous = Continuous()
         self.counters = {"cards_played": 0, "units_died": 0, "fatigue_damage": 0}
         self._rewards = [0.0, 0.0]
         self._returns = [0.0, 0.0]
         self._legal: list[int] = []
         self._events = []
-        for player in (0, 1):
-            self.refresh_auras(player)
+
+    def _bind_zones(self) -> None:
+        """The zone lists by player, as attributes: the rules read them on every step."""
+        zones = self.table.zones
+        self.boards: list[list[Unit | None]] = zones["board"]
+        self.hand_cards: list[list[int]] = zones["hand"]
+        self.deck_cards: list[list[int]] = zones["deck"]
+        self.grave_cards: list[list[int]] = zones["graveyard"]
+        self.artifact_cards: list[list[int]] = zones["artifacts"]
 
     def place_stacked(self, player: int, setup: Mapping[str, Any], ids: Any) -> None:
         """Put a stacked setup's cards in place (see ``GoldDustGame.stacked_state``)."""
         known = {"hero", "hand", "deck", "front", "back", "artifacts", "graveyard", "hp", "gold",
                  "dust"}  # fmt: skip
         check_options(f"gold_and_dust stacked setup {player}", dict(setup), known)
-        self.hands[player] = ids(setup.get("hand", ()))
-        if len(self.hands[player]) > MAX_HAND:
+        hand = ids(setup.get("hand", ()))
+        if len(hand) > MAX_HAND:
             raise ValueError(f"gold_and_dust: a hand holds at most {MAX_HAND} cards (GD-1.3)")
-        self.graveyards[player] = ids(setup.get("graveyard", ()))
-        self.artifacts[player] = ids(setup.get("artifacts", ()))
+        artifacts = ids(setup.get("artifacts", ()))
         units = [(i, FRONT) for i in ids(setup.get("front", ()))]
         units += [(i, BACK) for i in ids(setup.get("back", ()))]
-        if len(units) > BOARD_SLOTS or len(self.artifacts[player]) > ARTIFACT_SLOTS:
+        if len(units) > BOARD_SLOTS or len(artifacts) > ARTIFACT_SLOTS:
             raise ValueError("gold_and_dust: too many units or artifacts for the table")
+        cards = self.game.cards
+        for zone, indices in (("hand", hand), ("graveyard", ids(setup.get("graveyard", ()))),
+                              ("artifacts", artifacts)):  # fmt: skip
+            for index in indices:
+                self.table.create(cards[index], player, zone)
         for slot, (index, row) in enumerate(units):
-            card = self.game.cards[index]
+            card = cards[index]
             if not card.is_unit:
                 raise ValueError(f"gold_and_dust: {card.name} is not a unit")
-            self.boards[player][slot] = Unit(card, row)
+            iid = self.table.create(card, player, "board")
+            self.table.put(Unit(iid, card, row), ("board", player), slot)
         for key in ("hp", "gold", "dust"):
             if key in setup:
                 getattr(self, key)[player] = setup[key]
-        self.card_totals[player] = self.cards_owned(player)
-        self.refresh_auras(player)
 
-    # ----- the protocol's read side -------------------------------------------------------
+    # ----- the cards of a zone by their pool index (how tests and people read them) -------
 
     @property
-    def current_player(self) -> int:
-        if self.phase == OVER:
-            return TERMINAL
-        return 1 - self.active if self.phase == BLOCK else self.active
+    def hands(self) -> list[list[int]]:
+        """Each player's hand as pool card indices, in hand order."""
+        return self._indices(self.hand_cards)
 
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
+    @property
+    def decks(self) -> list[list[int]]:
+        """Each player's deck as pool card indices, top card last."""
+        return self._indices(self.deck_cards)
+
+    @property
+    def graveyards(self) -> list[list[int]]:
+        return self._indices(self.grave_cards)
+
+    @property
+    def artifacts(self) -> list[list[int]]:
+        """Each player's lasting artifacts on the table, as pool card indices."""
+        return self._indices(self.artifact_cards)
+
+    def _indices(self, zones: list[list[int]]) -> list[list[int]]:
+        cards = self.table.cards
+        return [[cards[iid].index for iid in zone] for zone in zones]
+
+    def card(self, iid: int) -> Card:
+        """The card instance ``iid`` is."""
+        return self.table.cards[iid]
+
+    # ----- the protocol's read side -------------------------------------------------------
 
     def stats(self) -> dict[str, float]:
         figures = {key: float(value) for key, value in self.counters.items()}
@@ -280,9 +328,8 @@ class GoldDustState(EngineState):
 
     def cards_owned(self, player: int) -> int:
         """Every card of ``player``'s in any zone, the Hero included: 41 in a game (GD-1.1)."""
-        units = sum(unit is not None for unit in self.boards[player])
-        zones = (self.hands, self.decks, self.graveyards, self.artifacts)
-        return 1 + units + sum(len(zone[player]) for zone in zones)
+        owners = self.table.owners
+        return sum(owners[iid] == player for iid in self.table.where())
 
     def is_alive(self, side: int, slot: int) -> bool:
         if slot == HERO:
@@ -290,37 +337,46 @@ class GoldDustState(EngineState):
         unit = self.boards[side][slot]
         return unit is not None and not unit.dead
 
-    # ----- figures the rules derive -------------------------------------------------------
+    # ----- figures the rules derive: continuous effects of the cards in play ---------------
 
-    def refresh_auras(self, player: int) -> None:
-        """Sum the Hero's passive aura and lasting artifacts' auras by row."""
-        auras = [0, 0, 0, 0]
-        sources = [self.heroes[player].passive.aura]
-        sources += [self.game.cards[i].aura for i in self.artifacts[player]]
-        for source in sources:
-            for aura in source:
-                rows = {"ally_front": (FRONT,), "ally_back": (BACK,)}.get(aura.group, (FRONT, BACK))
+    def auras(self, player: int) -> list[int]:
+        """The sums of ``player``'s auras (the Hero's passive and lasting artifacts'):
+        ``[attack front, attack back, armour front, armour back, spell dust, artifact
+        gold, first-turn draws, Hero damage]``, computed from the table when it changed."""
+        return self.continuous.get(self.table, player, self._sum_auras, player)
+
+    def _sum_auras(self, player: int) -> list[int]:
+        totals = [0] * 8
+        for _, aura in statics_in(self.table, (("hero", player), ("artifacts", player))):
+            rows = {"ally_front": (FRONT,), "ally_back": (BACK,)}.get(aura.group, (FRONT, BACK))
+            if aura.group in ("ally_front", "ally_back", "ally_unit"):
                 for row in rows:
-                    auras[row] += aura.attack
-                    auras[2 + row] += aura.armour
-        self.auras[player] = auras
+                    totals[row] += aura.attack
+                    totals[2 + row] += aura.armour
+                totals[7] += aura.hero_damage
+            totals[4] += aura.dust
+            totals[5] += aura.gold
+            totals[6] += aura.first_turn_draws
+        return totals
 
     def attack_of(self, player: int, unit: Unit) -> int:
         """Base attack with buffs and auras (GD-2.4's Warrior), never below 0."""
-        return max(0, unit.card.attack + unit.attack_bonus + self.auras[player][unit.row])
+        return max(0, unit.card.attack + unit.attack_bonus + self.auras(player)[unit.row])
 
     def armour_of(self, player: int, unit: Unit) -> int:
-        return max(0, unit.card.armour + unit.armour_bonus + self.auras[player][2 + unit.row])
+        return max(0, unit.card.armour + unit.armour_bonus + self.auras(player)[2 + unit.row])
 
     def cost_of(self, player: int, card: Card) -> tuple[int, int]:
-        """(gold, dust) to pay (GD-2.3) after the Hero's discounts (GD-2.4)."""
-        passive = self.heroes[player].passive
-        gold, dust = card.gold, card.dust
-        if card.kind == SPELL:
-            dust = max(0, dust - passive.spell_dust_discount)
-        elif card.kind == ARTIFACT:
-            gold = max(0, gold - passive.artifact_gold_discount)
-        return gold, dust
+        """(gold, dust) to pay (GD-2.3) after the auras' cost changes (GD-2.4)."""
+        return legal.cost_with(card, self.auras(player))
+
+    def first_turn_draws(self, player: int) -> int:
+        """Extra cards drawn on the player's first turn (the Thief, GD-2.4)."""
+        return self.auras(player)[6]
+
+    def hero_damage_bonus(self, player: int) -> int:
+        """Damage added to the player's units' hits on a Hero (the Assassin, GD-2.4)."""
+        return self.auras(player)[7]
 
     def may_shoot_hero(self, player: int, unit: Unit) -> bool:
         """GD-6.2: from the first row, when a row of the defender is empty, or by ability."""
@@ -341,8 +397,6 @@ class GoldDustState(EngineState):
 
     # ----- the rules, by role: module-level functions taking the state, bound here --------
 
-    _do = turns.do_action
-    _compute_legal = legal.compute_legal
     begin_turn = turns.begin_turn
     draw = turns.draw
     gain = turns.gain
@@ -368,19 +422,16 @@ class GoldDustState(EngineState):
         return self._copy(copy_generator(self.rng))
 
     def _copy(self, rng: random.Random) -> GoldDustState:
-        """A copy of every zone and counter that draws its dice from ``rng``."""
+        """A copy of the table and every counter, drawing its dice from ``rng``."""
         other = GoldDustState.__new__(GoldDustState)
         other.game = self.game
         other.rng = rng
+        other.table = self.table.copy()
+        other._bind_zones()
         other.heroes = self.heroes
         other.hp = self.hp[:]
         other.gold = self.gold[:]
         other.dust = self.dust[:]
-        other.hands = [h[:] for h in self.hands]
-        other.decks = [d[:] for d in self.decks]
-        other.graveyards = [g[:] for g in self.graveyards]
-        other.artifacts = [a[:] for a in self.artifacts]
-        other.boards = [[u.copy() if u is not None else None for u in b] for b in self.boards]
         other.fatigue = self.fatigue[:]
         other.turns_started = self.turns_started[:]
         other.turn = self.turn
@@ -389,9 +440,9 @@ class GoldDustState(EngineState):
         other.attackers = self.attackers[:]
         other.blocks = dict(self.blocks)
         other.strikes = self.strikes[:]
+        other.dying = self.dying
         other.winner = self.winner
-        other.auras = [a[:] for a in self.auras]
-        other.card_totals = self.card_totals[:]
+        other.continuous = self.continuous.copy()
         other.counters = dict(self.counters)
         other._rewards = self._rewards[:]
         other._returns = self._returns[:]
@@ -400,33 +451,27 @@ class GoldDustState(EngineState):
         return other
 
     def resample_hidden(self, observer: int, rng: random.Random) -> GoldDustState:
-        """Re-deal what ``observer`` cannot see (GD-9.3): the opponent's hand together with
-        the opponent's deck (cards shuffled back by overflow included), and the order of the
-        observer's own deck. The observer knows the player to move has a real choice (else
-        the engine would have moved), so deals that contradict it are re-drawn. The new
-        state draws its future dice from a fresh generator. Hidden cards are sorted before
-        each shuffle, so that the deal depends on what the observer knows only: a search
-        that resamples cannot base its decisions on the hidden order."""
-        opponent = 1 - observer
-        for _ in range(MAX_RESAMPLE_TRIES):
+        """Re-deal what ``observer`` cannot see (GD-9.3) with the kit's ``redeal``: the
+        opponent's hand and deck exchange their unseen cards, and the order of both decks
+        is drawn again. The observer knows the player to move has a real choice (else the
+        engine would have moved), so deals that contradict it are drawn again. The new
+        state draws its future dice from a fresh generator."""
+
+        def deal() -> GoldDustState:
             other = self._copy(self.rng)  # shares the generator until it gets its own below
-            unseen = sorted(other.hands[opponent] + other.decks[opponent])
-            rng.shuffle(unseen)
-            size = len(other.hands[opponent])
-            other.hands[opponent] = unseen[:size]
-            other.decks[opponent] = unseen[size:]
-            other.decks[observer].sort()
-            rng.shuffle(other.decks[observer])
+            redeal(other.table, observer, rng)
+            return other
+
+        def consistent(other: GoldDustState) -> bool:
             if self.phase == OVER:
-                break
+                return True
             options = other._compute_legal()
-            if len(options) > 1:
-                other._legal = options
-                break
-        else:
-            raise RuntimeError(f"gold_and_dust: no consistent deal in {MAX_RESAMPLE_TRIES} tries")
+            other._legal = options
+            return len(options) > 1
+
+        other = resample_consistent(deal, consistent, "gold_and_dust")
         other.rng = random.Random(rng.getrandbits(64))
-        other._events = [_unseen_cards(record, opponent) for record in self._events]
+        other._events = [_unseen_cards(record, 1 - observer) for record in self._events]
         return other
 
 

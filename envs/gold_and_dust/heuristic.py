@@ -8,6 +8,8 @@ check by resampling hidden information and asking again. Scores use expected dic
 
 from __future__ import annotations
 
+from tabletop.envs.core.cards.events import Context
+from tabletop.envs.core.cards.vocabulary import Effect
 from tabletop.envs.gold_and_dust.actions import (
     ATTACK_BASE,
     BLOCK_BASE,
@@ -22,8 +24,8 @@ from tabletop.envs.gold_and_dust.actions import (
     SHOT_TARGETS,
     STRIKE_BASE,
 )
-from tabletop.envs.gold_and_dust.cards import UNIT, Card, Effect
-from tabletop.envs.gold_and_dust.effects import FRONT
+from tabletop.envs.gold_and_dust.cards import UNIT, Card
+from tabletop.envs.gold_and_dust.effects import ALLY, FRONT, VOCAB, affected, mean_roll
 from tabletop.envs.gold_and_dust.engine import (
     ATTACK,
     BLOCK,
@@ -36,11 +38,6 @@ from tabletop.envs.gold_and_dust.engine import (
 DANGER_MARGIN = 6
 """The Hero needs guards when the enemy's expected attack comes within this of its HP."""
 MIN_PLAY_SCORE = 0.5
-
-
-def mean_roll(dice: tuple[int, int]) -> float:
-    count, sides = dice
-    return count * (3.5 if sides == 6 else 2.0)
 
 
 def card_strength(card: Card) -> float:
@@ -85,99 +82,27 @@ class GoldDustHeuristic:
 
     def _play_score(self, state: GoldDustState, player: int, action: int) -> float:
         hand_slot, code = divmod(action - PLAY_BASE, PLAY_TARGETS)
-        card = state.game.cards[state.hands[player][hand_slot]]
+        card = state.card(state.hand_cards[player][hand_slot])
         gold, dust = state.cost_of(player, card)
         spend = 0.1 * (gold + dust)  # spend resources: among equals, the bigger card
         target = None
-        if code != NO_TARGET:
-            side = player if card.target.startswith("ally") else 1 - player
+        if code != NO_TARGET and card.aim is not None:
+            side = player if card.aim.side == ALLY else 1 - player
             target = (side, -1 if code == HERO_TARGET else code - 2)
         value = card_strength(card) if card.kind == UNIT else 0.0
         if card.persistent:
             value += 2.0 * len(card.aura) + 3.0 * len(card.on_turn_start)
             value += sum(self._front_units(state, player)) * 0.5 * len(card.aura)
+        context = Context(player, None, target)
         for effect in card.on_play:
-            value += self._effect_value(state, player, effect, target)
+            appraise = effect.primitive.appraise
+            if appraise is not None:
+                value += appraise(state, player, effect, affected(state, context, effect.reach))
         return value + spend
 
     @staticmethod
     def _front_units(state: GoldDustState, player: int) -> list[int]:
         return [1 for u in state.boards[player] if u is not None and u.row == FRONT]
-
-    def _effect_value(
-        self, state: GoldDustState, player: int, effect: Effect, target: tuple[int, int] | None
-    ) -> float:
-        targets = self._reached(state, player, effect, target)
-        value = 0.0
-        if effect.do == "damage":
-            for side, slot in targets:
-                value += self._damage_value(state, player, side, slot, effect)
-        elif effect.do == "heal":
-            for side, slot in targets:
-                value += self._heal_value(state, side, slot, effect.amount)
-        elif effect.do == "buff":
-            value += sum(effect.attack * 2 + effect.armour * 1.5 + effect.hp * 0.5 for _ in targets)
-        elif effect.do == "destroy":
-            value += sum(card_strength(state.boards[s][t].card) for s, t in targets)
-        elif effect.do == "draw":
-            value += effect.cards * (1.5 if len(state.hands[player]) <= 3 else 0.3)
-        elif effect.do == "gain":
-            value += 0.3 * (effect.gold + effect.dust)
-        elif effect.do in ("move_up", "ready"):
-            value += sum(
-                state.attack_of(player, state.boards[s][t]) * 0.5
-                for s, t in targets
-                if not state.boards[s][t].card.ranged
-            )
-        elif effect.do == "push_back":
-            value += sum(state.attack_of(s, state.boards[s][t]) * 0.5 for s, t in targets)
-        elif effect.do == "special":
-            value += 1.0 if state.hp[player] > 10 else -2.0
-        return value
-
-    @staticmethod
-    def _reached(
-        state: GoldDustState, player: int, effect: Effect, target: tuple[int, int] | None
-    ) -> list[tuple[int, int]]:
-        if effect.to == "target":
-            return [target] if target is not None else []
-        if effect.to in ("own_hero", "enemy_hero"):
-            return [(player if effect.to == "own_hero" else 1 - player, -1)]
-        if effect.to.startswith("each_"):
-            _, side_word, row_word = effect.to.split("_")
-            side = player if side_word == "ally" else 1 - player
-            return [
-                (side, slot)
-                for slot, unit in enumerate(state.boards[side])
-                if unit is not None
-                and not unit.dead
-                and (row_word == "unit" or (unit.row == FRONT) == (row_word == "front"))
-            ]
-        return []
-
-    def _damage_value(
-        self, state: GoldDustState, player: int, side: int, slot: int, effect: Effect
-    ) -> float:
-        amount = effect.amount + mean_roll(effect.dice)
-        sign = 1.0 if side != player else -1.0
-        if slot == -1:
-            lethal = amount >= state.hp[side]
-            return sign * (100.0 if lethal else amount * (0.8 if _ahead(state, player) else 0.5))
-        unit = state.boards[side][slot]
-        armour = 0 if effect.pierce else state.armour_of(side, unit)
-        dealt = max(0.0, amount - armour)
-        if dealt >= unit.hp:
-            return sign * (card_strength(unit.card) + 2.0)
-        return sign * dealt * 0.4
-
-    @staticmethod
-    def _heal_value(state: GoldDustState, side: int, slot: int, amount: int) -> float:
-        if slot == -1:
-            missing = state.heroes[side].hp - state.hp[side]
-            urgency = 1.5 if state.hp[side] < 12 else 0.6
-            return min(amount, missing) * urgency
-        unit = state.boards[side][slot]
-        return min(amount, unit.max_hp - unit.hp) * 0.4
 
     # ----- (C) shoot ----------------------------------------------------------------------
 
@@ -197,7 +122,7 @@ class GoldDustHeuristic:
         enemy = 1 - player
         damage = state.attack_of(player, unit) + mean_roll(unit.card.dice)
         if target == 0:
-            damage += state.heroes[player].passive.hero_damage_bonus
+            damage += state.hero_damage_bonus(player)
             if damage >= state.hp[enemy]:
                 return 100.0
             return damage * (1.2 if _ahead(state, player) else 0.7)
@@ -291,3 +216,85 @@ def _blockers(state: GoldDustState, side: int) -> int:
         for u in state.boards[side]
         if u is not None and not u.dead and u.row == FRONT and not u.tapped and not u.card.ranged
     )
+
+
+# ----- what each effect primitive is worth to the player who plays it -------------------------
+
+Reached = list[tuple[int, int]]
+
+
+@VOCAB.appraisal("damage")
+def _damage(state: GoldDustState, player: int, effect: Effect, reached: Reached) -> float:
+    return sum(_damage_value(state, player, side, slot, effect) for side, slot in reached)
+
+
+@VOCAB.appraisal("heal")
+def _heal(state: GoldDustState, player: int, effect: Effect, reached: Reached) -> float:
+    return sum(_heal_value(state, side, slot, effect.params.amount) for side, slot in reached)
+
+
+@VOCAB.appraisal("buff")
+def _buff(state: GoldDustState, player: int, effect: Effect, reached: Reached) -> float:
+    params = effect.params
+    return sum(params.attack * 2 + params.armour * 1.5 + params.hp * 0.5 for _ in reached)
+
+
+@VOCAB.appraisal("destroy")
+def _destroy(state: GoldDustState, player: int, effect: Effect, reached: Reached) -> float:
+    return sum(card_strength(state.boards[s][t].card) for s, t in reached)
+
+
+@VOCAB.appraisal("draw")
+def _draw(state: GoldDustState, player: int, effect: Effect, reached: Reached) -> float:
+    return effect.params.cards * (1.5 if len(state.hand_cards[player]) <= 3 else 0.3)
+
+
+@VOCAB.appraisal("gain")
+def _gain(state: GoldDustState, player: int, effect: Effect, reached: Reached) -> float:
+    return 0.3 * (effect.params.gold + effect.params.dust)
+
+
+def _readied_attack(state: GoldDustState, player: int, effect: Effect, reached: Reached) -> float:
+    return sum(
+        state.attack_of(player, state.boards[s][t]) * 0.5
+        for s, t in reached
+        if not state.boards[s][t].card.ranged
+    )
+
+
+VOCAB.appraisal("move_up")(_readied_attack)
+VOCAB.appraisal("ready")(_readied_attack)
+
+
+@VOCAB.appraisal("push_back")
+def _push_back(state: GoldDustState, player: int, effect: Effect, reached: Reached) -> float:
+    return sum(state.attack_of(s, state.boards[s][t]) * 0.5 for s, t in reached)
+
+
+@VOCAB.appraisal("special")
+def _special(state: GoldDustState, player: int, effect: Effect, reached: Reached) -> float:
+    return 1.0 if state.hp[player] > 10 else -2.0
+
+
+def _damage_value(state: GoldDustState, player: int, side: int, slot: int, effect: Effect) -> float:
+    params = effect.params
+    amount = params.amount + mean_roll(params.dice)
+    sign = 1.0 if side != player else -1.0
+    if slot == -1:
+        lethal = amount >= state.hp[side]
+        return sign * (100.0 if lethal else amount * (0.8 if _ahead(state, player) else 0.5))
+    unit = state.boards[side][slot]
+    armour = 0 if params.pierce else state.armour_of(side, unit)
+    dealt = max(0.0, amount - armour)
+    if dealt >= unit.hp:
+        return sign * (card_strength(unit.card) + 2.0)
+    return sign * dealt * 0.4
+
+
+def _heal_value(state: GoldDustState, side: int, slot: int, amount: int) -> float:
+    if slot == -1:
+        missing = state.heroes[side].hp - state.hp[side]
+        urgency = 1.5 if state.hp[side] < 12 else 0.6
+        return min(amount, missing) * urgency
+    unit = state.boards[side][slot]
+    return min(amount, unit.max_hp - unit.hp) * 0.4

@@ -1,7 +1,7 @@
 """Which Gold & Dust actions each step allows: the action mask's rules (GD-5 to GD-7).
 
-Module-level functions taking the state; ``GoldDustState`` binds ``compute_legal`` as
-its ``_compute_legal`` and ``play_targets`` as a public method.
+Module-level functions taking the state, one per kind of move; the phase objects of
+``turns`` offer them, and ``GoldDustState`` binds ``play_targets`` as a public method.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from tabletop.envs.gold_and_dust.actions import (
     ARTIFACT_SLOTS,
     ATTACK_BASE,
-    DONE,
     HERO_TARGET,
     MOVE_BASE,
     NO_TARGET,
@@ -20,65 +19,62 @@ from tabletop.envs.gold_and_dust.actions import (
     play_action,
     shoot_action,
 )
-from tabletop.envs.gold_and_dust.cards import UNIT
-from tabletop.envs.gold_and_dust.effects import BACK, FRONT
-from tabletop.envs.gold_and_dust.phases import ATTACK, BLOCK, MAIN, SHOOT
+from tabletop.envs.gold_and_dust.cards import ARTIFACT, SPELL, UNIT, Aim, Card
+from tabletop.envs.gold_and_dust.effects import ALLY, BACK, FRONT
 
 if TYPE_CHECKING:
     from tabletop.envs.gold_and_dust.engine import GoldDustState
 
 
-def compute_legal(state: GoldDustState) -> list[int]:
-    """The legal actions of the step, before forced ones are taken (``_compute_legal``)."""
-    if state.phase == MAIN:
-        return [DONE, *_legal_plays(state), *_legal_moves(state)]
-    if state.phase == SHOOT:
-        return [DONE, *_legal_shots(state)]
-    if state.phase == ATTACK:
-        return [DONE, *_legal_attacks(state)]
-    if state.phase == BLOCK:
-        return [DONE, *_legal_blocks(state)]
-    return _legal_strikes(state)
+def cost_with(card: Card, auras: list[int]) -> tuple[int, int]:
+    """(gold, dust) of ``card`` under a player's ``auras`` (``GoldDustState.auras``)."""
+    if card.kind == SPELL:
+        return card.gold, max(0, card.dust + auras[4])
+    if card.kind == ARTIFACT:
+        return max(0, card.gold + auras[5]), card.dust
+    return card.gold, card.dust
 
 
-def _legal_plays(state: GoldDustState) -> list[int]:
+def plays(state: GoldDustState) -> list[int]:
     """Affordable cards with room on the table and a target if they need one; of two
     copies in hand only the first slot is offered (the plays are the same)."""
     player = state.active
     actions: list[int] = []
     seen: set[int] = set()
     free_slot = None in state.boards[player]
-    for hand_slot, index in enumerate(state.hands[player]):
-        if index in seen:
+    cards = state.table.cards
+    auras = state.auras(player)
+    for hand_slot, iid in enumerate(state.hand_cards[player]):
+        card = cards[iid]
+        if card.index in seen:
             continue
-        seen.add(index)
-        card = state.game.cards[index]
-        gold, dust = state.cost_of(player, card)
+        seen.add(card.index)
+        gold, dust = cost_with(card, auras)
         if gold > state.gold[player] or dust > state.dust[player]:
             continue
         if card.kind == UNIT and not free_slot:
             continue
-        if card.persistent and len(state.artifacts[player]) >= ARTIFACT_SLOTS:
+        if card.persistent and len(state.artifact_cards[player]) >= ARTIFACT_SLOTS:
             continue
-        if card.target == "none":
+        if card.aim is None:
             actions.append(play_action(hand_slot, NO_TARGET))
         else:
-            actions += [play_action(hand_slot, t) for t in play_targets(state, card.target)]
+            actions += [play_action(hand_slot, t) for t in play_targets(state, card.aim)]
     return actions
 
 
-def play_targets(state: GoldDustState, spec: str) -> list[int]:
-    """PLAY target codes a card's ``target`` allows now (HERO_TARGET, 2 + slot)."""
-    side = state.active if spec.startswith("ally") else 1 - state.active
-    codes = [HERO_TARGET] if spec in ("enemy", "ally") else []
-    row = {"front": FRONT, "back": BACK}.get(spec.rpartition("_")[2])
+def play_targets(state: GoldDustState, aim: Aim) -> list[int]:
+    """PLAY target codes a card's parsed ``target`` allows now (HERO_TARGET, 2 + slot)."""
+    side = state.active if aim.side == ALLY else 1 - state.active
+    codes = [HERO_TARGET] if aim.hero else []
+    row = aim.row
     for slot, unit in enumerate(state.boards[side]):
         if unit is not None and not unit.dead and (row is None or unit.row == row):
             codes.append(2 + slot)
     return codes
 
 
-def _legal_moves(state: GoldDustState) -> list[int]:
+def moves(state: GoldDustState) -> list[int]:
     return [
         MOVE_BASE + slot
         for slot, unit in enumerate(state.boards[state.active])
@@ -88,7 +84,7 @@ def _legal_moves(state: GoldDustState) -> list[int]:
     ]
 
 
-def _legal_shots(state: GoldDustState) -> list[int]:
+def shots(state: GoldDustState) -> list[int]:
     """GD-6.1: any enemy unit; GD-6.2: the Hero only under its conditions."""
     player = state.active
     enemies = [s for s, u in enumerate(state.boards[1 - player]) if u is not None and not u.dead]
@@ -102,7 +98,7 @@ def _legal_shots(state: GoldDustState) -> list[int]:
     return actions
 
 
-def _legal_attacks(state: GoldDustState) -> list[int]:
+def attacks(state: GoldDustState) -> list[int]:
     """GD-7.1: attackers come from the first row; ranged units attack by shooting."""
     return [
         ATTACK_BASE + slot
@@ -115,7 +111,7 @@ def _legal_attacks(state: GoldDustState) -> list[int]:
     ]
 
 
-def _legal_blocks(state: GoldDustState) -> list[int]:
+def blocks(state: GoldDustState) -> list[int]:
     """GD-7.1: each untapped first-row unit of the defender may block one attacker."""
     defender = 1 - state.active
     busy = set(state.blocks.values())
@@ -135,7 +131,7 @@ def _legal_blocks(state: GoldDustState) -> list[int]:
     ]
 
 
-def _legal_strikes(state: GoldDustState) -> list[int]:
+def strikes(state: GoldDustState) -> list[int]:
     """GD-7.4: the enemy Hero or any living unit of the enemy's second row."""
     actions = [STRIKE_BASE]
     for slot, unit in enumerate(state.boards[1 - state.active]):

@@ -27,6 +27,7 @@ from tabletop.envs.gold_and_dust.actions import (
     SHOT_TARGETS,
     STRIKE_BASE,
 )
+from tabletop.envs.gold_and_dust.effects import ALLY
 from tabletop.envs.gold_and_dust.phases import PHASE_NAMES
 
 if TYPE_CHECKING:
@@ -53,8 +54,8 @@ def unit_label(state: GoldDustState, side: int, slot: int) -> str:
 def hand_labels(state: GoldDustState, player: int) -> dict[int, str]:
     """Hand slot -> name; only the first copy is ever legal to play, so it keeps the
     plain name and later copies read ``Pikeman#2``."""
-    names = state.game.cards
-    named = ((slot, names[i].name) for slot, i in enumerate(state.hands[player]))
+    cards = state.table.cards
+    named = ((slot, cards[iid].name) for slot, iid in enumerate(state.hand_cards[player]))
     return _labels(named, first_plain=True)
 
 
@@ -133,15 +134,15 @@ def _play_parts(
     state: GoldDustState, hand_slot: int, target: int
 ) -> tuple[str, tuple[int, str] | None]:
     """A play's card label and its target as ``(side, "Hero" or unit label)``."""
-    hand = state.hands[state.active]
+    hand = state.hand_cards[state.active]
     if hand_slot >= len(hand):
-        name, spec = f"hand slot {hand_slot + 1}", "enemy"
+        name, aim = f"hand slot {hand_slot + 1}", None
     else:
         name = hand_labels(state, state.active)[hand_slot]
-        spec = state.game.cards[hand[hand_slot]].target
+        aim = state.card(hand[hand_slot]).aim
     if target == NO_TARGET:
         return name, None
-    side = state.active if spec.startswith("ally") else 1 - state.active
+    side = state.active if aim is not None and aim.side == ALLY else 1 - state.active
     labels = unit_labels(state, side)
     return name, (side, "Hero" if target == HERO_TARGET else slot_name(labels, target - 2))
 

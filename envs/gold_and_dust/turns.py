@@ -1,17 +1,21 @@
-"""The structure of a Gold & Dust turn: what each action does to the step (GD-4.2's order
-B, C, D, E, F), the turn's start (turn limit, untap, regeneration, start-of-turn abilities,
-the draw) and its end (burial, the next player's turn).
+"""The structure of a Gold & Dust turn as the kit's phase objects (GD-4.2's order B, C, D,
+E, F): each step knows its legal actions and what applying one does; then the turn's start
+(turn limit, untap, regeneration, start-of-turn abilities, the draw) and its end (burial,
+the next player's turn).
 
-Module-level functions taking the state; ``GoldDustState`` binds ``do_action`` as its
-``_do`` and the public ``begin_turn``, ``draw`` and ``gain`` as methods. The moves
-themselves are in ``plays`` (cards, moving up) and ``combat`` (shots, attacks, blocks).
+``PHASES`` is indexed by the state's ``phase`` (``phases.MAIN`` … ``phases.OVER``);
+``GoldDustState`` runs it and binds the public ``begin_turn``, ``draw`` and ``gain`` as
+methods. The moves themselves are in ``plays`` (cards, moving up) and ``combat`` (shots,
+attacks, blocks).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tabletop.envs.gold_and_dust import combat, plays
+from tabletop.envs.core.cards.events import Context, dispatch
+from tabletop.envs.core.cards.phases import GameOver, Phase, ResponseWindow
+from tabletop.envs.gold_and_dust import combat, legal, plays
 from tabletop.envs.gold_and_dust.actions import (
     ATTACK_BASE,
     BLOCK_BASE,
@@ -25,56 +29,106 @@ from tabletop.envs.gold_and_dust.actions import (
     SHOT_TARGETS,
     STRIKE_BASE,
 )
-from tabletop.envs.gold_and_dust.effects import run_effects
 from tabletop.envs.gold_and_dust.phases import ATTACK, BLOCK, DRAW, MAIN, OVER, SHOOT, finish
 
 if TYPE_CHECKING:
     from tabletop.envs.gold_and_dust.engine import GoldDustState
 
 
-def do_action(state: GoldDustState, action: int) -> None:
-    """Play one legal ``action`` of the player to move (``EngineState._do``)."""
-    if action == DONE:
-        _done(state)
-    elif action < MOVE_BASE:
-        hand_slot, target = divmod(action - PLAY_BASE, PLAY_TARGETS)
-        plays.play(state, hand_slot, target)
-    elif action < SHOOT_BASE:
-        plays.move(state, action - MOVE_BASE)
-    elif action < ATTACK_BASE:
-        combat.shoot(state, *divmod(action - SHOOT_BASE, SHOT_TARGETS))
-    elif action < BLOCK_BASE:
-        combat.declare_attacker(state, action - ATTACK_BASE)
-    elif action < STRIKE_BASE:
-        combat.block(state, *divmod(action - BLOCK_BASE, BOARD_SLOTS))
-    else:
-        combat.strike(state, action - STRIKE_BASE)
-        _end_turn_after_strikes(state)
+class Main(Phase):
+    """(B) play cards (GD-2.3) and move units up (GD-5.2), then ``done``."""
+
+    name = "main"
+
+    def legal(self, state: GoldDustState) -> list[int]:
+        return [DONE, *legal.plays(state), *legal.moves(state)]
+
+    def apply(self, state: GoldDustState, action: int) -> None:
+        if action == DONE:
+            state.phase = SHOOT
+        elif action < MOVE_BASE:
+            plays.play(state, *divmod(action - PLAY_BASE, PLAY_TARGETS))
+        else:
+            plays.move(state, action - MOVE_BASE)
 
 
-def _done(state: GoldDustState) -> None:
-    """End the current step (GD-4.2's order B, C, D, E, F)."""
-    if state.phase == MAIN:
-        state.phase = SHOOT
-    elif state.phase == SHOOT:
+class Shoot(Phase):
+    """(C) ranged units shoot (GD-6); the dead are buried when the step ends."""
+
+    name = "shoot"
+
+    def legal(self, state: GoldDustState) -> list[int]:
+        return [DONE, *legal.shots(state)]
+
+    def apply(self, state: GoldDustState, action: int) -> None:
+        if action != DONE:
+            combat.shoot(state, *divmod(action - SHOOT_BASE, SHOT_TARGETS))
+            return
         combat.bury_dead(state)  # on_death effects may end the game
         if state.phase != OVER:
             state.phase = ATTACK
-    elif state.phase == ATTACK:
-        if state.attackers:
+
+
+class Attack(Phase):
+    """(D) declare attackers from the first row (GD-7.1); none ends the turn."""
+
+    name = "attack"
+
+    def legal(self, state: GoldDustState) -> list[int]:
+        return [DONE, *legal.attacks(state)]
+
+    def apply(self, state: GoldDustState, action: int) -> None:
+        if action != DONE:
+            combat.declare_attacker(state, action - ATTACK_BASE)
+        elif state.attackers:
             state.phase = BLOCK
         else:
-            _end_turn(state)
-    elif state.phase == BLOCK:
+            end_turn(state)
+
+
+class Block(ResponseWindow):
+    """(E) the defender answers the declared attack inside the attacker's turn: a block
+    per answer (GD-7.1), ``done`` to let the fights happen (GD-7.2)."""
+
+    name = "block"
+    pass_action = DONE
+
+    def responder(self, state: GoldDustState) -> int:
+        return 1 - state.active
+
+    def answers(self, state: GoldDustState) -> list[int]:
+        return legal.blocks(state)
+
+    def answer(self, state: GoldDustState, action: int) -> None:
+        combat.block(state, *divmod(action - BLOCK_BASE, BOARD_SLOTS))
+
+    def close(self, state: GoldDustState) -> None:
         combat.resolve_blocks(state)
-        _end_turn_after_strikes(state)
+        end_turn_after_strikes(state)
 
 
-def _end_turn_after_strikes(state: GoldDustState) -> None:
+class Strike(Phase):
+    """(F) the attacker picks the target of each unblocked attacker in turn (GD-7.4)."""
+
+    name = "strike"
+
+    def legal(self, state: GoldDustState) -> list[int]:
+        return legal.strikes(state)
+
+    def apply(self, state: GoldDustState, action: int) -> None:
+        combat.strike(state, action - STRIKE_BASE)
+        end_turn_after_strikes(state)
+
+
+PHASES = (Main(), Shoot(), Attack(), Block(), Strike(), GameOver())
+"""The steps of a turn, indexed by ``phases.MAIN`` … ``phases.OVER``."""
+
+
+def end_turn_after_strikes(state: GoldDustState) -> None:
     """The turn ends once no unblocked attacker is left to strike (GD-7.4), unless a
     strike ended the game."""
     if not state.strikes and state.phase != OVER:
-        _end_turn(state)
+        end_turn(state)
 
 
 def begin_turn(state: GoldDustState, player: int) -> None:
@@ -96,7 +150,7 @@ def begin_turn(state: GoldDustState, player: int) -> None:
     if not first:
         gain(state, player, hero.gold_regen, hero.dust_regen, "regeneration")
     _turn_start_abilities(state, player)
-    draws = 1 + (hero.passive.first_turn_extra_draws if first else 0)
+    draws = 1 + (state.first_turn_draws(player) if first else 0)
     for _ in range(draws):
         if state.phase == OVER:
             return
@@ -104,15 +158,25 @@ def begin_turn(state: GoldDustState, player: int) -> None:
 
 
 def _turn_start_abilities(state: GoldDustState, player: int) -> None:
-    for slot, unit in enumerate(state.boards[player]):
-        if unit is not None and unit.card.on_turn_start:
-            run_effects(state, player, unit.card.on_turn_start, slot)
-    for index in list(state.artifacts[player]):
-        run_effects(state, player, state.game.cards[index].on_turn_start)
+    """The ``turn_starts`` event: the player's units by slot, then lasting artifacts
+    (only cards that react to it are listed)."""
+    event = "turn_starts"
+    listeners = [
+        (unit.card.triggers, Context(player, slot))
+        for slot, unit in enumerate(state.boards[player])
+        if unit is not None and event in unit.card.triggers
+    ]
+    cards = state.table.cards
+    listeners += [
+        (cards[iid].triggers, Context(player, -1))
+        for iid in state.artifact_cards[player]
+        if event in cards[iid].triggers
+    ]
+    dispatch(state, event, listeners, state.is_terminal)
     combat.bury_dead(state)
 
 
-def _end_turn(state: GoldDustState) -> None:
+def end_turn(state: GoldDustState) -> None:
     """GD-7.5 burial; units that rested this turn may attack again next turn."""
     combat.bury_dead(state)
     if state.phase == OVER:
@@ -128,16 +192,15 @@ def _end_turn(state: GoldDustState) -> None:
 
 def draw(state: GoldDustState, player: int) -> None:
     """GD-1.3 overflow, then a draw, or GD-9.1 fatigue from an empty deck."""
-    hand, deck = state.hands[player], state.decks[player]
+    table = state.table
+    hand, deck = state.hand_cards[player], state.deck_cards[player]
     if len(hand) >= MAX_HAND:
-        card = hand.pop(state.rng.randrange(len(hand)))
-        deck.append(card)
+        iid = table.take(("hand", player), state.rng.randrange(len(hand)), ("deck", player))
         state.rng.shuffle(deck)
-        state._record("hand_overflow", player=player, card=card)
+        state._record("hand_overflow", player=player, card=table.cards[iid].index)
     if deck:
-        card = deck.pop()
-        hand.append(card)
-        _record_draw(state, player, card)
+        iid = table.take(("deck", player), -1, ("hand", player))
+        _record_draw(state, player, table.cards[iid].index)
         return
     damage = state.fatigue[player]
     state.fatigue[player] += 1

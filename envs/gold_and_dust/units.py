@@ -1,19 +1,24 @@
-"""A unit on the Gold & Dust table: its card and the marks the rules leave on it."""
+"""A unit on the Gold & Dust table: a card in play (the kit's ``Permanent``: its instance
+id and card) and the marks the rules leave on it."""
 
 from __future__ import annotations
 
+from tabletop.envs.core.cards.zones import Permanent
 from tabletop.envs.gold_and_dust.cards import Card
 
 
-class Unit:
-    """A unit on the table: its card and what happened to it."""
+class Unit(Permanent):
+    """A unit on the table: its card instance and what happened to it."""
 
     __slots__ = (
-        "card", "hp", "max_hp", "row", "tapped", "resting", "moved", "dead", "attack_bonus",
+        "hp", "max_hp", "row", "tapped", "resting", "moved", "dead", "attack_bonus",
         "armour_bonus",
     )  # fmt: skip
 
-    def __init__(self, card: Card, row: int) -> None:
+    card: Card
+
+    def __init__(self, iid: int, card: Card, row: int) -> None:
+        self.iid = iid  # Permanent's fields, set here: a unit is made at every play
         self.card = card
         self.hp = self.max_hp = card.hp
         self.row = row
@@ -23,12 +28,6 @@ class Unit:
         self.dead = False  # at 0 HP, to the graveyard after the step (GD-3.3, GD-7.5)
         self.attack_bonus = 0
         self.armour_bonus = 0
-
-    def copy(self) -> Unit:
-        other = Unit.__new__(Unit)
-        for name in Unit.__slots__:
-            setattr(other, name, getattr(self, name))
-        return other
 
     def may_attack(self) -> bool:
         """Neither tapped nor resting (GD-7.3), nor moved up this turn without charge."""

@@ -27,15 +27,16 @@ class Continuous:
         self.version = -1
         self.values: dict[Hashable, Any] = {}
 
-    def get(self, table: Table, key: Hashable, compute: Callable[[], T]) -> T:
-        """``compute()``'s value for ``key``, computed again only after the table changed."""
+    def get(self, table: Table, key: Hashable, compute: Callable[..., T], *args: Any) -> T:
+        """``compute(*args)``'s value for ``key``, computed again only after the table
+        changed."""
         if self.version != table.version:
             self.values = {}
             self.version = table.version
         try:
             return self.values[key]
         except KeyError:
-            value = self.values[key] = compute()
+            value = self.values[key] = compute(*args)
             return value
 
     def copy(self) -> Continuous:

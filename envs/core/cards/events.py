@@ -12,7 +12,6 @@ without the engine knowing which cards do.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from tabletop.envs.core.cards.vocabulary import Effect
@@ -21,16 +20,25 @@ Triggers = Mapping[str, tuple[Effect, ...]]
 """A card's effects per event name (events it does not react to are absent)."""
 
 
-@dataclass(frozen=True, slots=True)
 class Context:
     """Whom an effect resolves for: the card's ``owner`` (its controller now), the
     ``source`` it comes from (a game's position of the card, e.g. a board slot, or
-    ``None``), the chosen ``target`` if any, and the event's ``facts``."""
+    ``None``), the chosen ``target`` if any, and the event's ``facts``. A plain class:
+    one is made for every trigger that fires."""
 
-    owner: int
-    source: Any = None
-    target: Any = None
-    facts: Mapping[str, Any] | None = None
+    __slots__ = ("owner", "source", "target", "facts")
+
+    def __init__(
+        self, owner: int, source: Any = None, target: Any = None,
+        facts: Mapping[str, Any] | None = None,
+    ) -> None:  # fmt: skip
+        self.owner = owner
+        self.source = source
+        self.target = target
+        self.facts = facts
+
+    def __repr__(self) -> str:
+        return f"Context(owner={self.owner}, source={self.source!r}, target={self.target!r})"
 
 
 def resolve(

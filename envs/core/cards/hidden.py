@@ -17,6 +17,7 @@ resamples cannot base its decisions on the hidden order.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable
 from typing import TypeVar
@@ -32,39 +33,51 @@ MAX_RESAMPLE_TRIES = 1_000
 def redeal(table: Table, observer: int, rng: random.Random) -> list[int]:
     """Re-deal what ``observer`` cannot identify (see the module docstring); returns the
     iids whose definitions were re-drawn. Cards in play (``Permanent``) get their new
-    definition too. Definitions must have an ``index`` (their place in the game's pool)."""
+    definition too. Definitions must have an ``index`` (their place in the game's pool).
+
+    Only the zones the observer does not see and the concealed cards of zones they do see
+    (``Table.concealed``) are looked at; a hidden zone's order is drawn again only when it
+    holds a card the observer knows (else re-drawing every card's identity already deals
+    it at random)."""
     mask = 1 << observer
+    seen, owners = table.seen, table.owners
+    unknown: list[int] = []
     for name, owned in table.zones.items():
-        if table.specs[name].in_play or table.specs[name].slots is not None:
-            continue  # positions on a board are public even where faces are not
+        sees = table._sees[name]
+        listed = table.specs[name].slots is None and not table.specs[name].in_play
         for owner, zone in enumerate(owned):
-            if not table.sees(name, owner) & mask and len(zone) > 1:
+            if sees[owner] & mask:
+                continue
+            iids = [iid_of(e) for e in zone if e is not None] if not listed else zone
+            hidden = [iid for iid in iids if not seen[iid] & mask]
+            if listed and len(hidden) < len(zone):  # a known card whose place is unknown
                 zone.sort()
                 rng.shuffle(zone)
-    groups: dict[int, list[int]] = {}
-    for _, _, _, entry in table.entries():
-        iid = iid_of(entry)
-        if not table.seen[iid] & mask:
-            groups.setdefault(table.owners[iid], []).append(iid)
-    redrawn: list[int] = []
-    for owner in sorted(groups):
-        iids = groups[owner]
-        cards = sorted((table.cards[iid] for iid in iids), key=_index)
-        rng.shuffle(cards)
-        for iid, card in zip(iids, cards, strict=True):
-            table.cards[iid] = card
-        redrawn += iids
-    _update_permanents(table, set(redrawn))
-    return redrawn
+                hidden = [iid for iid in zone if not seen[iid] & mask]
+            unknown += hidden
+    unknown += sorted(iid for iid in table.concealed if not seen[iid] & mask)
+    # one group per seat, and one for a common supply's cards (owner num_players: SHARED)
+    groups: list[list[int]] = [[] for _ in range(table.num_players + 1)]
+    for iid in unknown:
+        groups[owners[iid]].append(iid)
+    cards = table.cards = table.cards[:]  # shared with the table it was copied from
+    for iids in groups:
+        if not iids:
+            continue
+        dealt = sorted((cards[iid] for iid in iids), key=_index)
+        rng.shuffle(dealt)
+        for iid, card in zip(iids, dealt, strict=True):
+            cards[iid] = card
+    if unknown:
+        table.touch()  # definitions changed: figures cached from them are stale
+        _update_permanents(table, set(unknown))
+    return unknown
 
 
-def _index(card: object) -> int:
-    return card.index  # type: ignore[attr-defined]
+_index = operator.attrgetter("index")
 
 
 def _update_permanents(table: Table, redrawn: set[int]) -> None:
-    if not redrawn:
-        return
     for name, owned in table.zones.items():
         if table.specs[name].in_play:
             for zone in owned:

@@ -91,15 +91,20 @@ class PhasedState(EngineState):
     __slots__ = ()
 
     PHASES: ClassVar[Sequence[Phase]] = ()
+    _TERMINAL: ClassVar[frozenset[int]] = frozenset()
     phase: int
     active: int
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._TERMINAL = frozenset(i for i, phase in enumerate(cls.PHASES) if phase.terminal)
 
     @property
     def current_player(self) -> int:
         return self.PHASES[self.phase].decider(self)
 
     def is_terminal(self) -> bool:
-        return self.PHASES[self.phase].terminal
+        return self.phase in self._TERMINAL
 
     def _compute_legal(self) -> list[int]:
         return self.PHASES[self.phase].legal(self)

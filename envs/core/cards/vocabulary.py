@@ -270,6 +270,10 @@ class Vocabulary:
 
     def parse_static(self, name: str, data: Any) -> Params:
         """The modifier of continuous effect ``name`` from its data."""
+        if name not in self.statics:
+            raise FieldError(
+                name, f"unknown continuous effect {name!r}; known: {', '.join(self.statics)}"
+            )
         return _validated(self.statics[name].params, data)
 
 

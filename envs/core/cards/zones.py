@@ -14,13 +14,16 @@ lands: a card revealed once stays known to those who saw it, which is what
 from __future__ import annotations
 
 import enum
+import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 SHARED = 0
-"""The owner index of a zone that belongs to no seat (a common pool or market)."""
+"""The owner index of a zone that belongs to no seat (a common pool or market). It is seat
+0's number too: give the *cards* of a common supply an owner of their own (e.g.
+``num_players``), or ``hidden.redeal`` exchanges them with seat 0's unseen cards."""
 
 
 class Visibility(enum.Enum):
@@ -42,6 +45,10 @@ class ZoneSpec:
     fixes a zone's length, with ``None`` for an empty slot (a board addressed by slot
     numbers). ``in_play`` zones hold ``Permanent`` objects instead of bare instance ids,
     so a card keeps its marks (damage, tapped, counters) while it stays there.
+    ``lasting`` zones hold the cards whose continuous effects count (flag in-play zones too
+    where their cards have any):
+    a card moving in or out of one changes ``Table.version``, moves between other zones
+    (a draw, a discard) do not, so figures cached from the cards in play stay valid.
     """
 
     name: str
@@ -49,6 +56,7 @@ class ZoneSpec:
     shared: bool = False
     slots: int | None = None
     in_play: bool = False
+    lasting: bool = False
 
     def __post_init__(self) -> None:
         if self.shared and self.visibility is Visibility.OWNER:
@@ -60,6 +68,14 @@ class Permanent:
     ``__slots__``). ``copy`` copies every slot, so a subclass needs no copy of its own."""
 
     __slots__ = ("iid", "card")
+    _FIELDS: tuple[str, ...] = ("iid", "card")
+    """Every slot of the class and its bases, gathered once per class for ``copy``."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._FIELDS = tuple(
+            name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())
+        )
 
     def __init__(self, iid: int, card: Any) -> None:
         self.iid = iid
@@ -67,9 +83,8 @@ class Permanent:
 
     def copy(self) -> Permanent:
         other = object.__new__(type(self))
-        for cls in type(self).__mro__:
-            for name in getattr(cls, "__slots__", ()):
-                setattr(other, name, getattr(self, name))
+        for name in self._FIELDS:
+            setattr(other, name, getattr(self, name))
         return other
 
 
@@ -92,19 +107,22 @@ class Table:
     """The instances and zones of one position.
 
     ``cards[iid]`` is the instance's definition, ``owners[iid]`` its owner and
-    ``seen[iid]`` a bit mask of the seats that know which card it is. ``zones[name][owner]``
-    is a zone's list. ``version`` grows with every change of a zone's membership, so that
-    figures computed from the cards in play (``continuous``) can be cached until it moves.
+    ``seen[iid]`` a bit mask of the seats that know which card it is. ``cards`` and
+    ``owners`` are shared with copies: code that changes them replaces the list (as
+    ``create`` and ``hidden.redeal`` do), never edits it in place. ``zones[name][owner]``
+    is a zone's list. ``version`` grows with every change of a lasting zone's membership
+    (and with ``touch``), so that figures computed from the cards in play (``continuous``)
+    can be cached until it moves.
     """
 
-    __slots__ = ("num_players", "specs", "zones", "cards", "owners", "seen", "version", "_sees")
+    __slots__ = (
+        "num_players", "specs", "zones", "cards", "owners", "seen", "concealed", "version",
+        "_sees", "_lasting",
+    )  # fmt: skip
 
     def __init__(self, num_players: int, specs: Sequence[ZoneSpec]) -> None:
-        names = [spec.name for spec in specs]
-        if len(set(names)) != len(names):
-            raise ValueError(f"zone names must be unique: {names}")
         self.num_players = num_players
-        self.specs = {spec.name: spec for spec in specs}
+        self.specs, self._sees, self._lasting = _layout(num_players, tuple(specs))
         self.zones: dict[str, list[list[Any]]] = {
             spec.name: [_empty(spec) for _ in range(1 if spec.shared else num_players)]
             for spec in specs
@@ -112,12 +130,10 @@ class Table:
         self.cards: list[Any] = []
         self.owners: list[int] = []
         self.seen: list[int] = []
+        self.concealed: set[int] = set()
+        """Instances in a zone whose seats do not all know them (a face-down card on a
+        public table): where a determinization must look besides the hidden zones."""
         self.version = 0
-        everyone = (1 << num_players) - 1
-        self._sees = {
-            spec.name: _sees_mask(spec.visibility, everyone, spec.shared, num_players)
-            for spec in specs
-        }
 
     # ----- reading --------------------------------------------------------------------------
 
@@ -160,16 +176,28 @@ class Table:
     def create(self, card: Any, owner: int, zone: str, zone_owner: int | None = None) -> int:
         """A new instance of ``card`` owned by ``owner``, put last in zone ``(zone,
         zone_owner)`` (default the owner's); in an ``in_play`` zone wrap it yourself with
-        ``place``. Returns its iid."""
+        a ``Permanent`` and ``put`` it there. Returns its iid."""
         iid = len(self.cards)
-        self.cards.append(card)
-        self.owners.append(owner)
+        self.cards = [*self.cards, card]  # replaced, not changed: copies share the lists
+        self.owners = [*self.owners, owner]
         self.seen.append(0)
         where = owner if zone_owner is None else zone_owner
         if not self.specs[zone].in_play:
             self._land(iid, zone, where)
             self.zones[zone][where].append(iid)
         return iid
+
+    def create_many(self, cards: Iterable[Any], owner: int, zone: str) -> list[int]:
+        """``create`` for each of ``cards`` in order (a deck being built), quickly."""
+        first = len(self.cards)
+        self.cards = [*self.cards, *cards]  # replaced, not changed: copies share the lists
+        iids = list(range(first, len(self.cards)))
+        self.owners = [*self.owners, *([owner] * len(iids))]
+        self.seen.extend([self._sees[zone][owner]] * len(iids))
+        self.zones[zone][owner].extend(iids)
+        if zone in self._lasting:
+            self.version += 1
+        return iids
 
     def move(
         self, entry: Entry, source: tuple[str, int], target: tuple[str, int],
@@ -190,7 +218,16 @@ class Table:
             zone.remove(entry)
         else:
             zone[zone.index(entry)] = None
-        self.version += 1
+        if source[0] in self._lasting:
+            self.version += 1
+
+    def pop(self, source: tuple[str, int], index: int = -1) -> Entry:
+        """Take the entry at ``index`` out of list zone ``source`` (a card in hand about to
+        be played); put it somewhere with ``put`` before the position is done."""
+        entry = self.zones[source[0]][source[1]].pop(index)
+        if source[0] in self._lasting:
+            self.version += 1
+        return entry
 
     def put(
         self, entry: Entry, target: tuple[str, int], position: int | None = None,
@@ -208,19 +245,44 @@ class Table:
             zone.append(entry)
         else:
             zone.insert(position, entry)
-        self._land(iid_of(entry), name, owner, seen_by)
+        iid = entry if type(entry) is int else entry.iid  # iid_of, inlined: every move
+        self._land(iid, name, owner, seen_by)
+
+    def take(self, source: tuple[str, int], index: int, target: tuple[str, int]) -> int:
+        """Move the card at ``index`` of list zone ``source`` (``-1``: its top, the last)
+        to the end of list zone ``target``; returns its iid. The quick path of ``move`` for
+        draws and discards, with the same bookkeeping."""
+        iid = self.zones[source[0]][source[1]].pop(index)
+        self.zones[target[0]][target[1]].append(iid)
+        if source[0] in self._lasting:
+            self.version += 1
+        self._land(iid, target[0], target[1])
+        return iid
 
     def reveal(self, iid: int, seats: int) -> None:
         """The seats in mask ``seats`` learn which card ``iid`` is (a card shown)."""
         self.seen[iid] |= seats
+        if iid in self.concealed and self.seen[iid] == (1 << self.num_players) - 1:
+            self.concealed.discard(iid)
 
     def touch(self) -> None:
         """Say that something continuous effects depend on changed, besides zones."""
         self.version += 1
 
     def _land(self, iid: int, name: str, owner: int, seen_by: int | None = None) -> None:
-        self.seen[iid] |= self._sees[name][owner] if seen_by is None else seen_by
-        self.version += 1
+        zone_sees = self._sees[name][owner]
+        if seen_by is None:
+            self.seen[iid] |= zone_sees
+            if self.concealed:
+                self.concealed.discard(iid)
+        else:
+            self.seen[iid] |= seen_by
+            if zone_sees & ~self.seen[iid]:
+                self.concealed.add(iid)
+            else:
+                self.concealed.discard(iid)
+        if name in self._lasting:
+            self.version += 1
 
     # ----- copies and checks ----------------------------------------------------------------
 
@@ -237,11 +299,13 @@ class Table:
             )
             for name, owned in self.zones.items()
         }
-        other.cards = self.cards[:]
-        other.owners = self.owners[:]
+        other.cards = self.cards  # shared: both are replaced, never changed in place
+        other.owners = self.owners
         other.seen = self.seen[:]
+        other.concealed = set(self.concealed)
         other.version = self.version
         other._sees = self._sees
+        other._lasting = self._lasting
         return other
 
     def check_conservation(self) -> None:
@@ -258,6 +322,22 @@ class Table:
         """How many instances of each definition (or of ``key(definition)``) are placed."""
         key = key or (lambda card: card)
         return Counter(key(self.cards[iid_of(e)]) for _, _, _, e in self.entries())
+
+
+@functools.cache
+def _layout(
+    num_players: int, specs: tuple[ZoneSpec, ...]
+) -> tuple[dict[str, ZoneSpec], dict[str, list[int]], frozenset[str]]:
+    """What a table of these zones derives from their specs, worked out once per game:
+    specs by name, the masks of seats that see each zone, the lasting zones."""
+    names = [spec.name for spec in specs]
+    if len(set(names)) != len(names):
+        raise ValueError(f"zone names must be unique: {names}")
+    everyone = (1 << num_players) - 1
+    sees = {
+        spec.name: _sees_mask(spec.visibility, everyone, spec.shared, num_players) for spec in specs
+    }
+    return {s.name: s for s in specs}, sees, frozenset(s.name for s in specs if s.lasting)
 
 
 def _empty(spec: ZoneSpec) -> list[Any]:
