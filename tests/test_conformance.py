@@ -48,7 +48,7 @@ from tabletop.envs.core.spec import GameSpec
 
 TESTS = Path(__file__).parent
 GOLDEN_DIR = "playthroughs"
-"""A game's golden transcripts live in ``tests/<name>/playthroughs/*.txt``."""
+"""A game's golden transcripts live in ``tests/<name>/playthroughs/*.txt`` (``game_folder``)."""
 API_CYCLES = 300
 # Positions each check looks at per game, shared among its bench settings (``games_for``).
 LEAK_PLIES = 1_000
@@ -118,19 +118,28 @@ def mean_plies(setting: Setting) -> float:
     return plies / 10
 
 
-EXAMPLE_GAME = "three_cards"
-"""The example game of docs/adding-a-game.md (tests/three_cards/): the package does not
-register it; this suite does, for its own tests, so the guide's game passes every check."""
-sys.path.insert(0, str(TESTS / EXAMPLE_GAME))
+EXAMPLE_GAMES = {"three_cards": TESTS / "three_cards", "mini_cards": TESTS / "core" / "cards"}
+"""The test-only games and their folders: the example game of docs/adding-a-game.md
+(tests/three_cards/) and the card game built from the card-game kit (tests/core/cards/).
+The package does not register them; this suite does, for its own tests, so that they pass
+every check."""
+sys.path[:0] = [str(folder) for folder in EXAMPLE_GAMES.values()]
+
+
+def game_folder(name: str) -> Path:
+    """Where a game's tests live: ``tests/<name>`` for the packaged games."""
+    return EXAMPLE_GAMES.get(name, TESTS / name)
 
 
 @contextlib.contextmanager
 def example_game_registered() -> Iterator[None]:
-    envs.REGISTRY[EXAMPLE_GAME] = f"{EXAMPLE_GAME}_v0"
+    for name in EXAMPLE_GAMES:
+        envs.REGISTRY[name] = f"{name}_v0"
     try:
         yield
     finally:
-        del envs.REGISTRY[EXAMPLE_GAME]
+        for name in EXAMPLE_GAMES:
+            del envs.REGISTRY[name]
 
 
 @pytest.fixture(autouse=True)
@@ -148,7 +157,9 @@ with example_game_registered():
     ]
     ENCODED = [(s, encoder) for s in SETTINGS for encoder in sorted(s.spec.encoders)]
 GOLDEN = [
-    (name, path) for name in GAMES for path in sorted((TESTS / name / GOLDEN_DIR).glob("*.txt"))
+    (name, path)
+    for name in GAMES
+    for path in sorted((game_folder(name) / GOLDEN_DIR).glob("*.txt"))
 ]
 
 
@@ -282,7 +293,7 @@ def test_golden_playthrough_replays_exactly(name: str, path: Path) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_every_game_has_a_golden_playthrough(name: str) -> None:
     """With TABLETOP_REGENERATE=1, a game without one gets its defaults' game recorded."""
-    folder = TESTS / name / GOLDEN_DIR
+    folder = game_folder(name) / GOLDEN_DIR
     if not any(folder.glob("*.txt")) and os.environ.get(REGENERATE) == "1":
         check_playthrough(envs.spec(name).new_game(), folder / f"{name}_seed7.txt", seed=7,
                           action_seed=1)  # fmt: skip

@@ -1,0 +1,120 @@
+"""The kit's determinization: ``redeal`` keeps what the observer knows and re-deals the
+rest; ``resample_consistent`` is the one retry loop."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from kit_table import POOL, SHARED, Unit, dealt, layout, views
+
+from tabletop.envs.core.cards.continuous import Continuous
+from tabletop.envs.core.cards.hidden import redeal, resample_consistent
+from tabletop.envs.core.cards.zones import iid_of
+
+
+def per_owner(table) -> dict[int, Counter[str]]:
+    counts: dict[int, Counter[str]] = {}
+    for _, _, _, entry in table.entries():
+        iid = iid_of(entry)
+        counts.setdefault(table.owners[iid], Counter())[table.cards[iid].name] += 1
+    return counts
+
+
+@pytest.mark.parametrize("observer", [0, 1])
+def test_a_redeal_keeps_the_observers_view_and_every_count(observer: int) -> None:
+    table = dealt(seed=3)
+    known = {iid: card for iid, card in enumerate(table.cards) if table.knows(observer, iid)}
+    sizes = {zone: len(names) for zone, names in layout(table).items()}
+    for seed in range(20):
+        twin = table.copy()
+        redrawn = redeal(twin, observer, random.Random(seed))
+        assert views(twin, observer) == views(table, observer)
+        assert {iid: twin.cards[iid] for iid in known} == known
+        assert sorted(redrawn) == sorted(set(range(len(table.cards))) - set(known))
+        assert per_owner(twin) == per_owner(table)
+        assert {zone: len(names) for zone, names in layout(twin).items()} == sizes
+        twin.check_conservation()
+    assert layout(table) == layout(dealt(seed=3)), "the original is untouched"
+
+
+def test_the_cards_the_observer_cannot_identify_are_dealt_again() -> None:
+    table = dealt(seed=3)
+    hands, decks, face_down = set(), set(), set()
+    for seed in range(30):
+        twin = table.copy()
+        redeal(twin, 0, random.Random(seed))
+        hands.add(tuple(sorted(card.name for card in twin.definitions("hand", 1))))
+        decks.add(tuple(card.name for card in twin.definitions("deck", 0)))
+        unit = twin.zone("table", 1)[0]
+        assert unit.card is twin.cards[unit.iid] and type(unit) is Unit and not unit.face_up
+        face_down.add(unit.card.name)
+    assert len(hands) > 1, "the other seat's hand (but the card it showed)"
+    assert len(decks) > 1, "the observer's own deck order"
+    assert len(face_down) > 1, "a card in play face down"
+
+
+def test_a_redeal_depends_only_on_what_the_observer_knows() -> None:
+    table = dealt(seed=5)
+    other = table.copy()
+    hidden = [i for i in other.zone("hand", 1) + other.zone("deck", 1) if not other.knows(0, i)]
+    first = hidden[0]
+    second = next(i for i in hidden if other.cards[i] is not other.cards[first])
+    other.cards[first], other.cards[second] = other.cards[second], other.cards[first]
+    other.zone("deck", 1).reverse()
+    other.zone("deck", 0).reverse()
+    assert layout(other) != layout(table) and views(other, 0) == views(table, 0)
+    for seed in range(10):
+        twins = [position.copy() for position in (table, other)]
+        for twin in twins:
+            redeal(twin, 0, random.Random(seed))
+        assert layout(twins[0]) == layout(twins[1])
+
+
+def test_a_redeal_invalidates_figures_cached_from_the_definitions() -> None:
+    table = dealt(seed=3)
+    cache = Continuous()
+
+    def hand_of_1() -> tuple[str, ...]:
+        return tuple(sorted(card.name for card in table.definitions("hand", 1)))
+
+    hands = {cache.get(table, "hand", hand_of_1)}
+    for seed in range(30):
+        version = table.version
+        redeal(table, 0, random.Random(seed))
+        assert table.version > version
+        assert cache.get(table, "hand", hand_of_1) == hand_of_1()
+        hands.add(hand_of_1())
+    assert len(hands) > 1
+
+
+def test_resample_consistent_retries_until_a_deal_fits() -> None:
+    deals = iter(range(100))
+    drawn: list[int] = []
+
+    def deal() -> int:
+        drawn.append(next(deals))
+        return drawn[-1]
+
+    assert resample_consistent(deal, lambda n: n == 3, "mygame") == 3
+    assert drawn == [0, 1, 2, 3]
+
+
+def test_resample_consistent_names_the_game_when_no_deal_fits() -> None:
+    calls: list[None] = []
+    with pytest.raises(RuntimeError, match=r"^mygame: no consistent deal in 7 tries$"):
+        resample_consistent(lambda: calls.append(None), lambda _: False, "mygame", tries=7)
+    assert len(calls) == 7
+
+
+def test_the_cards_of_a_common_supply_are_re_dealt_among_themselves() -> None:
+    table = dealt(seed=3)
+    supply = table.num_players  # SHARED is seat 0's number too: cards get an owner apart
+    for _ in range(4):
+        table.create(POOL[5], supply, "pile", SHARED)
+    for seed in range(10):
+        twin = table.copy()
+        redeal(twin, 1, random.Random(seed))
+        assert [card.name for card in twin.definitions("pile", SHARED)] == ["F"] * 4
+        assert per_owner(twin) == per_owner(table)
