@@ -12,13 +12,17 @@ when they have a real choice (the project's rule for multi-step turns).
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from tabletop.envs.core.protocol import TERMINAL, Event, Game, IllegalActionError
 
 MAX_FORCED_MOVES = 10_000
 """Forced moves ``settle`` takes in a row before it calls the position a loop: far above any
 real chain (a few dozen at most), so reaching it is an engine bug, reported, not spun on."""
+
+MAX_RESAMPLE_TRIES = 1_000
+"""Deals ``resample_consistent`` draws before it reports that none fits what is known."""
 
 EventRecord = tuple[str, dict[str, Any]]
 """What an engine records of an event: its kind and the whole facts, unfiltered."""
@@ -139,3 +143,37 @@ def copy_generator(rng: random.Random) -> random.Random:
     copy = random.Random.__new__(random.Random)
     copy.setstate(rng.getstate())
     return copy
+
+
+StateT = TypeVar("StateT")
+
+
+def resample_consistent(
+    deal: Callable[[], StateT], consistent: Callable[[StateT], bool], game: str,
+    tries: int = MAX_RESAMPLE_TRIES,
+) -> StateT:  # fmt: skip
+    """The first of up to ``tries`` deals (``deal()``, each a fresh determinization) that
+    fits what the observer knows beyond the cards (``consistent``, usually
+    ``shows_real_choice``): the one retry loop of every game's ``resample_hidden``. Raises
+    ``RuntimeError`` naming ``game`` when no deal fits."""
+    for _ in range(tries):
+        candidate = deal()
+        if consistent(candidate):
+            return candidate
+    raise RuntimeError(f"{game}: no consistent deal in {tries} tries")
+
+
+def shows_real_choice(original: EngineState) -> Callable[[EngineState], bool]:
+    """What every determinization of ``original`` must also fit: unless the game is over,
+    the player to move has a real choice (else the engine would have moved for them, which
+    the observer would have seen). The test keeps the candidate's legal actions."""
+    over = original.is_terminal()
+
+    def consistent(candidate: EngineState) -> bool:
+        if over:
+            return True
+        legal = candidate._compute_legal()
+        candidate._legal = legal
+        return len(legal) > 1
+
+    return consistent

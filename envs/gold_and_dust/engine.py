@@ -31,10 +31,15 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.envs.core.cards.continuous import Continuous, statics_in
-from tabletop.envs.core.cards.hidden import redeal, resample_consistent
+from tabletop.envs.core.cards.hidden import redeal
 from tabletop.envs.core.cards.phases import PhasedState
 from tabletop.envs.core.cards.zones import Table, Visibility, ZoneSpec
-from tabletop.envs.core.engine import EventRecord, copy_generator
+from tabletop.envs.core.engine import (
+    EventRecord,
+    copy_generator,
+    resample_consistent,
+    shows_real_choice,
+)
 from tabletop.envs.core.protocol import Event, check_options
 from tabletop.envs.gold_and_dust import combat, legal, notation, plays, rendering, turns
 from tabletop.envs.gold_and_dust.actions import ARTIFACT_SLOTS, BOARD_SLOTS, MAX_HAND, NUM_ACTIONS
@@ -462,14 +467,7 @@ class GoldDustState(PhasedState):
             redeal(other.table, observer, rng)
             return other
 
-        def consistent(other: GoldDustState) -> bool:
-            if self.phase == OVER:
-                return True
-            options = other._compute_legal()
-            other._legal = options
-            return len(options) > 1
-
-        other = resample_consistent(deal, consistent, "gold_and_dust")
+        other = resample_consistent(deal, shows_real_choice(self), "gold_and_dust")
         other.rng = random.Random(rng.getrandbits(64))
         other._events = [_unseen_cards(record, 1 - observer) for record in self._events]
         return other

@@ -196,7 +196,7 @@ def draw(state: GoldDustState, player: int) -> None:
     hand, deck = state.hand_cards[player], state.deck_cards[player]
     if len(hand) >= MAX_HAND:
         iid = table.take(("hand", player), state.rng.randrange(len(hand)), ("deck", player))
-        state.rng.shuffle(deck)
+        table.shuffle(("deck", player), state.rng)
         state._record("hand_overflow", player=player, card=table.cards[iid].index)
     if deck:
         iid = table.take(("deck", player), -1, ("hand", player))

@@ -25,7 +25,12 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tabletop.envs.core.engine import EngineState, copy_generator
+from tabletop.envs.core.engine import (
+    EngineState,
+    copy_generator,
+    resample_consistent,
+    shows_real_choice,
+)
 from tabletop.envs.core.protocol import Event, IllegalActionError
 from tabletop.envs.kaleva.board import (
     BRONZE,
@@ -699,15 +704,15 @@ class KalevaState(EngineState):
         base = self._copy(self.rng)  # shares the generator until a draw gets its own below
         if self.pause_hidden_from(observer):
             base.pending, base.phase = None, MOVE
-        for _ in range(MAX_RESAMPLE_TRIES):
+
+        def draw() -> KalevaState:
             other = base._copy(self.rng)
             other._redraw_hidden(observer, rng)
-            legal = other._compute_legal()
-            if self.phase == OVER or len(legal) > 1:
-                other._legal = legal
-                other.rng = random.Random(rng.getrandbits(64))
-                return other
-        raise RuntimeError(f"kaleva: no consistent draw found in {MAX_RESAMPLE_TRIES} tries")
+            return other
+
+        other = resample_consistent(draw, shows_real_choice(self), "kaleva", MAX_RESAMPLE_TRIES)
+        other.rng = random.Random(rng.getrandbits(64))
+        return other
 
     def pause_hidden_from(self, observer: int | None) -> bool:
         """Whether ``observer`` sees the position as it was before the move awaiting the

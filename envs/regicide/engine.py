@@ -14,7 +14,12 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
-from tabletop.envs.core.engine import EngineState, copy_generator
+from tabletop.envs.core.engine import (
+    EngineState,
+    copy_generator,
+    resample_consistent,
+    shows_real_choice,
+)
 from tabletop.envs.core.protocol import Event, IllegalActionError
 from tabletop.envs.regicide.cards import (
     CLUBS,
@@ -662,16 +667,16 @@ class RegicideState(EngineState):
         have moved for them or ended the game), so deals that contradict it are re-drawn.
         The new state draws its future chance events from a fresh generator.
         """
-        for _ in range(MAX_RESAMPLE_TRIES):
+
+        def deal() -> RegicideState:
             other = self._copy(self.rng)  # shares the generator until it gets its own below
             other._redeal_hidden(observer, rng)
-            legal = other._compute_legal()
-            if len(legal) > 1 or self.phase == OVER:
-                other._legal = legal
-                _shuffle_within_ranks(other.castle, rng)
-                other.rng = random.Random(rng.getrandbits(64))
-                return other
-        raise RuntimeError(f"regicide: no consistent deal found in {MAX_RESAMPLE_TRIES} tries")
+            return other
+
+        other = resample_consistent(deal, shows_real_choice(self), "regicide", MAX_RESAMPLE_TRIES)
+        _shuffle_within_ranks(other.castle, rng)
+        other.rng = random.Random(rng.getrandbits(64))
+        return other
 
     def _redeal_hidden(self, observer: int, rng: random.Random) -> None:
         hidden_hands = [p for p in range(self.game.num_players) if p != observer]

@@ -9,7 +9,11 @@ import pytest
 from toy_game import ToyGame, ToyState
 
 from tabletop.envs.core import Event, IllegalActionError
-from tabletop.envs.core.engine import MAX_FORCED_MOVES
+from tabletop.envs.core.engine import (
+    MAX_FORCED_MOVES,
+    resample_consistent,
+    shows_real_choice,
+)
 
 
 class EndlessEnd(ToyGame):
@@ -98,3 +102,37 @@ def test_a_rejected_action_keeps_the_events_of_the_last_move() -> None:
     with pytest.raises(IllegalActionError, match="toy: illegal action -1"):
         state.apply(-1)
     assert state.last_events() == events
+
+
+def test_resample_consistent_retries_until_a_deal_fits() -> None:
+    deals = iter(range(100))
+    drawn: list[int] = []
+
+    def deal() -> int:
+        drawn.append(next(deals))
+        return drawn[-1]
+
+    assert resample_consistent(deal, lambda n: n == 3, "mygame") == 3
+    assert drawn == [0, 1, 2, 3]
+
+
+def test_resample_consistent_names_the_game_when_no_deal_fits() -> None:
+    calls: list[None] = []
+    with pytest.raises(RuntimeError, match=r"^mygame: no consistent deal in 7 tries$"):
+        resample_consistent(lambda: calls.append(None), lambda _: False, "mygame", tries=7)
+    assert len(calls) == 7
+
+
+def test_shows_real_choice_refuses_a_deal_whose_mover_would_have_been_moved() -> None:
+    """A determinization where the player to move has one legal action contradicts what
+    the observer saw (the engine moves by itself then); the test keeps the legal actions."""
+    state = ToyGame().new_state(seed=1)
+    consistent = shows_real_choice(state)
+    twin = state.clone()
+    assert consistent(twin) and twin.legal_actions() == state.legal_actions()
+    twin.hands[twin.player] = twin.hands[twin.player][:1]  # a one-card hand: a forced play
+    assert not consistent(twin)
+    finished = state.clone()
+    while not finished.is_terminal():
+        finished.apply(finished.legal_actions()[0])
+    assert shows_real_choice(finished)(finished.clone())  # over: nothing more to fit

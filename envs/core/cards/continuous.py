@@ -51,9 +51,15 @@ def statics_in(
     table: Table, zones: Iterable[tuple[str, int]], active: Callable[[Any], bool] | None = None
 ) -> Iterator[tuple[str, Any]]:
     """(continuous effect name, modifier) of every card in ``zones``, in zone order; with
-    ``active``, only of the entries it accepts (e.g. face-up cards)."""
+    ``active``, only of the entries it accepts (e.g. face-up cards). The zones must be
+    lasting (``ZoneSpec.lasting``), or a cached figure could outlive a move."""
     cards = table.cards
     for name, owner in zones:
+        if not table.specs[name].lasting:
+            raise ValueError(
+                f"zone {name!r} is not lasting: its moves would not refresh the figures "
+                "cached from it (declare it ZoneSpec(..., lasting=True))"
+            )
         for entry in table.zones[name][owner]:
             if entry is None or (active is not None and not active(entry)):
                 continue

@@ -15,12 +15,14 @@ def zone_counts(table: Table, zones: Sequence[tuple[str, int]], size: int) -> np
     """Copies of each definition (by its ``index`` < ``size``) in each zone, the zones'
     blocks end to end: ``len(zones) * size`` numbers."""
     cards = table.cards
-    indices = [
-        block * size + cards[iid_of(entry)].index
-        for block, (name, owner) in enumerate(zones)
-        for entry in table.zones[name][owner]
-        if entry is not None
-    ]
+    indices: list[int] = []
+    for block, (name, owner) in enumerate(zones):
+        zone = table.zones[name][owner]
+        offset = block * size
+        if table.specs[name].in_play:
+            indices += [offset + cards[e.iid].index for e in zone if e is not None]
+        else:  # bare iids (or holes): no call per card, this runs at every env step
+            indices += [offset + cards[iid].index for iid in zone if iid is not None]
     return np.bincount(indices, minlength=len(zones) * size)
 
 

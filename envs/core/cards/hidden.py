@@ -19,15 +19,8 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Callable
-from typing import TypeVar
 
 from tabletop.envs.core.cards.zones import Table, iid_of
-
-StateT = TypeVar("StateT")
-
-MAX_RESAMPLE_TRIES = 1_000
-"""Deals ``resample_consistent`` draws before it reports that none fits what is known."""
 
 
 def redeal(table: Table, observer: int, rng: random.Random) -> list[int]:
@@ -84,18 +77,3 @@ def _update_permanents(table: Table, redrawn: set[int]) -> None:
                 for entry in zone:
                     if entry is not None and entry.iid in redrawn:
                         entry.card = table.cards[entry.iid]
-
-
-def resample_consistent(
-    deal: Callable[[], StateT], consistent: Callable[[StateT], bool], game: str,
-    tries: int = MAX_RESAMPLE_TRIES,
-) -> StateT:  # fmt: skip
-    """The first of up to ``tries`` deals (``deal()``, each a fresh determinization) that
-    fits what the observer knows beyond the cards (``consistent``, e.g. that the player to
-    move has a real choice, or the engine would have moved). Raises ``RuntimeError``
-    naming ``game`` when none does."""
-    for _ in range(tries):
-        candidate = deal()
-        if consistent(candidate):
-            return candidate
-    raise RuntimeError(f"{game}: no consistent deal in {tries} tries")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -73,6 +74,8 @@ class Permanent:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if "__slots__" not in cls.__dict__:
+            raise TypeError(f"{cls.__name__}: a Permanent declares its marks in __slots__")
         cls._FIELDS = tuple(
             name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())
         )
@@ -258,6 +261,18 @@ class Table:
             self.version += 1
         self._land(iid, target[0], target[1])
         return iid
+
+    def shuffle(self, zone: tuple[str, int], rng: random.Random) -> None:
+        """Shuffle a list zone. Afterwards nobody can tell which of its cards is which
+        beyond what the zone shows, so every seat the zone hides them from forgets them (a
+        card shown and shuffled back into a deck is one of the deck's unknown cards again).
+        """
+        cards = self.zones[zone[0]][zone[1]]
+        rng.shuffle(cards)
+        shown = self._sees[zone[0]][zone[1]]
+        seen = self.seen
+        for iid in cards:
+            seen[iid] &= shown
 
     def reveal(self, iid: int, seats: int) -> None:
         """The seats in mask ``seats`` learn which card ``iid`` is (a card shown)."""

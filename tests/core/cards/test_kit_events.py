@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from kit_table import POOL, ZONES, Def, Unit
 
 from tabletop.envs.core.cards.continuous import Continuous, statics_in
@@ -145,3 +146,12 @@ def test_the_cache_holds_while_the_table_does_and_touch_invalidates_it() -> None
     assert boosted(table, cache, calls, 0) == 0 and calls == [0, 0]
     copy = cache.copy()
     assert copy.values == cache.values and copy.values is not cache.values
+
+
+def test_statics_are_read_only_from_lasting_zones() -> None:
+    """A zone whose moves do not change ``Table.version`` would leave cached figures
+    stale: reading statics from it is an error, not a silent miss."""
+    table = Table(2, ZONES)
+    table.create(POOL[0], 0, "discard")
+    with pytest.raises(ValueError, match="'discard' is not lasting"):
+        list(statics_in(table, [("discard", 0)]))

@@ -1,5 +1,5 @@
 """The kit's determinization: ``redeal`` keeps what the observer knows and re-deals the
-rest; ``resample_consistent`` is the one retry loop."""
+rest."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from kit_table import POOL, SHARED, Unit, dealt, layout, views
 
 from tabletop.envs.core.cards.continuous import Continuous
-from tabletop.envs.core.cards.hidden import redeal, resample_consistent
+from tabletop.envs.core.cards.hidden import redeal
 from tabletop.envs.core.cards.zones import iid_of
 
 
@@ -87,25 +87,6 @@ def test_a_redeal_invalidates_figures_cached_from_the_definitions() -> None:
         assert cache.get(table, "hand", hand_of_1) == hand_of_1()
         hands.add(hand_of_1())
     assert len(hands) > 1
-
-
-def test_resample_consistent_retries_until_a_deal_fits() -> None:
-    deals = iter(range(100))
-    drawn: list[int] = []
-
-    def deal() -> int:
-        drawn.append(next(deals))
-        return drawn[-1]
-
-    assert resample_consistent(deal, lambda n: n == 3, "mygame") == 3
-    assert drawn == [0, 1, 2, 3]
-
-
-def test_resample_consistent_names_the_game_when_no_deal_fits() -> None:
-    calls: list[None] = []
-    with pytest.raises(RuntimeError, match=r"^mygame: no consistent deal in 7 tries$"):
-        resample_consistent(lambda: calls.append(None), lambda _: False, "mygame", tries=7)
-    assert len(calls) == 7
 
 
 def test_the_cards_of_a_common_supply_are_re_dealt_among_themselves() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from kit_table import POOL, SHARED, ZONES, Unit, dealt
 
@@ -148,3 +150,25 @@ def test_census_counts_placed_instances_by_definition() -> None:
     assert table.census(lambda card: card.index % 2) == {0: 8, 1: 8}
     assert [iid_of(e) for e in table.zone("table", 1)] == [table.zone("table", 1)[0].iid]
     assert iid_of(None) is None
+
+
+def test_a_shuffle_makes_every_seat_forget_the_cards_it_hides() -> None:
+    """A card shown and shuffled back into a face-down deck is one of the deck's unknown
+    cards again: its instance id no longer tells anyone which card it is."""
+    table = Table(2, ZONES)
+    iid = table.create(POOL[0], 0, "discard")  # public: both seats know it
+    table.create(POOL[1], 0, "deck")
+    table.move(iid, ("discard", 0), ("deck", 0))
+    assert table.knows(0, iid) and table.knows(1, iid)
+    table.shuffle(("deck", 0), random.Random(1))
+    assert not table.knows(0, iid) and not table.knows(1, iid)
+    shown = table.create(POOL[2], 1, "hand")
+    table.shuffle(("hand", 1), random.Random(1))
+    assert table.knows(1, shown) and not table.knows(0, shown)  # a hand stays its owner's
+
+
+def test_a_permanent_without_slots_is_refused() -> None:
+    with pytest.raises(TypeError, match="declares its marks in __slots__"):
+
+        class Loose(Permanent):
+            pass

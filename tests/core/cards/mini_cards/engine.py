@@ -23,10 +23,10 @@ from mini_cards.cards import INSTANT, POOL, SPELL, UNIT, Card, Reach
 from tabletop.envs.core.cards.chain import Chain, Pending
 from tabletop.envs.core.cards.continuous import Continuous, statics_in
 from tabletop.envs.core.cards.events import Context, dispatch
-from tabletop.envs.core.cards.hidden import redeal, resample_consistent
+from tabletop.envs.core.cards.hidden import redeal
 from tabletop.envs.core.cards.phases import GameOver, Phase, PhasedState, ResponseWindow
 from tabletop.envs.core.cards.zones import SHARED, Permanent, Table, Visibility, ZoneSpec
-from tabletop.envs.core.engine import copy_generator
+from tabletop.envs.core.engine import copy_generator, resample_consistent, shows_real_choice
 from tabletop.envs.core.protocol import Event, IllegalActionError
 
 LIFE, HAND, TURNS = 6, 2, 8
@@ -278,13 +278,9 @@ class MiniCardsState(PhasedState):
             twin = self.clone()
             redeal(twin.table, observer, rng)
             twin._rng = random.Random(rng.random())
-            twin._legal = [] if twin.is_terminal() else twin._compute_legal()
             return twin
 
-        def consistent(twin: MiniCardsState) -> bool:
-            return twin.is_terminal() or len(twin._legal) > 1
-
-        return resample_consistent(deal, consistent, self.game.name)
+        return resample_consistent(deal, shows_real_choice(self), self.game.name)
 
 
 def _key(card: Card) -> int:
