@@ -43,12 +43,12 @@ def unit_labels(state: GoldDustState, side: int) -> dict[int, str]:
 def unit_label(state: GoldDustState, side: int, slot: int) -> str:
     """``unit_labels(side)[slot]`` for one unit, cheaply: events name units as they are
     named on the table at that moment."""
-    indices = [-1 if unit is None else unit.card.index for unit in state.boards[side]]
-    index = indices[slot]
-    name = state.game.cards[index].name
-    if indices.count(index) == 1:
-        return name
-    return f"{name}#{indices[:slot].count(index) + 1}"
+    board = state.boards[side]
+    card = board[slot].card
+    same = [i for i, unit in enumerate(board) if unit is not None and unit.card is card]
+    if len(same) == 1:
+        return card.name
+    return f"{card.name}#{same.index(slot) + 1}"
 
 
 def hand_labels(state: GoldDustState, player: int) -> dict[int, str]:
