@@ -12,6 +12,10 @@ also takes ``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety ne
 Version history:
 - v0 (2026-11-30): the rules of docs/rules/gold_and_dust.md and the packaged starter pool;
   encoders flat v0 and entity v0.
+- v0 (2026-12-01): the engine runs on the card-game kit, with the same rules,
+  observations and golden playthroughs; card files write a Hero's passive as auras (the
+  continuous effects of lasting artifacts) and may use more trigger events and conditions
+  (docs/card-format.md).
 """
 
 from __future__ import annotations

@@ -14,13 +14,17 @@ on the turn they are summoned (a summoned melee unit may move up at once, a summ
 may shoot); a ranged unit attacks only by shooting; each attacker is blocked by at most one
 blocker; blocking does not tap; the first player is drawn by the seeded generator.
 
-This module holds the match (``GoldDustGame``) and the position (``GoldDustState``): the
-state's data, the figures the rules derive from it, copies and determinization. The rules
-live in role modules of module-level functions taking the state, which the state binds as
-its methods: ``turns`` (the step machine, a turn's start and end, drawing), ``plays``
-(cards and moving up), ``combat`` (damage, death, shots, attacks, blocks), ``effects``
-(what cards do), ``legal`` (the action mask), ``notation`` (labels, action text) and
-``rendering`` (the text picture); ``phases`` and ``units`` are the leaves they share.
+The engine is built on the card-game kit (``tabletop.envs.core.cards``): the cards are
+instances on a kit ``Table`` (``ZONES``), the turn is the kit's phase objects, effects are
+the kit vocabulary's primitives, triggers and auras, and the determinization is the kit's
+``redeal``. This module holds the match (``GoldDustGame``) and the position
+(``GoldDustState``): the state's data, the figures the rules derive from it, copies and
+determinization. The rules live in role modules of module-level functions taking the
+state: ``turns`` (the phase objects, a turn's start and end, drawing), ``plays`` (cards
+and moving up), ``combat`` (damage, death, shots, attacks, blocks), ``effects`` (the
+vocabulary: what cards can say and do), ``legal`` (each move's legality), ``notation``
+(labels, action text) and ``rendering`` (the text picture); ``phases`` (step numbers) and
+``units`` are the leaves they share.
 """
 
 from __future__ import annotations
