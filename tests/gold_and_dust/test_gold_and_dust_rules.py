@@ -166,8 +166,9 @@ def test_gd_2_4_assassin_units_deal_one_more_to_heroes() -> None:
     state = stacked({"hero": "Assassin", "front": ["Skirmisher"]}, {"front": ["Pikeman"]})
     (roll,) = next_rolls(state, K6)
     reach(state, SHOOT)
+    attack = state.attack_of(0, unit(state, 0, "Skirmisher"))
     act(state, "shoot Skirmisher>Hero")
-    assert state.hp[1] == 30 - (0 + roll + 1)
+    assert state.hp[1] == 30 - (attack + roll + 1)
 
 
 def test_gd_2_4_a_hero_at_zero_loses() -> None:
