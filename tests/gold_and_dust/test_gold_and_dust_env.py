@@ -29,7 +29,9 @@ PAIRINGS = [("warrior", "mage"), ("thief", "merchant"), ("assassin", "warrior"),
 
 def card_invariants(state: GoldDustState) -> None:
     """GD-1.1: 41 cards per player in some zone; GD-1.3: hands of at most 5; HP never above
-    the maximum; dead units never outlive the step they died in on the table."""
+    the maximum; dead units never outlive the step they died in on the table. Every card
+    instance is in exactly one zone position (the kit's conservation check)."""
+    state.table.check_conservation()
     for player in (0, 1):
         assert state.cards_owned(player) == 41, state.render()
         assert len(state.hands[player]) <= 5, state.render()
