@@ -1,0 +1,164 @@
+"""Kult's fixed action space: one ``Discrete(NUM_ACTIONS)`` for every player count (2-4)
+and every pool. Ids address stations, hand slots and seats *relative to the mover*
+(offset 0 is the mover, 1 the next seat, ...), never card ids; the notation names cards
+and absolute seats instead (``notation``).
+
+Stations are numbered as KU-1.1: Scene 1-4, Cast 5-8; here ``station`` is 0-7 for
+stations 1-8. Positions a token can be on or go to: ``HUB`` and ``POOL`` beside them.
+
+| ids | count | action | notation |
+|---|---|---|---|
+| ``DONE`` = 0 | 1 | end the phase, or pass in a window | ``done`` / ``pass`` |
+| ``ATTRACT_BASE`` + from × 5 + to | 40 | attract from a station (0-7) to the Hub (0) or Scene 1-4 (1-4) | ``attract Cast5>Scene1`` |
+| ``RECRUIT_BASE`` + c | 4 | recruit onto Cast station 5+c | ``recruit Cast6`` |
+| ``PUSH_BASE`` + (from × 9 + to) × 6 + colour | 486 | push from the Hub (0) or station 1-8 to station 1-8 (0-7) or the Pool (8), gaining a colour (0-4) or none (5) | ``push Hub>Scene2 Skull`` |
+| ``PLAY_BASE`` + (slot × 4 + seat) × 8 + station | 320 | put a base card from a hand slot onto a station of a seat's cross | ``play Raven>Scene4`` |
+| ``ATTACH_BASE`` + slot × 37 + target | 370 | attach an Influence: seat × 9 + (Hub 0, station 1-8), or the Pool (36) | ``attach Hex>Cast6@p2`` |
+| ``COMMAND_BASE`` + slot | 10 | play a Command | ``play Omen`` |
+| ``TURN_BASE`` + station | 8 | turn an own card face down for its ability | ``turn Scene2`` |
+| ``INVOKE_BASE`` + station | 8 | use an own card's ability that costs a push | ``invoke Cast5`` |
+| ``ATTACK_BASE`` + (a × 4 + seat) × 4 + t | 64 | own Cast 5+a attacks Cast 5+t of a seat | ``attack Cast5>p3.Cast7`` |
+| ``DISCARD_BASE`` + slot | 10 | discard a card from hand | ``discard Raven`` |
+"""
+
+from __future__ import annotations
+
+MAX_PLAYERS = 4
+STATIONS = 8
+SCENE = range(0, 4)
+"""Scene stations 1-4 as 0-3 (KU-1.1)."""
+CAST = range(4, 8)
+"""Cast stations 5-8 as 4-7 (KU-1.1)."""
+MAX_HAND = 10
+"""Hand slots the action space addresses [decision: card draws stop at 10 cards in hand;
+the draw phase fills to 7 at most, so only draw effects get near it]."""
+NUM_COLOURS = 5
+NO_COLOUR = 5
+"""The colour slot of a push that pays for an ability and gains nothing (KU-6.5)."""
+
+HUB = -1
+"""A token's position in the Hub (push sources, attract targets)."""
+POOL = 8
+"""A push's target the Pool (beside stations 0-7)."""
+
+ATTRACT_TARGETS = 5  # the Hub, Scene 1-4
+PUSH_FROMS = 9  # the Hub, station 1-8
+PUSH_TOS = 9  # station 1-8, the Pool
+PUSH_COLOURS = NUM_COLOURS + 1
+ATTACH_TARGETS = MAX_PLAYERS * 9 + 1
+POOL_TARGET = MAX_PLAYERS * 9
+
+DONE = 0
+ATTRACT_BASE = 1
+RECRUIT_BASE = ATTRACT_BASE + STATIONS * ATTRACT_TARGETS
+PUSH_BASE = RECRUIT_BASE + len(CAST)
+PLAY_BASE = PUSH_BASE + PUSH_FROMS * PUSH_TOS * PUSH_COLOURS
+ATTACH_BASE = PLAY_BASE + MAX_HAND * MAX_PLAYERS * STATIONS
+COMMAND_BASE = ATTACH_BASE + MAX_HAND * ATTACH_TARGETS
+TURN_BASE = COMMAND_BASE + MAX_HAND
+INVOKE_BASE = TURN_BASE + STATIONS
+ATTACK_BASE = INVOKE_BASE + STATIONS
+DISCARD_BASE = ATTACK_BASE + len(CAST) * MAX_PLAYERS * len(CAST)
+NUM_ACTIONS = DISCARD_BASE + MAX_HAND
+
+
+def attract_action(source: int, target: int) -> int:
+    """From station ``source`` (0-7) to the Hub (``HUB``) or Scene station ``target`` (0-3)."""
+    return ATTRACT_BASE + source * ATTRACT_TARGETS + (0 if target == HUB else 1 + target)
+
+
+def recruit_action(station: int) -> int:
+    return RECRUIT_BASE + station - CAST.start
+
+
+def push_action(source: int, target: int, colour: int) -> int:
+    """From the Hub (``HUB``) or station ``source`` to station ``target`` or ``POOL``;
+    ``colour`` 0-4 (``effects.COLOURS``) or ``NO_COLOUR``."""
+    return PUSH_BASE + ((source + 1) * PUSH_TOS + target) * PUSH_COLOURS + colour
+
+
+def play_action(slot: int, offset: int, station: int) -> int:
+    return PLAY_BASE + (slot * MAX_PLAYERS + offset) * STATIONS + station
+
+
+def attach_action(slot: int, target: int) -> int:
+    """``target``: ``attach_target(offset, station)`` or ``POOL_TARGET``."""
+    return ATTACH_BASE + slot * ATTACH_TARGETS + target
+
+
+def attach_target(offset: int, station: int) -> int:
+    """A seat's Hub (``station`` = ``HUB``) or station 0-7, as an attach target index."""
+    return offset * 9 + station + 1
+
+
+def attack_action(attacker: int, offset: int, target: int) -> int:
+    """Own Cast station ``attacker`` (4-7) attacks Cast station ``target`` of a seat."""
+    return ATTACK_BASE + ((attacker - CAST.start) * MAX_PLAYERS + offset) * 4 + target - CAST.start
+
+
+def decode(action: int) -> tuple[str, tuple[int, ...]]:
+    """``(kind, fields)`` of an action id, e.g. ``("push", (HUB, 1, 0))``; the inverse of
+    the ``*_action`` functions above."""
+    if action == DONE:
+        return "done", ()
+    for kind, base, end in _RANGES:
+        if base <= action < end:
+            return kind, _FIELDS[kind](action - base)
+    raise ValueError(f"kult: action {action} is outside 0..{NUM_ACTIONS - 1}")
+
+
+def _attract_fields(index: int) -> tuple[int, int]:
+    source, target = divmod(index, ATTRACT_TARGETS)
+    return source, HUB if target == 0 else target - 1
+
+
+def _push_fields(index: int) -> tuple[int, int, int]:
+    move, colour = divmod(index, PUSH_COLOURS)
+    source, target = divmod(move, PUSH_TOS)
+    return source - 1, target, colour
+
+
+def _play_fields(index: int) -> tuple[int, int, int]:
+    rest, station = divmod(index, STATIONS)
+    return (*divmod(rest, MAX_PLAYERS), station)
+
+
+def _attach_fields(index: int) -> tuple[int, int, int]:
+    """(slot, seat offset, station or HUB); the Pool as offset -1."""
+    slot, target = divmod(index, ATTACH_TARGETS)
+    if target == POOL_TARGET:
+        return slot, -1, POOL
+    offset, where = divmod(target, 9)
+    return slot, offset, where - 1
+
+
+def _attack_fields(index: int) -> tuple[int, int, int]:
+    rest, target = divmod(index, 4)
+    attacker, offset = divmod(rest, MAX_PLAYERS)
+    return attacker + CAST.start, offset, target + CAST.start
+
+
+_RANGES = (
+    ("attract", ATTRACT_BASE, RECRUIT_BASE),
+    ("recruit", RECRUIT_BASE, PUSH_BASE),
+    ("push", PUSH_BASE, PLAY_BASE),
+    ("play", PLAY_BASE, ATTACH_BASE),
+    ("attach", ATTACH_BASE, COMMAND_BASE),
+    ("command", COMMAND_BASE, TURN_BASE),
+    ("turn", TURN_BASE, INVOKE_BASE),
+    ("invoke", INVOKE_BASE, ATTACK_BASE),
+    ("attack", ATTACK_BASE, DISCARD_BASE),
+    ("discard", DISCARD_BASE, NUM_ACTIONS),
+)
+_FIELDS = {
+    "attract": _attract_fields,
+    "recruit": lambda index: (index + CAST.start,),
+    "push": _push_fields,
+    "play": _play_fields,
+    "attach": _attach_fields,
+    "command": lambda index: (index,),
+    "turn": lambda index: (index,),
+    "invoke": lambda index: (index,),
+    "attack": _attack_fields,
+    "discard": lambda index: (index,),
+}
