@@ -351,8 +351,15 @@ class GoldDustState(PhasedState):
     def auras(self, player: int) -> list[int]:
         """The sums of ``player``'s auras (the Hero's passive and lasting artifacts'):
         ``[attack front, attack back, armour front, armour back, spell dust, artifact
-        gold, first-turn draws, Hero damage]``, computed from the table when it changed."""
-        return self.continuous.get(self.table, player, self._sum_auras, player)
+        gold, first-turn draws, Hero damage]``, computed from the table when it changed.
+        The cache is read here first, without a call: this runs for every card in hand
+        and every fight."""
+        cache = self.continuous
+        if cache.version == self.table.version:
+            sums = cache.values.get(player)
+            if sums is not None:
+                return sums
+        return cache.get(self.table, player, self._sum_auras, player)
 
     def _sum_auras(self, player: int) -> list[int]:
         totals = [0] * 8

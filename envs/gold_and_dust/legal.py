@@ -42,6 +42,8 @@ def plays(state: GoldDustState) -> list[int]:
     actions: list[int] = []
     seen: set[int] = set()
     free_slot = None in state.boards[player]
+    artifacts_full = len(state.artifact_cards[player]) >= ARTIFACT_SLOTS
+    gold_left, dust_left = state.gold[player], state.dust[player]
     cards = state.table.cards
     auras = state.auras(player)
     for hand_slot, iid in enumerate(state.hand_cards[player]):
@@ -50,11 +52,12 @@ def plays(state: GoldDustState) -> list[int]:
             continue
         seen.add(card.index)
         gold, dust = cost_with(card, auras)
-        if gold > state.gold[player] or dust > state.dust[player]:
-            continue
-        if card.kind == UNIT and not free_slot:
-            continue
-        if card.persistent and len(state.artifact_cards[player]) >= ARTIFACT_SLOTS:
+        if (
+            gold > gold_left
+            or dust > dust_left
+            or (card.kind == UNIT and not free_slot)
+            or (card.persistent and artifacts_full)
+        ):
             continue
         if card.aim is None:
             actions.append(play_action(hand_slot, NO_TARGET))
