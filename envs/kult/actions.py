@@ -6,19 +6,20 @@ and absolute seats instead (``notation``).
 Stations are numbered as KU-1.1: Scene 1-4, Cast 5-8; here ``station`` is 0-7 for
 stations 1-8. Positions a token can be on or go to: ``HUB`` and ``POOL`` beside them.
 
-| ids | count | action | notation |
-|---|---|---|---|
-| ``DONE`` = 0 | 1 | end the phase, or pass in a window | ``done`` / ``pass`` |
-| ``ATTRACT_BASE`` + from × 5 + to | 40 | attract from a station (0-7) to the Hub (0) or Scene 1-4 (1-4) | ``attract Cast5>Scene1`` |
-| ``RECRUIT_BASE`` + c | 4 | recruit onto Cast station 5+c | ``recruit Cast6`` |
-| ``PUSH_BASE`` + (from × 9 + to) × 6 + colour | 486 | push from the Hub (0) or station 1-8 to station 1-8 (0-7) or the Pool (8), gaining a colour (0-4) or none (5) | ``push Hub>Scene2 Skull`` |
-| ``PLAY_BASE`` + (slot × 4 + seat) × 8 + station | 320 | put a base card from a hand slot onto a station of a seat's cross | ``play Raven>Scene4`` |
-| ``ATTACH_BASE`` + slot × 37 + target | 370 | attach an Influence: seat × 9 + (Hub 0, station 1-8), or the Pool (36) | ``attach Hex>Cast6@p2`` |
-| ``COMMAND_BASE`` + slot | 10 | play a Command | ``play Omen`` |
-| ``TURN_BASE`` + station | 8 | turn an own card face down for its ability | ``turn Scene2`` |
-| ``INVOKE_BASE`` + station | 8 | use an own card's ability that costs a push | ``invoke Cast5`` |
-| ``ATTACK_BASE`` + (a × 4 + seat) × 4 + t | 64 | own Cast 5+a attacks Cast 5+t of a seat | ``attack Cast5>p3.Cast7`` |
-| ``DISCARD_BASE`` + slot | 10 | discard a card from hand | ``discard Raven`` |
+The ranges, in id order (docs/games/kult.md has the same as a table):
+
+- ``DONE`` (0): end the phase, or pass in a Commands window (``done`` / ``pass``);
+- ``ATTRACT_BASE``, 40: from station 0-7 to the Hub (0) or Scene 1-4 (1-4);
+- ``RECRUIT_BASE``, 4: onto Cast station 5-8;
+- ``PUSH_BASE``, 486: from the Hub (0) or station 1-8 (1-8), to station 1-8 (0-7) or
+  the Pool (8), gaining colour 0-4 or none (5, paying for an ability);
+- ``PLAY_BASE``, 320: a base card from hand slot 0-9 onto station 0-7 of seat offset 0-3;
+- ``ATTACH_BASE``, 370: an Influence from hand slot 0-9 onto seat offset x 9 + (Hub 0,
+  station 1-8), or the Pool (36);
+- ``COMMAND_BASE``, 10: a Command from hand slot 0-9;
+- ``TURN_BASE``, 8 and ``INVOKE_BASE``, 8: an own card's ability, by station;
+- ``ATTACK_BASE``, 64: own Cast station 5-8 against Cast 5-8 of seat offset 0-3;
+- ``DISCARD_BASE``, 10: a card from hand slot 0-9.
 """
 
 from __future__ import annotations

@@ -16,8 +16,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, field_validator
-from pydantic import model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from tabletop.envs.core.carddata import (
     CardDataError,
@@ -168,8 +175,11 @@ class _CardFields(_Strict):
             if any(e.trait("timing") != ANY for e in effects):
                 raise FieldError(field, "fight and recruit effects are for Commands")
             if any(e.do == "refresh" for e in effects):
-                raise FieldError(field, "'refresh' is for Commands: a card that turns itself "
-                                 "face up again could be used without end")
+                raise FieldError(
+                    field,
+                    "'refresh' is for Commands: a card that turns itself "
+                    "face up again could be used without end",
+                )
 
     def _check_influence(self) -> None:
         self._forbid(

@@ -1,0 +1,299 @@
+"""The Mystic Cross: what a position's crosses give (keys, holding limits, combat values)
+and how tokens move along them (KU-1.2): attracting inward (KU-7.2), recruiting from the
+Pool (KU-7.3), pushing outward (KU-6) and tokens leaving with a card (KU-8).
+
+Module-level functions taking the state; ``KultState`` binds the ones effects call.
+Positions of a token: ``HUB``, a station 0-7 (stations 1-8), ``POOL``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tabletop.envs.kult.actions import CAST, HUB, NUM_COLOURS, POOL, SCENE
+from tabletop.envs.kult.cards import BEING, PLACE, Card, Keys
+from tabletop.envs.kult.effects import COLOURS
+from tabletop.envs.kult.zones import Attachment, Base
+
+if TYPE_CHECKING:
+    from tabletop.envs.kult.engine import KultState
+
+CARD_ATTACH = ("card", "being", "place")
+"""Influences that lie on a card (and leave and turn with it, KU-3.2, KU-5.1)."""
+
+
+# ----- keys (KU-4) ------------------------------------------------------------------------
+
+
+def permanent_keys(state: KultState, seat: int) -> list[int]:
+    """The Arcanum's colours, the face-up Places' colours and Hub Influences' keys
+    (KU-4.2): counts per colour."""
+    keys = list(state.arcana[seat].keys)
+    for base in state.crosses[seat]:
+        if base is not None and base.face_up and base.card.kind == PLACE:
+            for colour, count in enumerate(base.card.colours):
+                keys[colour] += count
+    for attachment in state.influences[seat]:
+        extra = attachment.card.static("keys")
+        if extra is not None:
+            for colour in extra.colours:
+                keys[COLOURS.index(colour)] += 1
+    return keys
+
+
+def keys(state: KultState, seat: int) -> list[int]:
+    """Every key ``seat`` controls now: permanent and temporary (KU-4.3)."""
+    own = permanent_keys(state, seat)
+    return [own[c] + state.temp_keys[seat][c] for c in range(NUM_COLOURS)]
+
+
+def can_pay(available: list[int], cost: Keys) -> bool:
+    """KU-4.1: at least as many keys of each colour as the card shows symbols."""
+    return all(have >= need for have, need in zip(available, cost, strict=True))
+
+
+# ----- holding limits and combat values (KU-3.4, KU-3.6) -----------------------------------
+
+
+def attachments_on(state: KultState, seat: int, station: int) -> list[Attachment]:
+    """The Influences on the card at ``station`` of ``seat``'s cross."""
+    return [
+        a for a in state.influences[seat]
+        if a.station == station and a.card.attach in CARD_ATTACH
+    ]  # fmt: skip
+
+
+def station_attachments(state: KultState, seat: int, station: int) -> list[Attachment]:
+    """The Influences attached to the station itself (they stay when its card leaves)."""
+    return [
+        a for a in state.influences[seat] if a.station == station and a.card.attach == "station"
+    ]
+
+
+def hub_attachments(state: KultState, seat: int) -> list[Attachment]:
+    return [a for a in state.influences[seat] if a.card.attach == "hub"]
+
+
+def _static_sum(attachments: list[Attachment], name: str) -> int:
+    total = 0
+    for attachment in attachments:
+        params = attachment.card.static(name)
+        if params is not None:
+            total += params.amount
+    return total
+
+
+def holding_limit(state: KultState, seat: int, station: int) -> int:
+    """How many tokens the card at ``station`` may hold (KU-3.4): its own limit, plus the
+    Influences on it, on its station and (Places and Beings) on the Pool [decision: these
+    count face up or down, so a card turning never strands tokens over its limit]."""
+    base = state.crosses[seat][station]
+    if base is None:
+        return 0
+    limit = base.card.holds + _static_sum(attachments_on(state, seat, station), "holds")
+    limit += _static_sum(station_attachments(state, seat, station), "holds")
+    if base.card.kind in (PLACE, BEING):
+        limit += _static_sum(state.pool_influences, "holds")
+    return limit
+
+
+def can_take(state: KultState, seat: int, station: int) -> bool:
+    """Whether the card at ``station`` can receive a token now (face up or down, KU-6.2)."""
+    base = state.crosses[seat][station]
+    return base is not None and base.tokens < holding_limit(state, seat, station)
+
+
+def combat_value(state: KultState, seat: int, station: int) -> int:
+    """A Being's combat value with every modifier (KU-3.6, KU-7.5): Influences on it and
+    on its station (while it lies face up), on its controller's Hub (Beings in the Cast)
+    and on the Pool. May be 0 or negative."""
+    base = state.crosses[seat][station]
+    value = base.card.combat
+    if base.face_up:
+        value += _static_sum(attachments_on(state, seat, station), "combat")
+    value += _static_sum(station_attachments(state, seat, station), "combat")
+    if station in CAST:
+        value += _static_sum(hub_attachments(state, seat), "combat")
+    return value + _static_sum(state.pool_influences, "combat")
+
+
+def face_up_card(state: KultState, seat: int, station: int) -> Card | None:
+    """The card at a station if it lies face up (it can act, KU-5.1), else ``None``."""
+    base = state.crosses[seat][station]
+    return base.card if base is not None and base.face_up else None
+
+
+# ----- attracting and recruiting (KU-7.2, KU-7.3) -----------------------------------------
+
+
+def attractions(state: KultState, seat: int) -> list[tuple[int, int]]:
+    """(from, to) of every legal attraction: a face-up Cast card's token onto a face-up
+    Scene card that can take it, a face-up Scene card's token into the Hub."""
+    cross = state.crosses[seat]
+    moves = []
+    for source in (*CAST, *SCENE):
+        base = cross[source]
+        if base is None or not base.face_up or not base.tokens:
+            continue
+        if source in SCENE:
+            moves.append((source, HUB))
+            continue
+        for target in SCENE:
+            if face_up_card(state, seat, target) is not None and can_take(state, seat, target):
+                moves.append((source, target))
+    return moves
+
+
+def attract(state: KultState, seat: int, source: int, target: int) -> None:
+    """Move the token inward and turn the cards (KU-7.2): both, or only the Scene card
+    when the token goes into the Hub (the Arcanum never turns)."""
+    cross = state.crosses[seat]
+    cross[source].tokens -= 1
+    if target == HUB:
+        state.hub_tokens[seat] += 1
+    else:
+        cross[target].tokens += 1
+        turn_face_down(state, seat, target)
+    turn_face_down(state, seat, source)
+    state._record("token_attracted", player=seat, source=source, target=target)
+
+
+def recruits(state: KultState, seat: int) -> list[int]:
+    """Cast stations that may still recruit this turn (KU-7.3): face up, able to take a
+    token, not recruited onto yet this turn; none when the Pool is empty or an embargo
+    holds."""
+    if not state.pool_tokens or state.embargo:
+        return []
+    return [
+        station for station in CAST
+        if station not in state.recruited and face_up_card(state, seat, station) is not None
+        and can_take(state, seat, station)
+    ]  # fmt: skip
+
+
+def recruit(state: KultState, seat: int, station: int) -> None:
+    """One token from the Pool onto the card (recruiting turns nothing, KU-7.3)."""
+    state.pool_tokens -= 1
+    state.crosses[seat][station].tokens += 1
+    state.recruited.add(station)
+    state._record("token_recruited", player=seat, station=station)
+
+
+def recruit_extra(state: KultState, seat: int, tokens: int) -> None:
+    """An effect's recruiting: up to ``tokens`` onto face-up Cast cards that can take one,
+    in station order, not limited to one per card or by the recruit phase."""
+    for _ in range(tokens):
+        target = next(
+            (s for s in CAST if face_up_card(state, seat, s) and can_take(state, seat, s)), None
+        )
+        if target is None or not state.pool_tokens:
+            return
+        state.pool_tokens -= 1
+        state.crosses[seat][target].tokens += 1
+        state._record("token_recruited", player=seat, station=target)
+
+
+# ----- pushing (KU-6) ---------------------------------------------------------------------
+
+
+def push_moves(state: KultState, seat: int) -> list[tuple[int, int]]:
+    """(from, to) of every push: Hub -> a Scene card that can take the token; Scene -> a
+    Cast card; Cast -> the Pool. A ring none of whose cards can take it is skipped (Hub ->
+    a Cast card, Scene -> the Pool, KU-6.3); face-down cards give and receive tokens."""
+    cross = state.crosses[seat]
+    scene = [s for s in SCENE if can_take(state, seat, s)]
+    cast = [s for s in CAST if can_take(state, seat, s)]
+    moves: list[tuple[int, int]] = []
+    if state.hub_tokens[seat]:
+        moves += [(HUB, target) for target in scene or cast]
+    for source in SCENE:
+        if cross[source] is not None and cross[source].tokens:
+            moves += [(source, target) for target in cast] if cast else [(source, POOL)]
+    for source in CAST:
+        if cross[source] is not None and cross[source].tokens:
+            moves.append((source, POOL))
+    return moves
+
+
+def push(state: KultState, seat: int, source: int, target: int, colour: int | None) -> None:
+    """Move the token outward; ``colour`` (an index of ``effects.COLOURS``) becomes a
+    temporary key (KU-6.1), ``None`` when the push pays for an ability (KU-6.5)."""
+    cross = state.crosses[seat]
+    if source == HUB:
+        state.hub_tokens[seat] -= 1
+    else:
+        cross[source].tokens -= 1
+    if target == POOL:
+        state.pool_tokens += 1
+    else:
+        cross[target].tokens += 1
+    if colour is not None:
+        state.temp_keys[seat][colour] += 1
+    state.counters["pushes"] += 1
+    state._record("token_pushed", player=seat, source=source, target=target, colour=colour)
+
+
+# ----- face up, face down (KU-5, KU-7.7) ---------------------------------------------------
+
+
+def turn_face_down(state: KultState, seat: int, station: int) -> None:
+    """The card turns (its attached Influences with it, KU-5.1); the Table's version moves
+    so figures cached from face-up cards are recomputed."""
+    state.crosses[seat][station].face_up = False
+    state.table.touch()
+
+
+def refresh_cross(state: KultState, seat: int) -> None:
+    """Every face-down card of the cross turns face up (KU-7.7; the Hub card stays)."""
+    turned = [s for s, base in enumerate(state.crosses[seat]) if base and not base.face_up]
+    for station in turned:
+        state.crosses[seat][station].face_up = True
+    if turned:
+        state.table.touch()
+        state._record("cards_refreshed", player=seat, stations=turned)
+
+
+# ----- leaving play (KU-7.5, KU-8) --------------------------------------------------------
+
+
+def discard_from_cross(
+    state: KultState, seat: int, station: int, tokens_to: tuple[int, int] | None = None
+) -> None:
+    """The card at ``station`` leaves play with the Influences on it, each to its owner's
+    discard pile. Its tokens go to ``tokens_to`` (a fight's winner, KU-7.5) while it can
+    hold them, else outward as KU-8.1 says: from a Scene card to the controller's first
+    Cast card that can take one [decision: station order], else to the Pool; from a Cast
+    card to the Pool."""
+    base: Base = state.crosses[seat][station]
+    for attachment in attachments_on(state, seat, station):
+        _to_discard(state, attachment, ("influences", seat))
+    tokens, base.tokens = base.tokens, 0
+    _to_discard(state, base, ("cross", seat))
+    for _ in range(tokens):
+        _token_leaves(state, seat, station, tokens_to)
+
+
+def _to_discard(state: KultState, entry: Base | Attachment, zone: tuple[str, int]) -> None:
+    owner = state.table.owners[entry.iid]
+    state.table.remove(entry, zone)
+    state.table.put(entry.iid, ("discard", owner))
+    state._record("card_discarded", seat=zone[1], card=entry.card.index, owner=owner)
+
+
+def _token_leaves(
+    state: KultState, seat: int, station: int, winner: tuple[int, int] | None
+) -> None:
+    if winner is not None and can_take(state, *winner):
+        state.crosses[winner[0]][winner[1]].tokens += 1
+        target: tuple[int, int] = winner
+    elif (
+        winner is None
+        and station in SCENE
+        and (cast := next((s for s in CAST if can_take(state, seat, s)), None)) is not None
+    ):
+        state.crosses[seat][cast].tokens += 1
+        target = (seat, cast)
+    else:
+        state.pool_tokens += 1
+        target = (-1, POOL)
+    state._record("token_moved", seat=seat, source=station, to_seat=target[0], target=target[1])

@@ -1,0 +1,219 @@
+"""Playing cards and using abilities, with their legality (KU-4.4, KU-7.4, KU-5.2, KU-6.5).
+
+The legal-action functions list action ids for one seat; the ``play_*`` functions apply
+a legal one. A hand's cards are offered once per distinct card, from its first hand slot,
+so two copies never make two actions that read the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from tabletop.envs.core.cards.events import Context, resolve
+from tabletop.envs.kult import crosses
+from tabletop.envs.kult.actions import (
+    COMMAND_BASE,
+    HUB,
+    INVOKE_BASE,
+    NO_COLOUR,
+    NUM_COLOURS,
+    POOL_TARGET,
+    STATIONS,
+    TURN_BASE,
+    attach_action,
+    attach_target,
+    play_action,
+    push_action,
+)
+from tabletop.envs.kult.cards import BEING, COMMAND, INFLUENCE, NEUTRAL, PLACE, Card
+from tabletop.envs.kult.zones import IN_PLAY, Attachment, Base
+
+if TYPE_CHECKING:
+    from tabletop.envs.kult.engine import KultState
+
+
+def distinct_hand(state: KultState, seat: int) -> Iterator[tuple[int, Card]]:
+    """(hand slot, card) of the first copy of each card in ``seat``'s hand."""
+    seen: set[int] = set()
+    cards = state.table.cards
+    for slot, iid in enumerate(state.hands[seat]):
+        card = cards[iid]
+        if card.index not in seen:
+            seen.add(card.index)
+            yield slot, card
+
+
+def in_play(state: KultState, card: Card) -> bool:
+    """Whether a copy of ``card`` lies in play anywhere (unique cards, KU-3.5)."""
+    table = state.table
+    for zone in IN_PLAY:
+        for entries in table.zones[zone]:
+            if any(e is not None and e.card.index == card.index for e in entries):
+                return True
+    return False
+
+
+def may_play(state: KultState, seat: int, card: Card, available: list[int]) -> bool:
+    """KU-4.4 and KU-3.5: allegiance yours or Neutral, the colours controlled, a unique
+    card not in play yet."""
+    allegiance = card.allegiance in (NEUTRAL, state.arcana[seat].allegiance)
+    return (
+        allegiance and crosses.can_pay(available, card.cost)
+        and not (card.unique and in_play(state, card))
+    )  # fmt: skip
+
+
+def seat_offsets(state: KultState, into: str) -> range:
+    """Seat offsets (0: the mover) a card may be played into (KU-7.4)."""
+    players = state.game.num_players
+    return {"own": range(1), "opponent": range(1, players), "any": range(players)}[into]
+
+
+# ----- legal actions ----------------------------------------------------------------------
+
+
+def card_plays(state: KultState, seat: int) -> list[int]:
+    """Base cards onto empty stations their indicators allow (KU-1.3, KU-7.4) and
+    Influences onto what they attach to (KU-3.2)."""
+    available = crosses.keys(state, seat)
+    actions: list[int] = []
+    for slot, card in distinct_hand(state, seat):
+        if card.kind == COMMAND or not may_play(state, seat, card, available):
+            continue
+        if card.kind == INFLUENCE:
+            actions += _attachments(state, seat, slot, card)
+            continue
+        for offset in seat_offsets(state, card.into):
+            cross = state.crosses[(seat + offset) % state.game.num_players]
+            actions += [
+                play_action(slot, offset, s) for s in sorted(card.stations) if cross[s] is None
+            ]
+    return actions
+
+
+def _attachments(state: KultState, seat: int, slot: int, card: Card) -> list[int]:
+    if card.attach == "pool":
+        return [attach_action(slot, POOL_TARGET)]
+    actions = []
+    for offset in seat_offsets(state, card.into):
+        target_seat = (seat + offset) % state.game.num_players
+        if card.attach == "hub":
+            actions.append(attach_action(slot, attach_target(offset, HUB)))
+            continue
+        for station in range(STATIONS):
+            if _attachable(state, target_seat, station, card.attach):
+                actions.append(attach_action(slot, attach_target(offset, station)))
+    return actions
+
+
+def _attachable(state: KultState, seat: int, station: int, attach: str) -> bool:
+    """A station always takes a station Influence; a card Influence needs a face-up card
+    of the right kind there [decision: face up, as a face-down card can't be acted on]."""
+    if attach == "station":
+        return True
+    card = crosses.face_up_card(state, seat, station)
+    if card is None:
+        return False
+    return attach == "card" or card.kind == {"being": BEING, "place": PLACE}[attach]
+
+
+def commands(state: KultState, seat: int, timings: tuple[float, ...]) -> list[int]:
+    """Commands ``seat`` can pay for now whose timing is one of ``timings``."""
+    available = crosses.keys(state, seat)
+    return [
+        COMMAND_BASE + slot for slot, card in distinct_hand(state, seat)
+        if card.kind == COMMAND and card.timing in timings
+        and may_play(state, seat, card, available)
+    ]  # fmt: skip
+
+
+def pushes(state: KultState, seat: int, paying: bool) -> list[int]:
+    """Every push with each colour (KU-6.1), or without colour to pay (KU-6.5)."""
+    colours = (NO_COLOUR,) if paying else range(NUM_COLOURS)
+    return sorted(
+        push_action(source, target, colour)
+        for source, target in crosses.push_moves(state, seat) for colour in colours
+    )  # fmt: skip
+
+
+def abilities(state: KultState, seat: int) -> list[int]:
+    """Face-up cards to turn for their ability (KU-5.2) and push abilities (KU-6.5) not
+    used yet this turn [decision: once per card and turn] while a push is possible."""
+    actions = []
+    can_push = bool(crosses.push_moves(state, seat))
+    for station in range(STATIONS):
+        card = crosses.face_up_card(state, seat, station)
+        if card is None:
+            continue
+        if card.on_turn:
+            actions.append(TURN_BASE + station)
+        if card.on_push and can_push and station not in state.invoked:
+            actions.append(INVOKE_BASE + station)
+    return actions
+
+
+# ----- applying ---------------------------------------------------------------------------
+
+
+def play_base(state: KultState, seat: int, slot: int, offset: int, station: int) -> None:
+    """Put the card on the station, face up; played into another cross, it comes under
+    that player's control (KU-7.4)."""
+    target = (seat + offset) % state.game.num_players
+    iid = state.table.pop(("hand", seat), slot)
+    card = state.table.cards[iid]
+    state.table.put(Base(iid, card), ("cross", target), station)
+    state.counters["cards_played"] += 1
+    state._record("card_played", player=seat, card=card.index, seat=target, station=station)
+
+
+def play_influence(state: KultState, seat: int, slot: int, offset: int, station: int) -> None:
+    """Attach the Influence to a card, station or Hub (``station`` ``HUB``) of a seat, or
+    to the Pool (``offset`` -1)."""
+    iid = state.table.pop(("hand", seat), slot)
+    card = state.table.cards[iid]
+    if offset < 0:
+        state.table.put(Attachment(iid, card, HUB), ("pool_influences", 0))
+        target = -1
+    else:
+        target = (seat + offset) % state.game.num_players
+        state.table.put(Attachment(iid, card, station), ("influences", target))
+    state.counters["cards_played"] += 1
+    state._record(
+        "influence_attached", player=seat, card=card.index, seat=target,
+        station=station if offset >= 0 else None,
+    )  # fmt: skip
+
+
+def play_command(state: KultState, seat: int, slot: int) -> None:
+    """The Command goes to its owner's discard pile and its effects resolve (KU-3.3)."""
+    iid = state.table.take(("hand", seat), slot, ("discard", seat))
+    card = state.table.cards[iid]
+    state.counters["cards_played"] += 1
+    state._record("command_played", player=seat, card=card.index)
+    resolve(state, Context(seat), card.on_play, state.is_terminal)
+
+
+def turn_for_ability(state: KultState, seat: int, station: int) -> None:
+    """Turn the card face down and use its ability (KU-5.2)."""
+    card = state.crosses[seat][station].card
+    crosses.turn_face_down(state, seat, station)
+    state._record("card_turned", player=seat, station=station, card=card.index)
+    resolve(state, Context(seat, (seat, station)), card.on_turn, state.is_terminal)
+
+
+def invoke(state: KultState, seat: int, station: int) -> None:
+    """Ask for the push that pays the card's ability (KU-6.5): the next decision."""
+    state.pending_push = station
+    state.invoked.add(station)
+    state._record("ability_invoked", player=seat, station=station,
+                  card=state.crosses[seat][station].card.index)  # fmt: skip
+
+
+def pay_push(state: KultState, seat: int, source: int, target: int) -> None:
+    """The paying push, then the ability of the invoked card."""
+    station, state.pending_push = state.pending_push, None
+    crosses.push(state, seat, source, target, None)
+    base = state.crosses[seat][station]
+    if base is not None:
+        resolve(state, Context(seat, (seat, station)), base.card.on_push, state.is_terminal)
