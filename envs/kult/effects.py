@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from tabletop.envs.core.cards.events import Context
 from tabletop.envs.core.cards.vocabulary import Effect, Params, Vocabulary
@@ -88,9 +88,12 @@ class AmountParams(Params):
 class SpecialParams(Params):
     name: str
 
-    def model_post_init(self, _context: Any) -> None:
-        if self.name not in SPECIALS:
-            raise ValueError(f"unknown special {self.name!r}; known: {', '.join(SPECIALS)}")
+    @field_validator("name")
+    @classmethod
+    def _known(cls, name: str) -> str:
+        if name not in SPECIALS:
+            raise ValueError(f"unknown special {name!r}; known: {', '.join(SPECIALS)}")
+        return name
 
 
 class HoldsParams(Params):
