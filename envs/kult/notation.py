@@ -18,6 +18,7 @@ observer's text is the full notation.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tabletop.envs.core.protocol import IllegalActionError
@@ -231,7 +232,7 @@ def _attach(state: KultState, rest: str) -> int:
     return attach_action(slot, attach_target(_offset(state, match["seat"]), station))
 
 
-def _station_verb(base: int) -> object:
+def _station_verb(base: int) -> Callable[[KultState, str], int]:
     def parse(state: KultState, rest: str) -> int:
         station = _position(rest)
         if not 0 <= station < 8:
