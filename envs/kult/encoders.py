@@ -1,0 +1,604 @@
+"""Kult observation encoders: one seat's view (KU-11.1) as float32 arrays.
+
+Both read only what the observing seat may see: every Mystic Cross (cards face up or down,
+tokens, Influences), the Hubs' tokens and Influences, the Pool and its Influences, every
+seat's keys now (permanent and temporary), hand, deck and discard sizes, the discard piles,
+the phase, the Commands window, the fight and the last decided one; of the hands only the
+observer's own, by card; of the decks only the observer's own unseen cards as counts
+(its deck list less what it has seen: never the deck's order, never a Hub card).
+
+Seats are relative to the observer: seat block 0 is the observer, then the next seats in
+turn order, so shapes depend on the number of players (``shape(game)``). Every card row
+carries the card's features from the data (kind, allegiance, cost, colours, combat value,
+holding limit, stations, and its effects and modifiers counted per vocabulary primitive),
+so a new card or primitive needs no new encoder code.
+
+The entity encoder is a matrix: one row per station of every cross (seat-major), one per
+hand slot, then rows holding the table and seat figures flattened. The flat encoder is the
+table and seat figures, the same card rows flattened, then per-card counts of every
+discard pile and of the observer's unseen cards.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tabletop.envs.core.layout import stack_layout
+from tabletop.envs.kult import crosses
+from tabletop.envs.kult.actions import CAST, MAX_HAND, NUM_COLOURS, SCENE, STATIONS
+from tabletop.envs.kult.cards import ATTACH, INTO, NEUTRAL, Card, Pool, load_pool
+from tabletop.envs.kult.combat import Fight
+from tabletop.envs.kult.effects import BEFORE_RECRUIT, COLOURS, FIGHT, VOCAB
+from tabletop.envs.kult.plays import in_play
+from tabletop.envs.kult.turns import OVER, PHASE_NAMES
+from tabletop.envs.kult.zones import Attachment
+
+if TYPE_CHECKING:
+    from tabletop.envs.kult.engine import KultGame, KultState
+
+KINDS = ("place", "being", "spell", "influence", "command")
+TIMINGS = ("any time", "fight", "recruit window")
+FIGHT_RESULTS = ("attacker", "defender", "tie", "cancelled")
+STATIC_NAMES = tuple(VOCAB.statics)
+"""The vocabulary's continuous effects (combat, holds, keys): one column each."""
+EFFECT_COLUMNS = tuple(
+    (event.name, primitive.name, selector)
+    for event in VOCAB.events.values()
+    for primitive in VOCAB.primitives.values()
+    for selector in (primitive.selectors or ("",))
+)
+"""(trigger event, primitive, selector): one column per combination, the effects of that
+kind the card lists under that event, weighted by their size (``_magnitude``)."""
+
+
+def _effect_name(column: tuple[str, str, str]) -> str:
+    event, primitive, selector = column
+    return f"{event} {primitive}" + (f" to {selector}" if selector else "")
+
+
+def _static_features_names(allegiances: Sequence[str]) -> tuple[str, ...]:
+    return (
+        *(f"kind {k}" for k in KINDS), "neutral", *(f"allegiance {a}" for a in allegiances),
+        *(f"cost {c} / 3" for c in COLOURS), *(f"gives {c}" for c in COLOURS),
+        "combat / 5", "holds / 3", "unique", *(f"into {i}" for i in INTO),
+        *(f"attach {a}" for a in ATTACH), *(f"may occupy station {s + 1}" for s in range(8)),
+        *(f"timing {t}" for t in TIMINGS), *(f"modifier {s} / 3" for s in STATIC_NAMES),
+        *(f"modifier keys {c}" for c in COLOURS), *(_effect_name(c) for c in EFFECT_COLUMNS),
+        *(f"{e} keys {c}" for e in VOCAB.events for c in COLOURS),
+    )  # fmt: skip
+
+
+def _position_names(players: int) -> tuple[str, ...]:
+    return (
+        "in a cross",
+        "in hand",
+        *(f"controller seat +{k}" for k in range(players)),
+        *(f"station {s + 1}" for s in range(STATIONS)),
+    )
+
+
+def _dynamic_names(players: int) -> tuple[str, ...]:
+    return (
+        "face up", "tokens / 3", "holding limit now / 3", "combat value now / 5",
+        *(f"owner seat +{k}" for k in range(players)), "Influences on it / 3",
+        "their combat / 3", "their holds / 3", "station Influences / 3",
+        "recruited onto this turn", "push ability used this turn", "attacking", "defending",
+        "playable now (own hand: allegiance, keys, unique)",
+    )  # fmt: skip
+
+
+def _allegiances(pool: Pool) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(a.allegiance for a in pool.arcana))
+
+
+class Geometry:
+    """Every size and offset of both encoders for one pool and player count, built once
+    per (pool, players) and cached: the encoders run on every env step."""
+
+    def __init__(self, pool: Pool, players: int) -> None:
+        self.pool = pool
+        self.players = players
+        self.allegiances = _allegiances(pool)
+        self.static_names = _static_features_names(self.allegiances)
+        self.position_names = _position_names(players)
+        self.dynamic_names = _dynamic_names(players)
+        self.P = len(self.position_names)
+        self.C = len(self.static_names)
+        self.D = len(self.dynamic_names)
+        self.width = self.P + self.C + self.D
+        self.cross_rows = players * STATIONS
+        self.card_rows = self.cross_rows + MAX_HAND
+        self.table_features = _table_features(pool, players)
+        self.table_size = sum(size for _, size, _ in self.table_features)
+        self.table_rows = -(-self.table_size // self.width)
+        self.counts = len(pool.cards)
+        self.flat_size = self.table_size + self.card_rows * self.width + (players + 1) * self.counts
+        self.static = self._static_rows()
+        self.positions = self._positions()
+        self.modifiers = [
+            (_static_amount(card.static("combat")), _static_amount(card.static("holds")))
+            for card in pool.cards
+        ]
+        """``modifiers[card.index]``: an Influence's (combat, holds) modifiers, as ints."""
+        self.arcanum_index = {a.name: a.index for a in pool.arcana}
+
+    def _positions(self) -> np.ndarray:
+        """The position columns of the cross rows: in a cross, the seat, the station."""
+        positions = np.zeros((self.cross_rows, self.P), dtype=np.float32)
+        for k in range(self.players):
+            for station in range(STATIONS):
+                row = k * STATIONS + station
+                positions[row, 0] = 1.0
+                positions[row, 2 + k] = 1.0
+                positions[row, 2 + self.players + station] = 1.0
+        return positions
+
+    def _static_rows(self) -> np.ndarray:
+        """``static[card.index]``: the card's ``static_features`` (one row per pool card)."""
+        rows = np.zeros((len(self.pool.cards), self.C), dtype=np.float32)
+        for card in self.pool.cards:
+            rows[card.index] = static_features(card, self.allegiances)
+        return rows
+
+
+_GEOMETRIES: dict[tuple[int, int], tuple[Pool, Geometry]] = {}
+
+
+def geometry(pool: Pool, players: int) -> Geometry:
+    """The cached ``Geometry`` of ``pool`` with ``players`` seats."""
+    cached = _GEOMETRIES.get((id(pool), players))
+    if cached is None or cached[0] is not pool:
+        cached = _GEOMETRIES[id(pool), players] = (pool, Geometry(pool, players))
+    return cached[1]
+
+
+def _magnitude(effect: object) -> float:
+    """An effect's size: its numeric parameters summed and its list parameters counted
+    (``draw cards = 2`` is 2, ``gain_keys colours = [eye, eye]`` is 2), at least 1."""
+    total = 0.0
+    for value in effect.params.model_dump().values():  # type: ignore[attr-defined]
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int | float):
+            total += value
+        elif isinstance(value, list | tuple):
+            total += len(value)
+    return total if total else 1.0
+
+
+def static_features(card: Card, allegiances: Sequence[str]) -> list[float]:
+    """The card's features from the data, in ``Geometry.static_names`` order."""
+    statics = dict(card.statics)
+    effects = {column: 0.0 for column in EFFECT_COLUMNS}
+    colours = {(e, c): 0.0 for e in VOCAB.events for c in COLOURS}
+    for event, listed in card.triggers.items():
+        for effect in listed:
+            effects[event, effect.do, effect.to] += _magnitude(effect)
+            for colour in getattr(effect.params, "colours", ()) or ():
+                colours[event, colour] += 1.0
+    static_keys = getattr(statics.get("keys"), "colours", ()) or ()
+    return [
+        *(float(card.kind == kind) for kind in KINDS),
+        float(card.allegiance == NEUTRAL),
+        *(float(card.allegiance == a) for a in allegiances),
+        *(n / 3 for n in card.cost),
+        *(float(n) for n in card.colours),
+        card.combat / 5,
+        card.holds / 3,
+        float(card.unique),
+        *(float(card.into == i) for i in INTO),
+        *(float(card.attach == a) for a in ATTACH),
+        *(float(s in card.stations) for s in range(STATIONS)),
+        float(card.timing not in (FIGHT, BEFORE_RECRUIT)),
+        float(card.timing == FIGHT),
+        float(card.timing == BEFORE_RECRUIT),
+        *(_static_amount(statics.get(name)) / 3 for name in STATIC_NAMES),
+        *(float(static_keys.count(c)) for c in COLOURS),
+        *effects.values(),
+        *colours.values(),
+    ]
+
+
+def _static_amount(params: object) -> float:
+    if params is None:
+        return 0.0
+    amount = getattr(params, "amount", None)
+    return float(amount) if amount is not None else _magnitude_of_params(params)
+
+
+def _magnitude_of_params(params: object) -> float:
+    values = params.model_dump().values()  # type: ignore[attr-defined]
+    return float(sum(len(v) if isinstance(v, list | tuple) else 1 for v in values))
+
+
+def _table_features(pool: Pool, players: int) -> list[tuple[str, int, str]]:
+    arcana = len(pool.arcana)
+    return [
+        ("pool_tokens", 1, "tokens in the Pool / tokens in the game"),
+        ("game", 2, "Hub target / 10; plies played / ply limit"),
+        ("phase", len(PHASE_NAMES), "one-hot: " + ", ".join(PHASE_NAMES)),
+        ("deciding", 1, "1 if the observer decides now"),
+        ("turn_state", 3 + len(CAST) + STATIONS,
+         "the active seat has attacked; an embargo holds; a push ability awaits its paying "
+         "push; Cast 5-8 recruited onto this turn; stations 1-8 whose push ability was used"),
+        ("pending_push", STATIONS, "one-hot: the station whose push ability awaits its push"),
+        ("fight", 2 * players + 2 * len(CAST) + 5,
+         "the fight being decided: attacker seat one-hot, attacker Cast one-hot, defender "
+         "seat one-hot, defender Cast one-hot, Commands' bonus to attacker and defender / 5, "
+         "cancelled, combat values now / 5 (attacker, defender)"),
+        ("last_fight", len(FIGHT_RESULTS) + 2,
+         "the last decided fight: result one-hot (" + ", ".join(FIGHT_RESULTS)
+         + "), compared values / 5"),
+        ("pool_influences", len(STATIC_NAMES) + 1,
+         "Influences on the Pool: count / 3, then their " + ", ".join(STATIC_NAMES)
+         + " modifiers / 3"),
+        ("seats", players * seat_size(arcana),
+         f"{players} seat blocks of {seat_size(arcana)}, the observer's first, then in turn "
+         "order (seat layout)"),
+    ]  # fmt: skip
+
+
+SEAT_FEATURES = (
+    ("active", 1, "1 if it is this seat's turn"),
+    ("responder", 1, "1 if this seat answers in the open Commands window"),
+    ("hub", 1, "Hub tokens / Hub target"),
+    ("tokens", 2, "tokens on Scene cards / 4, on Cast cards / 4"),
+    ("keys", NUM_COLOURS, "keys controlled now per colour / 4 (permanent and temporary)"),
+    ("temp_keys", NUM_COLOURS, "temporary keys this turn per colour / 4"),
+    ("sizes", 3, "hand size / 10, deck size / 30, discard pile size / 30"),
+    ("hub_influences", 2, "Influences on the Hub: combat modifier / 3, keys they give / 3"),
+    ("arcanum", None, "the seat's Arcanum, one-hot over the pool's Arcana"),
+    ("arcanum_figures", 2, "its Hierarchy / 20, its hand size / 7"),
+)  # fmt: skip
+
+
+def seat_size(arcana: int) -> int:
+    return sum(arcana if size is None else size for _, size, _ in SEAT_FEATURES)
+
+
+def seat_layout(pool: Pool | None = None) -> list[tuple[str, slice, str]]:
+    """(feature, slice, meaning) within one seat block of the ``seats`` table feature."""
+    pool = pool if pool is not None else load_pool()
+    arcana = len(pool.arcana)
+    return stack_layout(
+        (name, arcana if size is None else size, meaning) for name, size, meaning in SEAT_FEATURES
+    )
+
+
+def row_layout(pool: Pool | None = None, players: int = 2) -> list[tuple[str, slice, str]]:
+    """(part, columns, features) of a card row, shared by both encoders."""
+    geo = geometry(pool if pool is not None else load_pool(), players)
+    return [
+        ("position", slice(0, geo.P), ", ".join(geo.position_names)),
+        ("card", slice(geo.P, geo.P + geo.C), ", ".join(geo.static_names)),
+        ("state", slice(geo.P + geo.C, geo.width), ", ".join(geo.dynamic_names)),
+    ]
+
+
+def flat_layout(pool: Pool | None = None, players: int = 2) -> list[tuple[str, slice, str]]:
+    """(feature, slice, meaning) of every part of the flat vector for ``pool`` (default the
+    starter pool) and ``players`` seats: the table of docs/games/kult.md (2 players)."""
+    geo = geometry(pool if pool is not None else load_pool(), players)
+    parts = [(name, size, meaning) for name, size, meaning in geo.table_features]
+    parts += [
+        ("cross_rows", geo.cross_rows * geo.width,
+         f"{geo.cross_rows} rows of {geo.width} (card row layout): stations 1-8 of each "
+         "seat's cross, the observer's first; empty stations are zeros"),
+        ("hand_rows", MAX_HAND * geo.width,
+         f"{MAX_HAND} rows of {geo.width}: the observer's hand slots"),
+        ("discard_counts", players * geo.counts,
+         "copies of each pool card in each seat's discard pile / 3, the observer's first"),
+        ("unseen_counts", geo.counts,
+         "copies of each pool card the observer has not seen of its own deck list (its "
+         "deck and Hub card together) / 3"),
+    ]  # fmt: skip
+    return stack_layout(parts)
+
+
+FLAT_SIZE = flat_layout()[-1][1].stop
+"""Length of the flat vector with the starter pool and 2 players; ``FlatEncoder.shape``
+gives any pool's and player count's."""
+
+
+# ----- filling ------------------------------------------------------------------------------
+
+
+def table_values(state: KultState, player: int, geo: Geometry) -> list[float]:
+    """The table features (``Geometry.table_features``) of ``player``'s view, in order."""
+    game = state.game
+    players = geo.players
+    over = state.phase == OVER
+    values: list[float] = [
+        state.pool_tokens / game.tokens,
+        game.target / 10,
+        state.plies / game.max_plies,
+    ]
+    phase = [0.0] * len(PHASE_NAMES)
+    phase[state.phase] = 1.0
+    values += phase
+    values.append(float(not over and state.player == player))
+    pending = state.pending_push
+    values += (float(state.attacked), float(state.embargo), float(pending is not None))
+    values += (float(s in state.recruited) for s in CAST)
+    values += (float(s in state.invoked) for s in range(STATIONS))
+    values += (float(pending == s) for s in range(STATIONS))
+    values += _fight_values(state, state.fight, player, players)
+    last = state.last_fight
+    if last is None or last.values is None:
+        values += [0.0] * (len(FIGHT_RESULTS) + 2)
+    else:
+        values += (float(last.result == r) for r in FIGHT_RESULTS)
+        values += (last.values[0] / 5, last.values[1] / 5)
+    pool_influences = state.pool_influences
+    values.append(len(pool_influences) / 3)
+    values += (_statics_sum(pool_influences, name) / 3 for name in STATIC_NAMES)
+    for k in range(players):
+        values += _seat_values(state, (player + k) % players, geo)
+    return values
+
+
+def _fight_values(state: KultState, fight: Fight | None, player: int, players: int) -> list[float]:
+    if fight is None:
+        return [0.0] * (2 * players + 2 * len(CAST) + 5)
+    values: list[float] = []
+    for seat, station in (fight.attacker, fight.defender):
+        values += (float((seat - player) % players == k) for k in range(players))
+        values += (float(station == s) for s in CAST)
+    attack = crosses.combat_value(state, *fight.attacker) + fight.bonus[0]
+    defence = crosses.combat_value(state, *fight.defender) + fight.bonus[1]
+    values += (fight.bonus[0] / 5, fight.bonus[1] / 5, float(fight.cancelled))
+    values += (attack / 5, defence / 5)
+    return values
+
+
+def _statics_sum(attachments: Sequence[Attachment], name: str) -> float:
+    total = 0.0
+    for attachment in attachments:
+        params = attachment.card.static(name)
+        if params is not None:
+            total += _static_amount(params)
+    return total
+
+
+def _seat_values(state: KultState, seat: int, geo: Geometry) -> list[float]:
+    cross = state.crosses[seat]
+    scene = sum(cross[s].tokens for s in SCENE if cross[s] is not None)
+    cast = sum(cross[s].tokens for s in CAST if cross[s] is not None)
+    keys = crosses.keys(state, seat)
+    temp = state.temp_keys[seat]
+    window = state.window
+    hub = crosses.hub_attachments(state, seat)
+    arcanum = state.arcana[seat]
+    one_hot = [0.0] * len(geo.pool.arcana)
+    index = geo.arcanum_index.get(arcanum.name)
+    if index is not None:
+        one_hot[index] = 1.0
+    return [
+        float(state.active == seat and state.phase != OVER),
+        float(window is not None and window.responder == seat),
+        state.hub_tokens[seat] / state.game.target,
+        scene / 4,
+        cast / 4,
+        *(k / 4 for k in keys),
+        *(t / 4 for t in temp),
+        len(state.hands[seat]) / MAX_HAND,
+        len(state.decks[seat]) / 30,
+        len(state.discards[seat]) / 30,
+        _statics_sum(hub, "combat") / 3,
+        _statics_sum(hub, "keys") / 3,
+        *one_hot,
+        arcanum.hierarchy / 20,
+        arcanum.hand_size / 7,
+    ]
+
+
+def fill_card_rows(state: KultState, player: int, rows: np.ndarray, geo: Geometry) -> None:
+    """Write the ``card_rows`` x ``width`` rows of ``player``'s view into ``rows`` (all
+    zero): the positions come from a template, the static card features are gathered
+    from the cached rows and the state figures written in one numpy call each, since this
+    runs on every env step. Holding limits and combat values are computed as
+    ``crosses.holding_limit`` and ``crosses.combat_value`` compute them, from one pass over
+    each cross's Influences (a test holds them equal)."""
+    players = geo.players
+    owners = state.table.owners
+    mods = geo.modifiers
+    fight = state.fight
+    attacking = fight.attacker if fight is not None else None
+    defending = fight.defender if fight is not None else None
+    rows[: geo.cross_rows, : geo.P] = geo.positions
+    dyn = geo.P + geo.C
+    width = geo.width
+    flat_rows = rows.reshape(-1)
+    at: list[int] = []
+    values: list[float] = []
+    positions: list[int] = []
+    sources: list[int] = []
+    pool_combat = pool_holds = 0
+    for attachment in state.pool_influences:
+        combat, holds = mods[attachment.card.index]
+        pool_combat += combat
+        pool_holds += holds
+    for k in range(players):
+        seat = (player + k) % players
+        cross = state.crosses[seat]
+        # per station: [on-card count, combat, holds, station count, combat, holds]
+        marks = [[0, 0, 0, 0, 0, 0] for _ in range(STATIONS)]
+        hub_combat = 0
+        for attachment in state.influences[seat]:
+            attach = attachment.card.attach
+            combat, holds = mods[attachment.card.index]
+            if attach == "hub":
+                hub_combat += combat
+                continue
+            mark = marks[attachment.station]
+            if attach == "station":
+                mark[3] += 1
+                mark[4] += combat
+                mark[5] += holds
+            else:
+                mark[0] += 1
+                mark[1] += combat
+                mark[2] += holds
+        for station in range(STATIONS):
+            mark = marks[station]
+            start = (k * STATIONS + station) * width + dyn
+            if mark[3]:
+                at.append(start + 7 + players)
+                values.append(mark[3] / 3)
+            base = cross[station]
+            if base is None:
+                continue
+            card = base.card
+            positions.append(k * STATIONS + station)
+            sources.append(card.index)
+            limit = card.holds + mark[2] + mark[5]
+            if card.kind in _TOKEN_HOLDERS:
+                limit += pool_holds
+            at += (start, start + 1, start + 2, start + 4 + (owners[base.iid] - player) % players)
+            values += (float(base.face_up), base.tokens / 3, limit / 3, 1.0)
+            if card.kind == "being":
+                combat = card.combat + mark[4] + pool_combat
+                if base.face_up:
+                    combat += mark[1]
+                if station >= CAST.start:
+                    combat += hub_combat
+                at.append(start + 3)
+                values.append(combat / 5)
+            if mark[0]:
+                at += (start + 4 + players, start + 5 + players, start + 6 + players)
+                values += (mark[0] / 3, mark[1] / 3, mark[2] / 3)
+            if seat == state.active:
+                if station in state.recruited:
+                    at.append(start + 8 + players)
+                    values.append(1.0)
+                if station in state.invoked:
+                    at.append(start + 9 + players)
+                    values.append(1.0)
+            if attacking is not None:
+                if attacking == (seat, station):
+                    at.append(start + 10 + players)
+                    values.append(1.0)
+                elif defending == (seat, station):
+                    at.append(start + 11 + players)
+                    values.append(1.0)
+    hand = state.hands[player]
+    if hand:
+        k0, k1, k2, k3, k4 = crosses.keys(state, player)
+        allegiance = state.arcana[player].allegiance
+        cards = state.table.cards
+        for slot, iid in enumerate(hand):
+            card = cards[iid]
+            row = geo.cross_rows + slot
+            start = row * width
+            positions.append(row)
+            sources.append(card.index)
+            c0, c1, c2, c3, c4 = card.cost
+            playable = (
+                k0 >= c0 and k1 >= c1 and k2 >= c2 and k3 >= c3 and k4 >= c4
+                and card.allegiance in (NEUTRAL, allegiance)
+                and not (card.unique and in_play(state, card))
+            )  # fmt: skip
+            at += (start + 1, start + 2, start + dyn + 4, start + dyn + 12 + players)
+            values += (1.0, 1.0, 1.0, float(playable))
+    if positions:
+        rows[positions, geo.P : dyn] = geo.static[sources]
+    if at:
+        flat_rows[at] = values
+
+
+_TOKEN_HOLDERS = ("place", "being")
+"""Cards whose holding limit an Influence on the Pool changes (``crosses.holding_limit``)."""
+
+
+_DECK_LISTS: weakref.WeakKeyDictionary[KultGame, list[np.ndarray]] = weakref.WeakKeyDictionary()
+
+
+def deck_list(game: KultGame, seat: int, size: int) -> np.ndarray:
+    """Copies of each pool card in ``seat``'s deck list after KU-2.1's swap (public from
+    the start), cached per game."""
+    lists = _DECK_LISTS.get(game)
+    if lists is None:
+        lists = _DECK_LISTS[game] = [
+            np.bincount(cards, minlength=size).astype(np.float32) for cards in game.deck_cards()
+        ]
+    return lists[seat]
+
+
+def count_values(state: KultState, player: int, geo: Geometry) -> np.ndarray:
+    """Per-card counts of every discard pile (the observer's first) and of the observer's
+    unseen cards: its deck list less its hand, its discard pile and its cards in play
+    anywhere (what remains is its deck and Hub card together, in an unknown order)."""
+    players = geo.players
+    size = geo.counts
+    cards = state.table.cards
+    owners = state.table.owners
+    indices: list[int] = []
+    for k in range(players):
+        offset = k * size
+        indices += [offset + cards[iid].index for iid in state.discards[(player + k) % players]]
+    counts = np.bincount(indices, minlength=(players + 1) * size).astype(np.float32)
+    unseen = counts[players * size :]
+    unseen += deck_list(state.game, player, size)
+    seen = [cards[iid].index for iid in state.hands[player]]
+    seen += [cards[iid].index for iid in state.discards[player]]
+    for seat in range(players):
+        seen += [
+            b.card.index for b in state.crosses[seat] if b is not None and owners[b.iid] == player
+        ]
+        seen += [a.card.index for a in state.influences[seat] if owners[a.iid] == player]
+    seen += [a.card.index for a in state.pool_influences if owners[a.iid] == player]
+    np.subtract.at(unseen, seen, 1.0)
+    return counts / 3
+
+
+class FlatEncoder:
+    """One float32 vector; ``flat_layout(pool, players)`` documents its slices."""
+
+    name = "flat"
+    version = 0
+
+    def shape(self, game: KultGame) -> tuple[int, ...]:
+        return (geometry(game.pool, game.num_players).flat_size,)
+
+    def encode(self, state: KultState, player: int) -> np.ndarray:
+        geo = geometry(state.game.pool, geo_players(state))
+        rows_end = geo.table_size + geo.card_rows * geo.width
+        out = np.zeros(geo.flat_size, dtype=np.float32)
+        out[: geo.table_size] = table_values(state, player, geo)
+        rows = out[geo.table_size : rows_end].reshape(geo.card_rows, geo.width)
+        fill_card_rows(state, player, rows, geo)
+        out[rows_end:] = count_values(state, player, geo)
+        return out
+
+
+class EntityEncoder:
+    """Rows ``0 .. 8N-1``: the stations of every cross (the observer's first), then
+    ``MAX_HAND`` rows of the observer's hand slots, each a position one-hot, the card's
+    data features and its state; the last ``table_rows`` rows hold the table features
+    flattened and zero-padded. Empty positions are zeros but for their position."""
+
+    name = "entity"
+    version = 0
+
+    def shape(self, game: KultGame) -> tuple[int, ...]:
+        geo = geometry(game.pool, game.num_players)
+        return (geo.card_rows + geo.table_rows, geo.width)
+
+    def encode(self, state: KultState, player: int) -> np.ndarray:
+        geo = geometry(state.game.pool, geo_players(state))
+        out = np.zeros((geo.card_rows + geo.table_rows, geo.width), dtype=np.float32)
+        fill_card_rows(state, player, out[: geo.card_rows], geo)
+        start = geo.card_rows * geo.width
+        out.reshape(-1)[start : start + geo.table_size] = table_values(state, player, geo)
+        return out
+
+
+def geo_players(state: KultState) -> int:
+    return state.game.num_players
+
+
+ENCODERS = {"flat": FlatEncoder(), "entity": EntityEncoder()}

@@ -1,0 +1,71 @@
+"""Kult as a PettingZoo AEC environment (competitive, 2-4 players, a card game of the
+Mystic Cross: win Population tokens into your Hub).
+
+    from tabletop.envs import kult_v0
+    env = kult_v0.env(num_players=3, decks=("lantern", "ash", "tide"))
+
+Game options are listed in ``SPEC.options`` (``tabletop info kult`` prints them); on the
+command line the decks are ``--option decks=lantern,my/deck.toml`` (one per seat) and the
+player count ``--players 3``. Every env also takes ``encoder`` ("flat" or "entity"),
+``max_plies`` (truncation safety net; the game's own ``max_plies`` option, a draw, ends
+games first), ``illegal_action`` ("raise" or "terminate") and ``render_mode`` ("ansi" or
+"human"). ``env.metadata["card_data_version"]`` names the pool the env plays with.
+
+One fixed ``Discrete(1321)`` action space for every player count; observations depend on
+the player count (seats are relative to the observer: docs/games/kult.md, "Observations").
+
+Version history:
+- v0 (2026-12-01): the rules of docs/rules/kult.md (KU-1 … KU-11) and the packaged starter
+  pool (4 Arcana, a deck each); encoders flat v0 and entity v0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from tabletop.envs.core.aec import env_constructors
+from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options, seedless
+from tabletop.envs.kult.cards import PACKAGED_DECKS
+from tabletop.envs.kult.encoders import ENCODERS
+from tabletop.envs.kult.engine import GAME_TYPES, KultGame
+from tabletop.envs.kult.heuristic import KultHeuristic
+
+
+def _card_data(game: KultGame) -> Mapping[str, str]:
+    """The pool a game plays with, so results name the cards they were measured on."""
+    return {"card_data_version": game.pool.data_version}
+
+
+SPEC = GameSpec(
+    name="kult",
+    env_name="kult_v0",
+    title="Kult",
+    game_class=KultGame,
+    encoders=ENCODERS,
+    heuristic=seedless(KultHeuristic),
+    # +1 to the winner and -1 to every other player (KU-9.2): zero-sum with 2 players only
+    # (+1 -1 -1 sums to -1), so in general each seat plays for itself.
+    payoff=Payoff.GENERAL_SUM,
+    min_players=2,
+    max_players=4,
+    # A safety net far above the game's own ply limit (KU-9.1, the max_plies option).
+    max_plies=10_000,
+    chance=True,
+    hidden_information=True,
+    options=frozen_options(
+        num_players="players, 2-4 (KU-9.2)",
+        game_type="'" + "' or '".join(GAME_TYPES) + "': 5 or 10 tokens per player less one, "
+        "and the Hub target (KU-2.4)",
+        same_arcanum_swap="players of the same Arcanum swap decks (KU-2.1)",
+        max_plies="decisions before the game ends in a draw (KU-9.1)",
+        pool="path to a pool file; default the packaged starter pool (KU-10.2)",
+        decks="one per seat, in seat order: packaged deck names ("
+        + ", ".join(PACKAGED_DECKS)
+        + ") or paths to deck files; default the first num_players packaged decks",
+    ),
+    bench_options=tuple({"num_players": n} for n in (2, 3, 4)),
+    metadata_of=_card_data,
+    decks=PACKAGED_DECKS,
+)
+
+raw_env, env = env_constructors(SPEC)
