@@ -153,7 +153,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=SPEED_ROUNDS,
         help=f"interleaved rounds per setting (default {SPEED_ROUNDS})",
     )
-    parser.add_argument("--only", metavar="GAME", help="measure only this game")
+    parser.add_argument(
+        "--only",
+        metavar="GAME[,GAME...]",
+        help="measure only these games (comma-separated), in the order given",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of games and agents")
     parser.add_argument("--json", metavar="PATH", help="also save the figures as JSON")
 
@@ -188,11 +192,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _selected_games(names: Sequence[str], only: str | None) -> list[str]:
+    """Every registered game, or those ``only`` names (comma-separated, each once)."""
     if only is None:
         return list(names)
-    if only not in names:
-        raise CommandError(f"unknown game {only!r}; known games: {', '.join(names)}")
-    return [only]
+    chosen = list(dict.fromkeys(name.strip() for name in only.split(",") if name.strip()))
+    for name in chosen:
+        if name not in names:
+            raise CommandError(f"unknown game {name!r}; known games: {', '.join(names)}")
+    if not chosen:
+        raise CommandError(f"--only names no game; known games: {', '.join(names)}")
+    return chosen
 
 
 def _progress(message: str) -> None:

@@ -28,6 +28,7 @@ from tabletop.training.bench import (
     wrapper_count,
 )
 from tabletop.training.cli import main
+from tabletop.training.commandline import CommandError
 from tabletop.training.results import Spread, ratio_spread
 
 TINY = ["--games", "3", "--seconds", "0.02", "--rounds", "2"]
@@ -225,8 +226,20 @@ def test_bench_pits_heuristic_against_random_with_seats_rotating_in_a_competitiv
     assert low <= match["win_rate"] <= high
 
 
+def test_only_takes_a_comma_separated_list_of_games_in_order() -> None:
+    """``--only a,b`` measures both games in one run (their figures then compare)."""
+    names = ["gold_and_dust", "kaleva", "regicide"]
+    assert bench._selected_games(names, None) == names
+    assert bench._selected_games(names, "regicide") == ["regicide"]
+    assert bench._selected_games(names, "regicide, kaleva,regicide") == ["regicide", "kaleva"]
+    with pytest.raises(CommandError, match="names no game"):
+        bench._selected_games(names, " , ")
+
+
 def test_bench_rejects_an_unknown_game_and_zero_rounds(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--only", "chess", "--games", "1", "--seconds", "0.01"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert main(["bench", "--only", "kaleva,chess", "--games", "1", "--seconds", "0.01"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:
         main(["bench", "--rounds", "0"])
