@@ -287,7 +287,7 @@ def flat_layout(pool: Pool | None = None, players: int = 2) -> list[tuple[str, s
     parts += [
         ("cross_rows", geo.cross_rows * geo.width,
          f"{geo.cross_rows} rows of {geo.width} (card row layout): stations 1-8 of each "
-         "seat's cross, the observer's first; empty stations are zeros"),
+         "seat's cross, the observer's first; an empty station has only its position"),
         ("hand_rows", MAX_HAND * geo.width,
          f"{MAX_HAND} rows of {geo.width}: the observer's hand slots"),
         ("discard_counts", players * geo.counts,

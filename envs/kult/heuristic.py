@@ -579,7 +579,7 @@ def attack_value(state: KultState, player: int, action: int) -> float:
         value = 3.0 * gained + threat * (1.5 * theirs.tokens + 1.0)
         if theirs.card.holds == 0 and not theirs.tokens:
             value -= 1.0
-    if (mine.tokens or gained) and margin < 2:
+    if mine.tokens and margin < 2:  # its own token at stake: a margin against Commands
         return 0.0
     return value + 0.1 * margin
 
