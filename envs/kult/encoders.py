@@ -29,7 +29,7 @@ import numpy as np
 
 from tabletop.envs.core.layout import stack_layout
 from tabletop.envs.kult import crosses
-from tabletop.envs.kult.actions import CAST, MAX_HAND, NUM_COLOURS, SCENE, STATIONS
+from tabletop.envs.kult.actions import CAST, MAX_HAND, NUM_COLOURS, STATIONS
 from tabletop.envs.kult.cards import ATTACH, INTO, NEUTRAL, Card, Pool, load_pool
 from tabletop.envs.kult.combat import Fight
 from tabletop.envs.kult.effects import BEFORE_RECRUIT, COLOURS, FIGHT, VOCAB
@@ -120,10 +120,21 @@ class Geometry:
         self.static = self._static_rows()
         self.positions = self._positions()
         self.modifiers = [
-            (_static_amount(card.static("combat")), _static_amount(card.static("holds")))
+            (
+                _static_amount(card.static("combat")),
+                _static_amount(card.static("holds")),
+                _colour_counts(getattr(card.static("keys"), "colours", ())),
+            )
             for card in pool.cards
         ]
-        """``modifiers[card.index]``: an Influence's (combat, holds) modifiers, as ints."""
+        """``modifiers[card.index]``: an Influence's combat and holds modifiers and the keys
+        it gives (counts per colour)."""
+        self.arcanum_values = {
+            arcanum.name: [float(a is arcanum) for a in pool.arcana]
+            + [arcanum.hierarchy / 20, arcanum.hand_size / 7]
+            for arcanum in pool.arcana
+        }
+        """The fixed end of a seat block per Arcanum: its one-hot, Hierarchy, hand size."""
         self.arcanum_index = {a.name: a.index for a in pool.arcana}
 
     def _positions(self) -> np.ndarray:
@@ -201,6 +212,10 @@ def static_features(card: Card, allegiances: Sequence[str]) -> list[float]:
         *effects.values(),
         *colours.values(),
     ]
+
+
+def _colour_counts(colours: Sequence[str]) -> tuple[int, ...]:
+    return tuple(list(colours).count(colour) for colour in COLOURS)
 
 
 def _static_amount(params: object) -> float:
@@ -307,7 +322,64 @@ gives any pool's and player count's."""
 # ----- filling ------------------------------------------------------------------------------
 
 
-def table_values(state: KultState, player: int, geo: Geometry) -> list[float]:
+class SeatSummary:
+    """What both encoders read of one cross, gathered in one pass over its cards and
+    Influences (as ``crosses.permanent_keys``, ``holding_limit`` and ``combat_value`` read
+    them; a test holds them equal): per station, the Influences on its card and on the
+    station (count, combat, holds), the Hub's combat modifier, the keys now."""
+
+    __slots__ = ("marks", "hub_combat", "hub_keys", "keys", "scene", "cast")
+
+    def __init__(self, state: KultState, seat: int, geo: Geometry) -> None:
+        mods = geo.modifiers
+        self.marks: dict[int, list[float]] = {}
+        self.hub_combat = 0.0
+        self.hub_keys = 0
+        keys = list(state.arcana[seat].keys)
+        for attachment in state.influences[seat]:
+            attach = attachment.card.attach
+            combat, holds, given = mods[attachment.card.index]
+            if any(given):
+                self.hub_keys += sum(given)
+                keys = [k + g for k, g in zip(keys, given, strict=True)]
+            if attach == "hub":
+                self.hub_combat += combat
+                continue
+            mark = self.marks.get(attachment.station)
+            if mark is None:
+                mark = self.marks[attachment.station] = [0, 0.0, 0.0, 0, 0.0, 0.0]
+            if attach == "station":
+                mark[3] += 1
+                mark[4] += combat
+                mark[5] += holds
+            else:
+                mark[0] += 1
+                mark[1] += combat
+                mark[2] += holds
+        scene = cast = 0
+        for station, base in enumerate(state.crosses[seat]):
+            if base is None:
+                continue
+            if station < CAST.start:
+                scene += base.tokens
+            else:
+                cast += base.tokens
+            if base.face_up and base.card.kind == "place":
+                keys = [k + c for k, c in zip(keys, base.card.colours, strict=True)]
+        temp = state.temp_keys[seat]
+        self.keys = [k + t for k, t in zip(keys, temp, strict=True)]
+        self.scene = scene
+        self.cast = cast
+
+
+def summaries(state: KultState, geo: Geometry) -> list[SeatSummary]:
+    """Each seat's ``SeatSummary``, by absolute seat."""
+    return [SeatSummary(state, seat, geo) for seat in range(geo.players)]
+
+
+def table_values(
+    state: KultState, player: int, geo: Geometry, seats: list[SeatSummary]
+) -> list[float]:
     """The table features (``Geometry.table_features``) of ``player``'s view, in order."""
     game = state.game
     players = geo.players
@@ -322,23 +394,45 @@ def table_values(state: KultState, player: int, geo: Geometry) -> list[float]:
     values += phase
     values.append(float(not over and state.player == player))
     pending = state.pending_push
+    recruited, invoked = state.recruited, state.invoked
     values += (float(state.attacked), float(state.embargo), float(pending is not None))
-    values += (float(s in state.recruited) for s in CAST)
-    values += (float(s in state.invoked) for s in range(STATIONS))
-    values += (float(pending == s) for s in range(STATIONS))
+    values += [float(s in recruited) for s in CAST] if recruited else _ZEROS[: len(CAST)]
+    values += [float(s in invoked) for s in range(STATIONS)] if invoked else _ZEROS[:STATIONS]
+    values += _ZEROS[:STATIONS] if pending is None else [float(pending == s) for s in range(8)]
     values += _fight_values(state, state.fight, player, players)
     last = state.last_fight
     if last is None or last.values is None:
-        values += [0.0] * (len(FIGHT_RESULTS) + 2)
+        values += _ZEROS[: len(FIGHT_RESULTS) + 2]
     else:
         values += (float(last.result == r) for r in FIGHT_RESULTS)
         values += (last.values[0] / 5, last.values[1] / 5)
     pool_influences = state.pool_influences
     values.append(len(pool_influences) / 3)
     values += (_statics_sum(pool_influences, name) / 3 for name in STATIC_NAMES)
+    window = state.window
+    responder = window.responder if window is not None else -1
+    active = state.active if not over else -1
+    target = game.target
     for k in range(players):
-        values += _seat_values(state, (player + k) % players, geo)
+        seat = (player + k) % players
+        summary = seats[seat]
+        values += (
+            float(active == seat),
+            float(responder == seat),
+            state.hub_tokens[seat] / target,
+            summary.scene / 4,
+            summary.cast / 4,
+        )
+        values += [key / 4 for key in summary.keys]
+        values += [key / 4 for key in state.temp_keys[seat]]
+        values += (len(state.hands[seat]) / MAX_HAND, len(state.decks[seat]) / 30,
+                   len(state.discards[seat]) / 30, summary.hub_combat / 3,
+                   summary.hub_keys / 3)  # fmt: skip
+        values += geo.arcanum_values[state.arcana[seat].name]
     return values
+
+
+_ZEROS = [0.0] * 16
 
 
 def _fight_values(state: KultState, fight: Fight | None, player: int, players: int) -> list[float]:
@@ -364,114 +458,66 @@ def _statics_sum(attachments: Sequence[Attachment], name: str) -> float:
     return total
 
 
-def _seat_values(state: KultState, seat: int, geo: Geometry) -> list[float]:
-    cross = state.crosses[seat]
-    scene = sum(cross[s].tokens for s in SCENE if cross[s] is not None)
-    cast = sum(cross[s].tokens for s in CAST if cross[s] is not None)
-    keys = crosses.keys(state, seat)
-    temp = state.temp_keys[seat]
-    window = state.window
-    hub = crosses.hub_attachments(state, seat)
-    arcanum = state.arcana[seat]
-    one_hot = [0.0] * len(geo.pool.arcana)
-    index = geo.arcanum_index.get(arcanum.name)
-    if index is not None:
-        one_hot[index] = 1.0
-    return [
-        float(state.active == seat and state.phase != OVER),
-        float(window is not None and window.responder == seat),
-        state.hub_tokens[seat] / state.game.target,
-        scene / 4,
-        cast / 4,
-        *(k / 4 for k in keys),
-        *(t / 4 for t in temp),
-        len(state.hands[seat]) / MAX_HAND,
-        len(state.decks[seat]) / 30,
-        len(state.discards[seat]) / 30,
-        _statics_sum(hub, "combat") / 3,
-        _statics_sum(hub, "keys") / 3,
-        *one_hot,
-        arcanum.hierarchy / 20,
-        arcanum.hand_size / 7,
-    ]
-
-
-def fill_card_rows(state: KultState, player: int, rows: np.ndarray, geo: Geometry) -> None:
+def fill_card_rows(
+    state: KultState, player: int, rows: np.ndarray, geo: Geometry, seats: list[SeatSummary]
+) -> None:
     """Write the ``card_rows`` x ``width`` rows of ``player``'s view into ``rows`` (all
     zero): the positions come from a template, the static card features are gathered
     from the cached rows and the state figures written in one numpy call each, since this
-    runs on every env step. Holding limits and combat values are computed as
-    ``crosses.holding_limit`` and ``crosses.combat_value`` compute them, from one pass over
-    each cross's Influences (a test holds them equal)."""
+    runs on every env step."""
     players = geo.players
     owners = state.table.owners
-    mods = geo.modifiers
     fight = state.fight
     attacking = fight.attacker if fight is not None else None
     defending = fight.defender if fight is not None else None
     rows[: geo.cross_rows, : geo.P] = geo.positions
     dyn = geo.P + geo.C
     width = geo.width
-    flat_rows = rows.reshape(-1)
     at: list[int] = []
     values: list[float] = []
     positions: list[int] = []
     sources: list[int] = []
-    pool_combat = pool_holds = 0
+    pool_combat = pool_holds = 0.0
+    mods = geo.modifiers
     for attachment in state.pool_influences:
-        combat, holds = mods[attachment.card.index]
+        combat, holds, _ = mods[attachment.card.index]
         pool_combat += combat
         pool_holds += holds
+    no_mark = (0, 0.0, 0.0, 0, 0.0, 0.0)
     for k in range(players):
         seat = (player + k) % players
-        cross = state.crosses[seat]
-        # per station: [on-card count, combat, holds, station count, combat, holds]
-        marks = [[0, 0, 0, 0, 0, 0] for _ in range(STATIONS)]
-        hub_combat = 0
-        for attachment in state.influences[seat]:
-            attach = attachment.card.attach
-            combat, holds = mods[attachment.card.index]
-            if attach == "hub":
-                hub_combat += combat
-                continue
-            mark = marks[attachment.station]
-            if attach == "station":
-                mark[3] += 1
-                mark[4] += combat
-                mark[5] += holds
-            else:
-                mark[0] += 1
-                mark[1] += combat
-                mark[2] += holds
-        for station in range(STATIONS):
-            mark = marks[station]
+        summary = seats[seat]
+        marks = summary.marks
+        active = seat == state.active
+        for station, base in enumerate(state.crosses[seat]):
+            mark = marks.get(station, no_mark) if marks else no_mark
             start = (k * STATIONS + station) * width + dyn
             if mark[3]:
                 at.append(start + 7 + players)
                 values.append(mark[3] / 3)
-            base = cross[station]
             if base is None:
                 continue
             card = base.card
             positions.append(k * STATIONS + station)
             sources.append(card.index)
             limit = card.holds + mark[2] + mark[5]
-            if card.kind in _TOKEN_HOLDERS:
+            kind = card.kind
+            if kind in _TOKEN_HOLDERS:
                 limit += pool_holds
             at += (start, start + 1, start + 2, start + 4 + (owners[base.iid] - player) % players)
             values += (float(base.face_up), base.tokens / 3, limit / 3, 1.0)
-            if card.kind == "being":
+            if kind == "being":
                 combat = card.combat + mark[4] + pool_combat
                 if base.face_up:
                     combat += mark[1]
                 if station >= CAST.start:
-                    combat += hub_combat
+                    combat += summary.hub_combat
                 at.append(start + 3)
                 values.append(combat / 5)
             if mark[0]:
                 at += (start + 4 + players, start + 5 + players, start + 6 + players)
                 values += (mark[0] / 3, mark[1] / 3, mark[2] / 3)
-            if seat == state.active:
+            if active:
                 if station in state.recruited:
                     at.append(start + 8 + players)
                     values.append(1.0)
@@ -487,7 +533,7 @@ def fill_card_rows(state: KultState, player: int, rows: np.ndarray, geo: Geometr
                     values.append(1.0)
     hand = state.hands[player]
     if hand:
-        k0, k1, k2, k3, k4 = crosses.keys(state, player)
+        k0, k1, k2, k3, k4 = seats[player].keys
         allegiance = state.arcana[player].allegiance
         cards = state.table.cards
         for slot, iid in enumerate(hand):
@@ -505,9 +551,12 @@ def fill_card_rows(state: KultState, player: int, rows: np.ndarray, geo: Geometr
             at += (start + 1, start + 2, start + dyn + 4, start + dyn + 12 + players)
             values += (1.0, 1.0, 1.0, float(playable))
     if positions:
-        rows[positions, geo.P : dyn] = geo.static[sources]
+        rows[positions, geo.P : dyn] = geo.static.take(sources, axis=0)
     if at:
-        flat_rows[at] = values
+        count = len(at)
+        rows.reshape(-1).put(
+            np.fromiter(at, np.intp, count), np.fromiter(values, np.float32, count)
+        )
 
 
 _TOKEN_HOLDERS = ("place", "being")
@@ -540,9 +589,6 @@ def count_values(state: KultState, player: int, geo: Geometry) -> np.ndarray:
     for k in range(players):
         offset = k * size
         indices += [offset + cards[iid].index for iid in state.discards[(player + k) % players]]
-    counts = np.bincount(indices, minlength=(players + 1) * size).astype(np.float32)
-    unseen = counts[players * size :]
-    unseen += deck_list(state.game, player, size)
     seen = [cards[iid].index for iid in state.hands[player]]
     seen += [cards[iid].index for iid in state.discards[player]]
     for seat in range(players):
@@ -551,7 +597,11 @@ def count_values(state: KultState, player: int, geo: Geometry) -> np.ndarray:
         ]
         seen += [a.card.index for a in state.influences[seat] if owners[a.iid] == player]
     seen += [a.card.index for a in state.pool_influences if owners[a.iid] == player]
-    np.subtract.at(unseen, seen, 1.0)
+    counts = np.empty((players + 1) * size, dtype=np.float32)
+    counts[: players * size] = np.bincount(indices, minlength=players * size)
+    counts[players * size :] = deck_list(state.game, player, size) - np.bincount(
+        seen, minlength=size
+    )
     return counts / 3
 
 
@@ -568,9 +618,10 @@ class FlatEncoder:
         geo = geometry(state.game.pool, geo_players(state))
         rows_end = geo.table_size + geo.card_rows * geo.width
         out = np.zeros(geo.flat_size, dtype=np.float32)
-        out[: geo.table_size] = table_values(state, player, geo)
+        seats = summaries(state, geo)
+        out[: geo.table_size] = table_values(state, player, geo, seats)
         rows = out[geo.table_size : rows_end].reshape(geo.card_rows, geo.width)
-        fill_card_rows(state, player, rows, geo)
+        fill_card_rows(state, player, rows, geo, seats)
         out[rows_end:] = count_values(state, player, geo)
         return out
 
@@ -591,9 +642,10 @@ class EntityEncoder:
     def encode(self, state: KultState, player: int) -> np.ndarray:
         geo = geometry(state.game.pool, geo_players(state))
         out = np.zeros((geo.card_rows + geo.table_rows, geo.width), dtype=np.float32)
-        fill_card_rows(state, player, out[: geo.card_rows], geo)
+        seats = summaries(state, geo)
+        fill_card_rows(state, player, out[: geo.card_rows], geo, seats)
         start = geo.card_rows * geo.width
-        out.reshape(-1)[start : start + geo.table_size] = table_values(state, player, geo)
+        out.reshape(-1)[start : start + geo.table_size] = table_values(state, player, geo, seats)
         return out
 
 
