@@ -88,7 +88,9 @@ def read_header(path: Path) -> GoldenHeader:
 def golden_options(spec: GameSpec, header: GoldenHeader) -> dict[str, Any]:
     """Options with which ``spec`` builds the game a golden file names: the defaults, a
     bench setting, or the keyword arguments of the recorded ``repr`` when the game accepts
-    them as options (``KalevaGame(turn_limit=60)``) — whichever builds a game of that ``repr``."""
+    them as options (``KalevaGame(turn_limit=60)``), or those of them it accepts as written
+    (``KultGame(max_plies=60, pool='Starter pool 1.0')``: the pool shown by its version is
+    the default one) — whichever builds a game of that ``repr``."""
     for options in _candidate_options(spec, header.game):
         if _built_repr(spec, options) == header.game:
             return dict(options)
@@ -104,6 +106,19 @@ def _candidate_options(spec: GameSpec, game_repr: str) -> Iterator[Mapping[str, 
     keywords = _repr_keywords(game_repr)
     if keywords is not None and set(keywords) <= set(spec.options):
         yield keywords
+        # Those the game takes as written, each on its own, the others left at their
+        # defaults: a repr may show a default in a form its option does not take (a pool
+        # by its version, a deck by its title) beside options that differ from it.
+        yield {key: value for key, value in keywords.items() if _takes(spec, key, value)}
+
+
+def _takes(spec: GameSpec, key: str, value: Any) -> bool:
+    """Whether the game is built with option ``key`` given as ``value`` alone."""
+    try:
+        spec.new_game(**{key: value})
+    except (TypeError, ValueError, OSError):
+        return False
+    return True
 
 
 def _built_repr(spec: GameSpec, options: Mapping[str, Any]) -> str | None:

@@ -33,7 +33,7 @@ from tabletop.envs.core.playthrough import (
     golden_options,
     read_header,
 )
-from tabletop.envs.core.spec import Payoff
+from tabletop.envs.core.spec import Payoff, frozen_options
 
 
 class MutantGame(ToyGame):
@@ -554,6 +554,46 @@ def test_a_golden_file_names_its_game_and_seeds(
     assert (header.game, header.seed, header.action_seed) == (repr(game), 7, 3)
     assert golden_options(toy_v0.SPEC, header) == options
     check_golden(toy_v0.SPEC, path)
+
+
+class TitledToyGame(ToyGame):
+    """A toy whose ``repr`` shows its deck by title, a form its ``deck`` option does not
+    take (as a card game names its pool by version)."""
+
+    def __init__(self, num_players: int = 2, deck_size: int = 9, deck: str = "plain") -> None:
+        if deck != "plain":
+            raise ValueError(f"toy: no deck {deck!r}")
+        super().__init__(num_players, deck_size)
+
+    def __repr__(self) -> str:
+        return (
+            f"TitledToyGame(num_players={self.num_players}, deck_size={self.deck_size}, "
+            "deck='The Plain Deck 1.0')"
+        )
+
+
+def test_a_golden_file_of_options_beside_a_default_shown_by_title_replays(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    spec = dataclasses.replace(
+        toy_v0.SPEC,
+        game_class=TitledToyGame,
+        options=frozen_options(num_players="players", deck_size="cards", deck="a deck name"),
+    )
+    path = tmp_path / "titled_seed7.txt"
+    record_golden(monkeypatch, TitledToyGame(num_players=3, deck_size=12), path)
+    assert golden_options(spec, read_header(path)) == {"num_players": 3, "deck_size": 12}
+    check_golden(spec, path)
+    record_golden(monkeypatch, TitledToyGame(deck_size=99), path)
+    with pytest.raises(ValueError, match="no options build"):  # 99 cards: the toy refuses
+        golden_options(dataclasses.replace(spec, game_class=_RefusesLargeDecks), read_header(path))
+
+
+class _RefusesLargeDecks(TitledToyGame):
+    def __init__(self, num_players: int = 2, deck_size: int = 9, deck: str = "plain") -> None:
+        if deck_size > 50:
+            raise ValueError("toy: at most 50 cards")
+        super().__init__(num_players, deck_size, deck)
 
 
 def test_golden_check_catches_a_game_that_plays_otherwise(
