@@ -241,6 +241,9 @@ def _table_features(pool: Pool, players: int) -> list[tuple[str, int, str]]:
          "the active seat has attacked; an embargo holds; a push ability awaits its paying "
          "push; Cast 5-8 recruited onto this turn; stations 1-8 whose push ability was used"),
         ("pending_push", STATIONS, "one-hot: the station whose push ability awaits its push"),
+        ("stepping_out", 1 + players,
+         "a token of a Scene card that left play awaits the Cast card it steps out to "
+         "(KU-8.1); whose choice it is: seat one-hot"),
         ("fight", 2 * players + 2 * len(CAST) + 5,
          "the fight being decided: attacker seat one-hot, attacker Cast one-hot, defender "
          "seat one-hot, defender Cast one-hot, Commands' bonus to attacker and defender / 5, "
@@ -324,9 +327,10 @@ gives any pool's and player count's."""
 
 class SeatSummary:
     """What both encoders read of one cross, gathered in one pass over its cards and
-    Influences (as ``crosses.permanent_keys``, ``holding_limit`` and ``combat_value`` read
-    them; a test holds them equal): per station, the Influences on its card and on the
-    station (count, combat, holds), the Hub's combat modifier, the keys now."""
+    Influences: per station, the Influences on its card and on the station (count, and
+    their combat and holds modifiers as printed), the Hub's combat modifier, tokens in
+    the Scene and the Cast, and the keys now (as ``crosses.keys`` counts them: a test
+    holds them equal)."""
 
     __slots__ = ("marks", "hub_combat", "hub_keys", "keys", "scene", "cast")
 
@@ -399,6 +403,11 @@ def table_values(
     values += [float(s in recruited) for s in CAST] if recruited else _ZEROS[: len(CAST)]
     values += [float(s in invoked) for s in range(STATIONS)] if invoked else _ZEROS[:STATIONS]
     values += _ZEROS[:STATIONS] if pending is None else [float(pending == s) for s in range(8)]
+    stepping = getattr(state, "pending_token", None)
+    if stepping is None:
+        values += _ZEROS[: 1 + players]
+    else:
+        values += [1.0] + [float((stepping[0] - player) % players == k) for k in range(players)]
     values += _fight_values(state, state.fight, player, players)
     last = state.last_fight
     if last is None or last.values is None:
@@ -464,7 +473,8 @@ def fill_card_rows(
     """Write the ``card_rows`` x ``width`` rows of ``player``'s view into ``rows`` (all
     zero): the positions come from a template, the static card features are gathered
     from the cached rows and the state figures written in one numpy call each, since this
-    runs on every env step."""
+    runs on every env step. Holding limits and combat values are the engine's
+    (``crosses.holding_limit``, ``crosses.combat_value``)."""
     players = geo.players
     owners = state.table.owners
     fight = state.fight
@@ -477,12 +487,7 @@ def fill_card_rows(
     values: list[float] = []
     positions: list[int] = []
     sources: list[int] = []
-    pool_combat = pool_holds = 0.0
-    mods = geo.modifiers
-    for attachment in state.pool_influences:
-        combat, holds, _ = mods[attachment.card.index]
-        pool_combat += combat
-        pool_holds += holds
+    holding_limit, combat_value = crosses.holding_limit, crosses.combat_value
     no_mark = (0, 0.0, 0.0, 0, 0.0, 0.0)
     for k in range(players):
         seat = (player + k) % players
@@ -500,20 +505,12 @@ def fill_card_rows(
             card = base.card
             positions.append(k * STATIONS + station)
             sources.append(card.index)
-            limit = card.holds + mark[2] + mark[5]
-            kind = card.kind
-            if kind in _TOKEN_HOLDERS:
-                limit += pool_holds
             at += (start, start + 1, start + 2, start + 4 + (owners[base.iid] - player) % players)
+            limit = holding_limit(state, seat, station)
             values += (float(base.face_up), base.tokens / 3, limit / 3, 1.0)
-            if kind == "being":
-                combat = card.combat + mark[4] + pool_combat
-                if base.face_up:
-                    combat += mark[1]
-                if station >= CAST.start:
-                    combat += summary.hub_combat
+            if card.kind == "being":
                 at.append(start + 3)
-                values.append(combat / 5)
+                values.append(combat_value(state, seat, station) / 5)
             if mark[0]:
                 at += (start + 4 + players, start + 5 + players, start + 6 + players)
                 values += (mark[0] / 3, mark[1] / 3, mark[2] / 3)
@@ -557,10 +554,6 @@ def fill_card_rows(
         rows.reshape(-1).put(
             np.fromiter(at, np.intp, count), np.fromiter(values, np.float32, count)
         )
-
-
-_TOKEN_HOLDERS = ("place", "being")
-"""Cards whose holding limit an Influence on the Pool changes (``crosses.holding_limit``)."""
 
 
 _DECK_LISTS: weakref.WeakKeyDictionary[KultGame, list[np.ndarray]] = weakref.WeakKeyDictionary()

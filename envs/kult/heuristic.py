@@ -12,8 +12,8 @@ and keep tokens moving inward.
   strong card it cannot pay yet: first abilities that give keys (turning a card), then
   Commands that do, and only then pushes (KU-6), at most two, the cheapest tokens first
   (from a Scene card, then from the Hub, never one that would leave the Pool), and only
-  for a card worth that much. Then abilities: turning for recruits and draws, a push
-  ability that recruits when a token can be pushed without leaving the cross.
+  for a card worth that much. Then abilities: turning a card to draw, a push ability
+  that recruits when a token can be pushed without leaving the cross.
 - Attack (KU-7.5): the attack that wins by the largest margin when the fight gains a
   token (the loser's tokens move to the winner or the Pool) or clears a lane (a Being
   that holds nothing in its own Cast, or a rival's); with a token at stake only with a
@@ -21,8 +21,12 @@ and keep tokens moving inward.
 - Commands windows (KU-7): a Command that turns the fight it takes part in (a bonus to its
   side, a malus to the other, a cancel when losing), an embargo on the leader's recruit
   phase, a recruiting or drawing Command at any window.
-- Discard (KU-7.6): the hand's least useful card (a card with no free station for it, or
+- Discard (KU-7.6): first every card worth turning for its ability (a recruit, a draw
+  beyond what the next draw phase would bring): just before the refresh (KU-7.7) turning
+  costs nothing; then the hand's least useful card (one with no free station for it, or
   one it cannot pay), so that the draw brings a new one.
+- A token stepping out of a Scene card that left play (KU-8.1) goes onto its face-up
+  Being with the highest combat value.
 
 It reads only what its seat may see: its own hand, the crosses, tokens, keys and discard
 piles (all public, KU-11.1) and its legal actions; it never looks at another hand, a deck
@@ -101,11 +105,13 @@ class KultHeuristic:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if getattr(state, "pending_token", None) is not None:
+            return _step_out(state, player, legal)
         phase = state.phase
         if phase == ATTRACT:
             return _attract(state, player, legal)
         if phase == RECRUIT:
-            return next((a for a in legal if a != DONE), DONE)
+            return next((a for a in legal if decode(a)[0] == "recruit"), DONE)
         if phase == ACTIONS:
             return _actions(state, player, legal)
         if phase == ATTACK:
@@ -123,7 +129,7 @@ class KultHeuristic:
 def _attract(state: KultState, player: int, legal: list[int]) -> int:
     """Scene -> Hub first (a face-up Scene card that received a token this phase could not
     pass it on), then Cast -> Scene, the Cast card with the most tokens first."""
-    moves = [(a, *decode(a)[1]) for a in legal if a != DONE]
+    moves = [(a, *decode(a)[1]) for a in legal if decode(a)[0] == "attract"]
     to_hub = [a for a, _, target in moves if target == HUB]
     if to_hub:
         return to_hub[0]
@@ -131,6 +137,20 @@ def _attract(state: KultState, player: int, legal: list[int]) -> int:
     if moves:
         return max(moves, key=lambda m: (cross[m[1]].tokens, -m[0]))[0]
     return DONE
+
+
+def _step_out(state: KultState, player: int, legal: list[int]) -> int:
+    """Where a token of a Scene card that left play steps out (KU-8.1): onto the own Cast
+    card best placed to keep it, a face-up Being with the highest combat value first."""
+
+    def keeps(action: int) -> tuple[int, int, int]:
+        station = decode(action)[1][1]
+        base = state.crosses[player][station]
+        being = base.card.kind == BEING
+        value = crosses.combat_value(state, player, station) if being else -9
+        return (int(base.face_up), value, -action)
+
+    return max(legal, key=keeps)
 
 
 # ----- the actions phase ---------------------------------------------------------------------
@@ -299,12 +319,17 @@ def _recruit(state: KultState, player: int, effect: Effect, station: int | None)
 
 @VOCAB.appraisal("draw")
 def _draw(state: KultState, player: int, effect: Effect, station: int | None) -> float:
-    room = 8 - len(state.hands[player])
+    hand = len(state.hands[player])
+    room = 8 - hand
+    if state.phase == DISCARD and state.active == player:  # the draw phase refills anyway
+        room = min(room, hand + effect.cards - state.arcana[player].hand_size)
     return 0.7 * max(0, min(effect.cards, room))
 
 
 @VOCAB.appraisal("gain_keys")
 def _gain_keys(state: KultState, player: int, effect: Effect, station: int | None) -> float:
+    if state.phase == DISCARD:
+        return 0.0  # they would break at once (KU-4.3)
     return 0.2 * len(effect.colours)  # worth more only when a key plan needs them
 
 
@@ -513,6 +538,8 @@ def _ability(state: KultState, player: int, legal: list[int]) -> int | None:
         station = fields[0]
         base = state.crosses[player][station]
         if kind == "turn":
+            if _recruits(base.card.on_turn):
+                continue  # turned at the end of the turn, just before the refresh (KU-7.7)
             value = _effects_value(state, player, base.card.on_turn, station) - TURN_COST
             if base.card.kind == PLACE:
                 value -= sum(base.card.colours) * 0.2
@@ -529,11 +556,15 @@ def _ability(state: KultState, player: int, legal: list[int]) -> int | None:
     return None if best is None else best[1]
 
 
+def _recruits(effects: Sequence[Effect]) -> bool:
+    return any(effect.do == "recruit" for effect in effects)
+
+
 def _paying_cost(card: Card, fields: tuple[int, ...]) -> float:
     """A paying push's cost for ``card``'s ability: a push onto a Cast card takes the room
     a recruiting ability would fill."""
     cost = _push_cost(fields)
-    if fields[1] in CAST and any(effect.do == "recruit" for effect in card.on_push):
+    if fields[1] in CAST and _recruits(card.on_push):
         cost += 2.5
     return cost
 
@@ -548,7 +579,7 @@ def _paying_pushes(state: KultState, player: int) -> list[int]:
 def _attack(state: KultState, player: int, legal: list[int]) -> int:
     best: tuple[float, int] | None = None
     for action in legal:
-        if action == DONE:
+        if decode(action)[0] != "attack":
             continue
         value = attack_value(state, player, action)
         if value > 0 and (best is None or (value, -action) > (best[0], -best[1])):
@@ -660,13 +691,21 @@ def _embargo_value(state: KultState, player: int) -> float:
 
 
 def _discard(state: KultState, player: int, legal: list[int]) -> int:
+    """Abilities first: a card turned now costs nothing, the refresh (KU-7.7) follows;
+    then the least useful card of the hand."""
+    for action in legal:
+        kind, fields = decode(action)
+        if kind == "turn":
+            base = state.crosses[player][fields[0]]
+            if _effects_value(state, player, base.card.on_turn, fields[0]) >= 0.5:
+                return action
     keys = crosses.keys(state, player)
     hand = state.hands[player]
     if len(hand) < 3:
         return DONE
     worst: tuple[float, int] | None = None
     for action in legal:
-        if action == DONE:
+        if decode(action)[0] != "discard":
             continue
         card = state.card(hand[action - DISCARD_BASE])
         worth = keep_value(state, player, card, keys)

@@ -66,7 +66,7 @@ def test_spec_declares_a_general_sum_game_of_two_to_four_players() -> None:
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_observation_and_action_spaces_per_player_count(players: int) -> None:
-    expected = {2: ((3531,), (27, 123)), 3: ((4684,), (36, 125)), 4: ((5869,), (44, 127))}
+    expected = {2: ((3534,), (27, 123)), 3: ((4688,), (36, 125)), 4: ((5874,), (44, 127))}
     for encoder, shape in zip(("flat", "entity"), expected[players], strict=True):
         env = kult_v0.env(num_players=players, encoder=encoder)
         env.reset(seed=players)
@@ -228,18 +228,24 @@ def test_unseen_counts_are_the_own_deck_and_hub_card_together() -> None:
             assert np.allclose(counts, expected)
 
 
-def test_card_rows_repeat_the_engines_holding_limits_and_combat_values() -> None:
-    """The rows compute both figures in one pass over each cross's Influences; they must be
-    the engine's ``holding_limit`` and ``combat_value``."""
+def test_rows_and_seat_blocks_repeat_the_engines_figures() -> None:
+    """Holding limits and combat values in the card rows, and the keys of every seat block
+    (gathered in one pass over each cross), are the engine's figures."""
+    keys = {name: where for name, where, _ in seat_layout()}["keys"]
+    size = seat_layout()[-1][1].stop
     checked = 0
     for players in PLAYERS:
+        seats = part("seats", players).start
         for state in random_states(players, games=2, seed=11, every=3):
             geo = geometry(state.game.pool, players)
             dyn = geo.P + geo.C
             rows = ENCODERS["entity"].encode(state, 0)
-            for k, station in itertools.product(range(players), range(STATIONS)):
-                seat, row = k % players, rows[k * STATIONS + station]
-                base = state.crosses[seat][station]
+            flat = ENCODERS["flat"].encode(state, 0)
+            for seat in range(players):
+                block = flat[seats + seat * size :][keys] * 4
+                assert np.allclose(block, crosses.keys(state, seat))
+            for seat, station in itertools.product(range(players), range(STATIONS)):
+                row, base = rows[seat * STATIONS + station], state.crosses[seat][station]
                 if base is None:
                     continue
                 limit = crosses.holding_limit(state, seat, station)
