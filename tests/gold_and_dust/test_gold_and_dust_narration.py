@@ -198,7 +198,7 @@ def test_turn_passes_with_regeneration_and_gd_9_1_fatigue() -> None:
 
 
 def test_gd_3_3_a_destroyed_unit_dies_and_its_ability_heals() -> None:
-    state = stacked({"hand": ["Unmaking"], "dust": 7, "back": ["Militia"]},
+    state = stacked({"hand": ["Unmaking"], "dust": 10, "back": ["Militia"]},
                     {"front": ["Martyr"], "hp": 20})  # fmt: skip
     act(state, "play Unmaking>Martyr")
     kinds = [e.kind for e in state.last_events(0)]

@@ -544,7 +544,7 @@ def test_gd_0_gain_primitive_on_play_and_at_turn_start() -> None:
 
 
 def test_gd_0_destroy_primitive() -> None:
-    state = stacked({"hand": ["Unmaking"], "dust": 7}, {"front": ["Ogre Brute"]})
+    state = stacked({"hand": ["Unmaking"], "dust": 10}, {"front": ["Ogre Brute"]})
     act(state, "play Unmaking>Ogre Brute")
     assert names(state, state.graveyards[1]) == ["Ogre Brute"]
 
@@ -595,7 +595,7 @@ def test_gd_0_artifact_auras_strengthen_the_first_row() -> None:
 
 
 def test_gd_0_on_death_heals_its_owner() -> None:
-    state = stacked({"hand": ["Unmaking"], "dust": 7}, {"front": ["Martyr"], "hp": 20})
+    state = stacked({"hand": ["Unmaking"], "dust": 10}, {"front": ["Martyr"], "hp": 20})
     act(state, "play Unmaking>Martyr")
     assert state.hp[1] == 24
 
