@@ -54,6 +54,7 @@ from tabletop.envs.kult.cards import (
     Pool,
     load_deck,
     load_pool,
+    HAND_SIZE,
 )
 from tabletop.envs.kult.combat import Fight
 from tabletop.envs.kult.effects import COLOURS
@@ -161,7 +162,8 @@ class KultGame:
 
     def new_state(self, seed: int | None = None) -> KultState:
         """KU-2: shuffled decks, a Hub card each (out of play), 2 tokens from the Pool in
-        each Hub, a hand each; the lowest Hierarchy starts, a tie drawn by the seed."""
+        each Hub, 7 cards each (KU-2.6, whatever the Arcanum's hand size: that one is the
+        draw phase's, KU-7.1); the lowest Hierarchy starts, a tie drawn by the seed."""
         rng = random.Random(seed)
         state = KultState(self, rng, [d.arcanum for d in self.decks])
         for seat, cards in enumerate(self.deck_cards()):
@@ -170,7 +172,7 @@ class KultGame:
             state.table.take(("deck", seat), -1, ("hub_card", seat))  # KU-2.3
         for seat in range(self.num_players):
             state.hub_tokens[seat] = 2  # KU-2.5
-            state.draw(seat, state.arcana[seat].hand_size)  # KU-2.6
+            state.draw(seat, HAND_SIZE)  # KU-2.6: 7 cards each (a smaller hand is KU-7.1's)
         state.pool_tokens = self.tokens - 2 * self.num_players
         lowest = min(a.hierarchy for a in state.arcana)
         state.begin_turn(

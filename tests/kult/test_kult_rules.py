@@ -146,7 +146,7 @@ def test_ku_2_5_two_tokens_from_the_pool_in_each_hub() -> None:
 
 def test_ku_2_6_each_player_draws_a_hand() -> None:
     state = GAMES[3].new_state(0)
-    assert [len(h) for h in state.hands] == [7, 6, 7]  # the Ashen Matron's hand is 6 (KU-7.1)
+    assert [len(h) for h in state.hands] == [7, 7, 7]  # 7 each, the Ashen Matron too (KU-2.6)
 
 
 def test_ku_2_7_the_lowest_hierarchy_starts_a_tie_by_the_seed() -> None:
