@@ -85,12 +85,16 @@ def _static_sum(attachments: list[Attachment], name: str) -> int:
 
 def holding_limit(state: KultState, seat: int, station: int) -> int:
     """How many tokens the card at ``station`` may hold (KU-3.4): its own limit, plus the
-    Influences on it, on its station and (Places and Beings) on the Pool [decision: these
-    count face up or down, so a card turning never strands tokens over its limit]."""
+    Influences on it while it lies face up (KU-3.2: they modify it while face up, and turn
+    with it, KU-5.1), those on its station and (Places and Beings) those on the Pool. A
+    card turned face down keeps the tokens it holds (KU-5.1) even above the limit it has
+    meanwhile; it just takes no more."""
     base = state.crosses[seat][station]
     if base is None:
         return 0
-    limit = base.card.holds + _static_sum(attachments_on(state, seat, station), "holds")
+    limit = base.card.holds
+    if base.face_up:
+        limit += _static_sum(attachments_on(state, seat, station), "holds")
     limit += _static_sum(station_attachments(state, seat, station), "holds")
     if base.card.kind in (PLACE, BEING):
         limit += _static_sum(state.pool_influences, "holds")

@@ -66,7 +66,7 @@ def invariants(state: KultState) -> None:
         assert len(state.hands[seat]) <= 10
         assert crosses.permanent_keys(state, seat) == face_up_keys(state, seat)
         for station, base in enumerate(state.crosses[seat]):
-            if base is not None:
+            if base is not None and base.face_up:  # face down it keeps what it held (KU-5.1)
                 assert 0 <= base.tokens <= state.holding_limit(seat, station)
     if state.is_terminal():
         return
