@@ -108,14 +108,16 @@ def _attachments(state: KultState, seat: int, slot: int, card: Card) -> list[int
 
 
 def _attachable(state: KultState, seat: int, station: int, attach: str) -> bool:
-    """A station always takes a station Influence; a card Influence needs a face-up card
-    of the right kind there [decision: face up, as a face-down card can't be acted on]."""
+    """A station always takes a station Influence; a card Influence needs a base card of
+    the right kind there, face up or down (KU-3.2 attaches it to a base card and KU-4.4's
+    conditions say nothing of its side; on a face-down card it does nothing until the card
+    turns face up, KU-5.1)."""
     if attach == "station":
         return True
-    card = crosses.face_up_card(state, seat, station)
-    if card is None:
+    base = state.crosses[seat][station]
+    if base is None:
         return False
-    return attach == "card" or card.kind == {"being": BEING, "place": PLACE}[attach]
+    return attach == "card" or base.card.kind == {"being": BEING, "place": PLACE}[attach]
 
 
 def commands(state: KultState, seat: int, timings: tuple[float, ...]) -> list[int]:
