@@ -139,19 +139,27 @@ def pushes(state: KultState, seat: int, paying: bool) -> list[int]:
     )  # fmt: skip
 
 
+def turn_abilities(state: KultState, seat: int) -> list[int]:
+    """Face-up cards of ``seat``'s cross to turn for their ability (KU-5.2: at any time,
+    that is at any decision of ``seat``'s own turn outside a Commands window)."""
+    return [
+        TURN_BASE + station for station, base in enumerate(state.crosses[seat])
+        if base is not None and base.face_up and base.card.on_turn
+    ]  # fmt: skip
+
+
 def abilities(state: KultState, seat: int) -> list[int]:
     """Face-up cards to turn for their ability (KU-5.2) and push abilities (KU-6.5) not
-    used yet this turn [decision: once per card and turn] while a push is possible."""
-    actions = []
-    can_push = bool(crosses.push_moves(state, seat))
-    for station in range(STATIONS):
-        card = crosses.face_up_card(state, seat, station)
-        if card is None:
-            continue
-        if card.on_turn:
-            actions.append(TURN_BASE + station)
-        if card.on_push and can_push and station not in state.invoked:
-            actions.append(INVOKE_BASE + station)
+    used yet this turn [decision: once per card and turn] while a push is possible (in
+    the actions phase, where pushes are made)."""
+    actions = turn_abilities(state, seat)
+    pushers = [
+        station for station, base in enumerate(state.crosses[seat])
+        if base is not None and base.face_up and base.card.on_push
+        and station not in state.invoked
+    ]  # fmt: skip
+    if pushers and crosses.push_moves(state, seat):
+        actions += [INVOKE_BASE + station for station in pushers]
     return actions
 
 

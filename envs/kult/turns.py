@@ -76,14 +76,21 @@ class Attract(Phase):
 
     def legal(self, state: KultState) -> list[int]:
         moves = crosses.attractions(state, state.active)
-        return [DONE, *sorted(attract_action(s, t) for s, t in moves)]
+        return [
+            DONE, *sorted(attract_action(s, t) for s, t in moves),
+            *plays.turn_abilities(state, state.active),
+        ]  # fmt: skip
 
     def apply(self, state: KultState, action: int) -> None:
         if action == DONE:
             state.window = Window(seats_from(state, state.active, include_first=False))
             state.phase = RECRUIT_WINDOW
             return
-        crosses.attract(state, state.active, *decode(action)[1])
+        kind, fields = decode(action)
+        if kind == "turn":
+            plays.turn_for_ability(state, state.active, fields[0])
+        else:
+            crosses.attract(state, state.active, *fields)
 
 
 class CommandWindow(ResponseWindow):
@@ -131,13 +138,21 @@ class Recruit(Phase):
     name = "recruit"
 
     def legal(self, state: KultState) -> list[int]:
-        return [DONE, *(recruit_action(s) for s in crosses.recruits(state, state.active))]
+        seat = state.active
+        return [
+            DONE, *(recruit_action(s) for s in crosses.recruits(state, seat)),
+            *plays.turn_abilities(state, seat),
+        ]  # fmt: skip
 
     def apply(self, state: KultState, action: int) -> None:
         if action == DONE:
             state.phase = ACTIONS
+            return
+        kind, fields = decode(action)
+        if kind == "turn":
+            plays.turn_for_ability(state, state.active, fields[0])
         else:
-            crosses.recruit(state, state.active, decode(action)[1][0])
+            crosses.recruit(state, state.active, fields[0])
 
 
 class Actions(Phase):
@@ -185,13 +200,18 @@ class Attack(Phase):
     name = "attack"
 
     def legal(self, state: KultState) -> list[int]:
-        return [DONE, *combat.attacks(state, state.active)]
+        seat = state.active
+        return [DONE, *plays.turn_abilities(state, seat), *combat.attacks(state, seat)]
 
     def apply(self, state: KultState, action: int) -> None:
         if action == DONE:
             state.phase = DISCARD
             return
-        combat.declare(state, state.active, *decode(action)[1])
+        kind, fields = decode(action)
+        if kind == "turn":
+            plays.turn_for_ability(state, state.active, fields[0])
+            return
+        combat.declare(state, state.active, *fields)
         state.window = Window(seats_from(state, state.active, include_first=True))
         state.phase = FIGHT_WINDOW
 
@@ -214,12 +234,17 @@ class Discard(Phase):
     name = "discard"
 
     def legal(self, state: KultState) -> list[int]:
+        seat = state.active
         return [
-            DONE,
-            *(DISCARD_BASE + slot for slot, _ in plays.distinct_hand(state, state.active)),
-        ]
+            DONE, *plays.turn_abilities(state, seat),
+            *(DISCARD_BASE + slot for slot, _ in plays.distinct_hand(state, seat)),
+        ]  # fmt: skip
 
     def apply(self, state: KultState, action: int) -> None:
+        kind, fields = decode(action)
+        if kind == "turn":
+            plays.turn_for_ability(state, state.active, fields[0])
+            return
         if action != DONE:
             seat = state.active
             iid = state.table.take(("hand", seat), decode(action)[1][0], ("discard", seat))

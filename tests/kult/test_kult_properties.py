@@ -28,11 +28,11 @@ from tabletop.envs.kult.turns import ACTIONS, ATTACK, ATTRACT, DISCARD, RECRUIT
 RANDOM_GAMES = int(os.environ.get("KULT_RANDOM_GAMES", "15"))
 PLAYERS = (2, 3, 4)
 KINDS_BY_PHASE = {
-    ATTRACT: {"done", "attract"},
-    RECRUIT: {"done", "recruit"},
+    ATTRACT: {"done", "attract", "turn"},
+    RECRUIT: {"done", "recruit", "turn"},
     ACTIONS: {"done", "push", "play", "attach", "command", "turn", "invoke"},
-    ATTACK: {"done", "attack"},
-    DISCARD: {"done", "discard"},
+    ATTACK: {"done", "attack", "turn"},
+    DISCARD: {"done", "discard", "turn"},
 }
 
 

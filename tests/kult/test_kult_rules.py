@@ -477,9 +477,10 @@ def test_ku_7_3_recruiting_is_a_choice_per_card_and_turns_nothing() -> None:
     state = stacked(
         {"cross": {5: "Street Prophet", 6: "Raven", 7: "Circle of Salt"}}, phase="recruit"
     )
-    assert texts(state) == ["done", "recruit Cast5", "recruit Cast6"]
+    # Circle of Salt can be turned at any time (KU-5.2), the recruit phase too
+    assert texts(state) == ["done", "recruit Cast5", "recruit Cast6", "turn Cast7"]
     act(state, "recruit Cast6")
-    assert texts(state) == ["done", "recruit Cast5"]
+    assert texts(state) == ["done", "recruit Cast5", "turn Cast7"]
     assert base(state, 0, 6).face_up and base(state, 0, 6).tokens == 1
 
 
