@@ -144,6 +144,12 @@ class _CardFields(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> _CardFields:
+        for field, _ in VOCAB.trigger_fields():
+            if any(e.do == "refresh" for e in self.effects(field)):
+                raise FieldError(
+                    field, "'refresh' would turn cards face up outside phase 7 (KU-5.3: only "
+                    "the refresh phase turns them up)",
+                )  # fmt: skip
         if self.kind in BASE_KINDS:
             self._check_base()
         elif self.kind == INFLUENCE:

@@ -61,7 +61,7 @@ def test_ku_10_2_the_packaged_pool_and_decks_load() -> None:
         (being(name="Raven"), "name", "used twice"),
         (being(on_turn=[{"do": "explode"}]), "on_turn[0].do", "unknown effect primitive"),
         (being(on_turn=[{"do": "draw", "cards": 9}]), "on_turn[0].cards", "less than"),
-        (being(on_turn=[{"do": "refresh"}]), "on_turn", "'refresh' is for Commands"),
+        (being(on_turn=[{"do": "refresh"}]), "on_turn", "KU-5.3"),
         (being(on_turn=[{"do": "cancel_fight"}]), "on_turn", "for Commands"),
         ({"name": "Test Place", "kind": "place", "text": "t", "stations": [1]}, "colours",
          "Place gives colours"),

@@ -112,7 +112,6 @@ ANY_EFFECTS = [
 ]
 COMMAND_EFFECTS = [
     *ANY_EFFECTS,
-    {"do": "refresh"},
     {"do": "fight_bonus", "amount": 2, "to": "defender"},
     {"do": "cancel_fight"},
     {"do": "embargo"},

@@ -728,16 +728,15 @@ def test_ku_10_1_the_pool_exercises_every_rule() -> None:
         "fight_bonus",
         "cancel_fight",
         "embargo",
-        "refresh",
         "discard_self",
         "special",
     }
 
 
-def test_ku_10_1_primitive_draw_recruit_refresh_and_tithe() -> None:
+def test_ku_10_1_primitive_draw_recruit_gain_keys_and_tithe() -> None:
     state = stacked(
         {
-            "hand": ["Omen", "Rally", "Second Dawn", "Tithe"],
+            "hand": ["Omen", "Rally", "Dream Walk", "Tithe"],
             "temp_keys": ["crescent", "rose", "hourglass", "crescent"],
             "cross": {5: "Raven", 1: {"card": "Old Cemetery", "face_up": False}},
         },
@@ -747,8 +746,10 @@ def test_ku_10_1_primitive_draw_recruit_refresh_and_tithe() -> None:
     assert len(state.hands[0]) == 5  # 3 left, 2 drawn
     act(state, "play Rally")
     assert base(state, 0, 5).tokens == 1
-    act(state, "play Second Dawn")
-    assert base(state, 0, 1).face_up
+    before = len(state.hands[0])
+    act(state, "play Dream Walk")  # draw 1, a temporary Crescent; nothing turns (KU-5.3)
+    assert not base(state, 0, 1).face_up
+    assert len(state.hands[0]) == before - 1 + 1 and state.temp_keys[0][CRESCENT] == 3
     before = len(state.hands[0])
     act(state, "play Tithe")  # one player's Hub holds more than yours
     assert len(state.hands[0]) == before - 1 + 1
