@@ -180,12 +180,8 @@ class _CardFields(_Strict):
             effects = self.effects(field)
             if any(e.trait("timing") != ANY for e in effects):
                 raise FieldError(field, "fight and recruit effects are for Commands")
-            if any(e.do == "refresh" for e in effects):
-                raise FieldError(
-                    field,
-                    "'refresh' is for Commands: a card that turns itself "
-                    "face up again could be used without end",
-                )
+            if any(e.do == "discard_self" for e in effects[:-1]):
+                raise FieldError(field, "'discard_self' comes last: the card is gone after it")
 
     def _check_influence(self) -> None:
         self._forbid(

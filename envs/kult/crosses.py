@@ -265,9 +265,48 @@ def discard_from_cross(
 ) -> None:
     """The card at ``station`` leaves play with the Influences on it, each to its owner's
     discard pile. Its tokens go to ``tokens_to`` (a fight's winner, KU-7.5) while it can
-    hold them, else outward as KU-8.1 says: from a Scene card to the controller's first
-    Cast card that can take one [decision: station order], else to the Pool; from a Cast
-    card to the Pool."""
+    hold them, else to the Pool; without a winner they go outward as KU-8.1 says, with no
+    colour: from a Cast card to the Pool; from a Scene card onto a Cast card of the same
+    cross that can take it, else to the Pool. When more than one Cast card can take it,
+    the controller chooses (``state.pending_token``, answered by ``place_token``); the
+    card waits on its station with its tokens until they have all stepped out, so every
+    token is somewhere in sight at every decision."""
+    if tokens_to is None and station in SCENE and state.crosses[seat][station].tokens:
+        _step_out(state, seat, station)
+    else:
+        _leave(state, seat, station, tokens_to)
+
+
+def token_targets(state: KultState, seat: int) -> list[int]:
+    """Cast stations of ``seat`` that can take a token stepping out of the Scene (KU-8.1)."""
+    return [s for s in CAST if can_take(state, seat, s)]
+
+
+def _step_out(state: KultState, seat: int, station: int) -> None:
+    """The tokens of a Scene card leaving play step out one by one: onto the one Cast card
+    that can take it, to the Pool when none can, or where the controller chooses; then
+    the card leaves."""
+    base = state.crosses[seat][station]
+    while base.tokens:
+        targets = token_targets(state, seat)
+        if len(targets) > 1:
+            state.pending_token = (seat, station)
+            return
+        base.tokens -= 1
+        _move_token(state, seat, station, (seat, targets[0]) if targets else None)
+    state.pending_token = None
+    _leave(state, seat, station, None)
+
+
+def place_token(state: KultState, target: int) -> None:
+    """The controller's choice of the Cast card for a token stepping out (KU-8.1)."""
+    seat, station = state.pending_token
+    state.crosses[seat][station].tokens -= 1
+    _move_token(state, seat, station, (seat, target))
+    _step_out(state, seat, station)
+
+
+def _leave(state: KultState, seat: int, station: int, tokens_to: tuple[int, int] | None) -> None:
     base: Base = state.crosses[seat][station]
     for attachment in attachments_on(state, seat, station):
         _to_discard(state, attachment, ("influences", seat))
@@ -287,17 +326,15 @@ def _to_discard(state: KultState, entry: Base | Attachment, zone: tuple[str, int
 def _token_leaves(
     state: KultState, seat: int, station: int, winner: tuple[int, int] | None
 ) -> None:
-    if winner is not None and can_take(state, *winner):
-        state.crosses[winner[0]][winner[1]].tokens += 1
-        target: tuple[int, int] = winner
-    elif (
-        winner is None
-        and station in SCENE
-        and (cast := next((s for s in CAST if can_take(state, seat, s)), None)) is not None
-    ):
-        state.crosses[seat][cast].tokens += 1
-        target = (seat, cast)
-    else:
+    """A token of a fight's loser (to the winner if it can hold it) or of a Cast card."""
+    _move_token(state, seat, station, winner if winner is not None and can_take(state, *winner)
+                else None)  # fmt: skip
+
+
+def _move_token(state: KultState, seat: int, station: int, to: tuple[int, int] | None) -> None:
+    if to is None:
         state.pool_tokens += 1
-        target = (-1, POOL)
-    state._record("token_moved", seat=seat, source=station, to_seat=target[0], target=target[1])
+        to = (-1, POOL)
+    else:
+        state.crosses[to[0]][to[1]].tokens += 1
+    state._record("token_moved", seat=seat, source=station, to_seat=to[0], target=to[1])

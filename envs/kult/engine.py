@@ -45,8 +45,16 @@ from tabletop.envs.core.engine import (
 )
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
 from tabletop.envs.kult import crosses, notation, rendering, turns
-from tabletop.envs.kult.actions import MAX_HAND, MAX_PLAYERS, NUM_ACTIONS
+from tabletop.envs.kult.actions import (
+    MAX_HAND,
+    MAX_PLAYERS,
+    NO_COLOUR,
+    NUM_ACTIONS,
+    decode,
+    push_action,
+)
 from tabletop.envs.kult.cards import (
+    HAND_SIZE,
     PACKAGED_DECKS,
     Arcanum,
     Card,
@@ -54,7 +62,6 @@ from tabletop.envs.kult.cards import (
     Pool,
     load_deck,
     load_pool,
-    HAND_SIZE,
 )
 from tabletop.envs.kult.combat import Fight
 from tabletop.envs.kult.effects import COLOURS
@@ -271,7 +278,8 @@ class KultState(PhasedState):
         "game", "rng", "table", "arcana", "hub_tokens", "pool_tokens", "temp_keys", "crosses",
         "influences", "pool_influences", "hands", "decks", "discards", "hub_cards", "turn",
         "plies", "active", "phase", "window", "fight", "last_fight", "pending_push",
-        "recruited", "invoked", "attacked", "embargo", "moves", "winner", "counters",
+        "pending_token", "recruited", "invoked", "attacked", "embargo", "moves", "winner",
+        "counters",
         "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
@@ -298,6 +306,7 @@ class KultState(PhasedState):
         self.last_fight: Fight | None = None
         self.attacked = False
         self.pending_push: int | None = None
+        self.pending_token: tuple[int, int] | None = None
         self.recruited: set[int] = set()
         self.invoked: set[int] = set()
         self.embargo = False
@@ -324,8 +333,22 @@ class KultState(PhasedState):
 
     @property
     def player(self) -> int:
-        """Who decides now (a window's responder, else the active player)."""
+        """Who decides now: the controller of a card whose token steps out (KU-8.1), a
+        window's responder, else the active player."""
+        if self.pending_token is not None:
+            return self.pending_token[0]
         return self.PHASES[self.phase].decider(self)
+
+    current_player = player
+
+    def _compute_legal(self) -> list[int]:
+        """The phase's legal actions, or where a token of a Scene card that left play may
+        step out to (KU-8.1: the pushes without colour onto those Cast cards)."""
+        if self.pending_token is not None:
+            seat, station = self.pending_token
+            return [push_action(station, target, NO_COLOUR)
+                    for target in crosses.token_targets(self, seat)]  # fmt: skip
+        return self.PHASES[self.phase].legal(self)
 
     def apply(self, action: int) -> None:
         """One decision; a ply of KU-9.1's limit."""
@@ -341,7 +364,10 @@ class KultState(PhasedState):
         seat = self.player
         self.moves.append(Move(seat, action, notation.slot_card(self, seat, action),
                                self.window is not None))  # fmt: skip
-        super()._do(action)
+        if self.pending_token is not None:
+            crosses.place_token(self, decode(action)[1][1])
+        else:
+            self.PHASES[self.phase].apply(self, action)
         if self.phase == OVER:
             return
         best = max(range(self.game.num_players), key=self.hub_tokens.__getitem__)
@@ -460,6 +486,7 @@ class KultState(PhasedState):
         other.last_fight = self.last_fight  # decided: never changed again
         other.attacked = self.attacked
         other.pending_push = self.pending_push
+        other.pending_token = self.pending_token
         other.recruited = set(self.recruited)
         other.invoked = set(self.invoked)
         other.embargo = self.embargo

@@ -71,7 +71,7 @@ def invariants(state: KultState) -> None:
     if state.is_terminal():
         return
     kinds = {decode(action)[0] for action in state.legal_actions()}
-    if state.pending_push is not None:
+    if state.pending_push is not None or state.pending_token is not None:
         assert kinds == {"push"}
     elif state.phase in KINDS_BY_PHASE:
         assert kinds <= KINDS_BY_PHASE[state.phase], (state.phase, kinds)
