@@ -185,7 +185,10 @@ def recruit(state: KultState, seat: int, station: int) -> None:
 
 def recruit_extra(state: KultState, seat: int, tokens: int) -> None:
     """An effect's recruiting: up to ``tokens`` onto face-up Cast cards that can take one,
-    in station order, not limited to one per card or by the recruit phase."""
+    in station order, not limited to one per card or by the recruit phase; none for the
+    player whose turn is under an embargo ("they recruit nothing this turn")."""
+    if state.embargo and seat == state.active:
+        return
     for _ in range(tokens):
         target = next(
             (s for s in CAST if face_up_card(state, seat, s) and can_take(state, seat, s)), None
