@@ -225,3 +225,16 @@ def test_envs_in_subprocesses_train_the_same_policy(tmp_path: Path) -> None:
     assert in_process.keys() == in_subprocesses.keys()
     for name, weights in in_process.items():
         assert torch.equal(weights, in_subprocesses[name]), name
+
+
+def test_every_game_table_of_configs_toml_names_a_game_and_known_settings() -> None:
+    """A per-game table overrides ``[default]`` key by key: a typo there (or a table for a
+    game not registered) would pass silently, so each is checked like ``--set``."""
+    from tabletop.training.config import _all_configs, check_known_keys
+
+    configs = _all_configs()
+    for name, table in configs.items():
+        if name == "default":
+            continue
+        assert name in envs.names(), f"configs.toml: [{name}] is no registered game"
+        check_known_keys(configs["default"], table, f"{name}.")
