@@ -403,7 +403,7 @@ def table_values(
     values += [float(s in recruited) for s in CAST] if recruited else _ZEROS[: len(CAST)]
     values += [float(s in invoked) for s in range(STATIONS)] if invoked else _ZEROS[:STATIONS]
     values += _ZEROS[:STATIONS] if pending is None else [float(pending == s) for s in range(8)]
-    stepping = getattr(state, "pending_token", None)
+    stepping = state.pending_token
     if stepping is None:
         values += _ZEROS[: 1 + players]
     else:

@@ -105,7 +105,7 @@ class KultHeuristic:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        if getattr(state, "pending_token", None) is not None:
+        if state.pending_token is not None:
             return _step_out(state, player, legal)
         phase = state.phase
         if phase == ATTRACT:
