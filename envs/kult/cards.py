@@ -285,6 +285,12 @@ class Card:
     triggers: Triggers
     timing: float
     """When a Command can be played (``effects`` timings)."""
+    combat_bonus: int = 0
+    """The ``combat`` static's amount (0 without one): what the rules read on every step."""
+    holds_bonus: int = 0
+    """The ``holds`` static's amount (0 without one)."""
+    key_bonus: Keys = (0, 0, 0, 0, 0)
+    """The ``keys`` static's colours as counts (all 0 without one)."""
 
     @property
     def is_base(self) -> bool:
@@ -359,7 +365,14 @@ def _compile_card(index: int, card: Any) -> Card:
         statics=statics,
         triggers=triggers,
         timing=timing_of(triggers.get("played", ())),
+        combat_bonus=_amount(statics, "combat"),
+        holds_bonus=_amount(statics, "holds"),
+        key_bonus=keys_of(next((p.colours for k, p in statics if k == "keys"), [])),
     )
+
+
+def _amount(statics: tuple[tuple[str, Params], ...], name: str) -> int:
+    return next((params.amount for kind, params in statics if kind == name), 0)
 
 
 def _compile_arcanum(index: int, arcanum: ArcanumDef) -> Arcanum:

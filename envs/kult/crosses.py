@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tabletop.envs.kult.actions import CAST, HUB, NUM_COLOURS, POOL, SCENE
+from tabletop.envs.kult.actions import CAST, HUB, POOL, SCENE
 from tabletop.envs.kult.cards import BEING, PLACE, Card, Keys
-from tabletop.envs.kult.effects import COLOURS
 from tabletop.envs.kult.zones import Attachment, Base
 
 if TYPE_CHECKING:
@@ -28,28 +27,36 @@ CARD_ATTACH = ("card", "being", "place")
 def permanent_keys(state: KultState, seat: int) -> list[int]:
     """The Arcanum's colours, the face-up Places' colours and Hub Influences' keys
     (KU-4.2): counts per colour."""
-    keys = list(state.arcana[seat].keys)
+    k0, k1, k2, k3, k4 = state.arcana[seat].keys
     for base in state.crosses[seat]:
-        if base is not None and base.face_up and base.card.kind == PLACE:
-            for colour, count in enumerate(base.card.colours):
-                keys[colour] += count
+        if base is not None and base.face_up:
+            card = base.card
+            if card.kind == PLACE:
+                c0, c1, c2, c3, c4 = card.colours
+                k0, k1, k2, k3, k4 = k0 + c0, k1 + c1, k2 + c2, k3 + c3, k4 + c4
     for attachment in state.influences[seat]:
-        extra = attachment.card.static("keys")
-        if extra is not None:
-            for colour in extra.colours:
-                keys[COLOURS.index(colour)] += 1
-    return keys
+        extra = attachment.card.key_bonus
+        if extra is not _NO_KEYS and any(extra):
+            c0, c1, c2, c3, c4 = extra
+            k0, k1, k2, k3, k4 = k0 + c0, k1 + c1, k2 + c2, k3 + c3, k4 + c4
+    return [k0, k1, k2, k3, k4]
+
+
+_NO_KEYS = (0, 0, 0, 0, 0)
 
 
 def keys(state: KultState, seat: int) -> list[int]:
     """Every key ``seat`` controls now: permanent and temporary (KU-4.3)."""
     own = permanent_keys(state, seat)
-    return [own[c] + state.temp_keys[seat][c] for c in range(NUM_COLOURS)]
+    t0, t1, t2, t3, t4 = state.temp_keys[seat]
+    return [own[0] + t0, own[1] + t1, own[2] + t2, own[3] + t3, own[4] + t4]
 
 
 def can_pay(available: list[int], cost: Keys) -> bool:
     """KU-4.1: at least as many keys of each colour as the card shows symbols."""
-    return all(have >= need for have, need in zip(available, cost, strict=True))
+    a0, a1, a2, a3, a4 = available
+    c0, c1, c2, c3, c4 = cost
+    return a0 >= c0 and a1 >= c1 and a2 >= c2 and a3 >= c3 and a4 >= c4
 
 
 # ----- holding limits and combat values (KU-3.4, KU-3.6) -----------------------------------
@@ -83,6 +90,9 @@ def _static_sum(attachments: list[Attachment], name: str) -> int:
     return total
 
 
+_TOKEN_HOLDERS = (PLACE, BEING)
+
+
 def holding_limit(state: KultState, seat: int, station: int) -> int:
     """How many tokens the card at ``station`` may hold (KU-3.4): its own limit, plus the
     Influences on it while it lies face up (KU-3.2: they modify it while face up, and turn
@@ -92,19 +102,40 @@ def holding_limit(state: KultState, seat: int, station: int) -> int:
     base = state.crosses[seat][station]
     if base is None:
         return 0
-    limit = base.card.holds
-    if base.face_up:
-        limit += _static_sum(attachments_on(state, seat, station), "holds")
-    limit += _static_sum(station_attachments(state, seat, station), "holds")
-    if base.card.kind in (PLACE, BEING):
-        limit += _static_sum(state.pool_influences, "holds")
+    return _limit(state, seat, station, base)
+
+
+def _limit(state: KultState, seat: int, station: int, base: Base) -> int:
+    card = base.card
+    limit = card.holds
+    attached = state.influences[seat]
+    if attached:
+        face_up = base.face_up
+        for attachment in attached:
+            if attachment.station == station:
+                influence = attachment.card
+                if influence.attach == "station" or (face_up and influence.attach in CARD_ATTACH):
+                    limit += influence.holds_bonus
+    pool = state.pool_influences
+    if pool and card.kind in _TOKEN_HOLDERS:
+        for attachment in pool:
+            limit += attachment.card.holds_bonus
     return limit
 
 
 def can_take(state: KultState, seat: int, station: int) -> bool:
     """Whether the card at ``station`` can receive a token now (face up or down, KU-6.2)."""
     base = state.crosses[seat][station]
-    return base is not None and base.tokens < holding_limit(state, seat, station)
+    return base is not None and base.tokens < _limit(state, seat, station, base)
+
+
+def takers(state: KultState, seat: int, stations: range) -> list[int]:
+    """The stations among ``stations`` whose card can receive a token now."""
+    cross = state.crosses[seat]
+    return [
+        s for s in stations
+        if (base := cross[s]) is not None and base.tokens < _limit(state, seat, s, base)
+    ]  # fmt: skip
 
 
 def combat_value(state: KultState, seat: int, station: int) -> int:
@@ -113,12 +144,19 @@ def combat_value(state: KultState, seat: int, station: int) -> int:
     and on the Pool. May be 0 or negative."""
     base = state.crosses[seat][station]
     value = base.card.combat
-    if base.face_up:
-        value += _static_sum(attachments_on(state, seat, station), "combat")
-    value += _static_sum(station_attachments(state, seat, station), "combat")
-    if station in CAST:
-        value += _static_sum(hub_attachments(state, seat), "combat")
-    return value + _static_sum(state.pool_influences, "combat")
+    face_up = base.face_up
+    in_cast = station in CAST
+    for attachment in state.influences[seat]:
+        influence = attachment.card
+        attach = influence.attach
+        if attach == "hub":
+            if in_cast:
+                value += influence.combat_bonus
+        elif attachment.station == station and (attach == "station" or face_up):
+            value += influence.combat_bonus
+    for attachment in state.pool_influences:
+        value += attachment.card.combat_bonus
+    return value
 
 
 def face_up_card(state: KultState, seat: int, station: int) -> Card | None:
@@ -135,17 +173,25 @@ def attractions(state: KultState, seat: int) -> list[tuple[int, int]]:
     Scene card that can take it, a face-up Scene card's token into the Hub."""
     cross = state.crosses[seat]
     moves = []
-    for source in (*CAST, *SCENE):
+    targets: list[int] | None = None
+    for source in _ATTRACT_SOURCES:
         base = cross[source]
         if base is None or not base.face_up or not base.tokens:
             continue
-        if source in SCENE:
+        if source < CAST.start:
             moves.append((source, HUB))
             continue
-        for target in SCENE:
-            if face_up_card(state, seat, target) is not None and can_take(state, seat, target):
-                moves.append((source, target))
+        if targets is None:
+            targets = [
+                s for s in SCENE
+                if (scene := cross[s]) is not None and scene.face_up
+                and scene.tokens < _limit(state, seat, s, scene)
+            ]  # fmt: skip
+        moves += [(source, target) for target in targets]
     return moves
+
+
+_ATTRACT_SOURCES = (*CAST, *SCENE)
 
 
 def attract(state: KultState, seat: int, source: int, target: int) -> None:
@@ -168,10 +214,12 @@ def recruits(state: KultState, seat: int) -> list[int]:
     holds."""
     if not state.pool_tokens or state.embargo:
         return []
+    cross = state.crosses[seat]
+    recruited = state.recruited
     return [
         station for station in CAST
-        if station not in state.recruited and face_up_card(state, seat, station) is not None
-        and can_take(state, seat, station)
+        if station not in recruited and (base := cross[station]) is not None and base.face_up
+        and base.tokens < _limit(state, seat, station, base)
     ]  # fmt: skip
 
 
@@ -208,16 +256,17 @@ def push_moves(state: KultState, seat: int) -> list[tuple[int, int]]:
     Cast card; Cast -> the Pool. A ring none of whose cards can take it is skipped (Hub ->
     a Cast card, Scene -> the Pool, KU-6.3); face-down cards give and receive tokens."""
     cross = state.crosses[seat]
-    scene = [s for s in SCENE if can_take(state, seat, s)]
-    cast = [s for s in CAST if can_take(state, seat, s)]
+    cast = takers(state, seat, CAST)
     moves: list[tuple[int, int]] = []
     if state.hub_tokens[seat]:
-        moves += [(HUB, target) for target in scene or cast]
+        moves += [(HUB, target) for target in takers(state, seat, SCENE) or cast]
     for source in SCENE:
-        if cross[source] is not None and cross[source].tokens:
+        base = cross[source]
+        if base is not None and base.tokens:
             moves += [(source, target) for target in cast] if cast else [(source, POOL)]
     for source in CAST:
-        if cross[source] is not None and cross[source].tokens:
+        base = cross[source]
+        if base is not None and base.tokens:
             moves.append((source, POOL))
     return moves
 
@@ -282,7 +331,7 @@ def discard_from_cross(
 
 def token_targets(state: KultState, seat: int) -> list[int]:
     """Cast stations of ``seat`` that can take a token stepping out of the Scene (KU-8.1)."""
-    return [s for s in CAST if can_take(state, seat, s)]
+    return takers(state, seat, CAST)
 
 
 def _step_out(state: KultState, seat: int, station: int) -> None:

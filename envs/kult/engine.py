@@ -46,10 +46,13 @@ from tabletop.envs.core.engine import (
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
 from tabletop.envs.kult import crosses, notation, rendering, turns
 from tabletop.envs.kult.actions import (
+    DISCARD_BASE,
     MAX_HAND,
     MAX_PLAYERS,
     NO_COLOUR,
     NUM_ACTIONS,
+    PLAY_BASE,
+    TURN_BASE,
     decode,
     push_action,
 )
@@ -356,23 +359,32 @@ class KultState(PhasedState):
             raise self._illegal(action)
         self.plies += 1
         self.moves = []
-        super().apply(action)
+        self._rewards = [0.0] * len(self._returns)
+        self._events = []
+        self._do(action)
+        self.settle()
 
     def _do(self, action: int) -> None:
         """Play the action, then check the win (KU-9.1: after every action) and the limit.
         The move is kept in ``moves`` (public: every move is, KU-11.1)."""
         seat = self.player
-        self.moves.append(Move(seat, action, notation.slot_card(self, seat, action),
-                               self.window is not None))  # fmt: skip
+        card = (
+            notation.slot_card(self, seat, action)
+            if PLAY_BASE <= action < TURN_BASE or action >= DISCARD_BASE
+            else None
+        )  # only these actions name a hand card
+        self.moves.append(Move(seat, action, card, self.window is not None))
         if self.pending_token is not None:
             crosses.place_token(self, decode(action)[1][1])
         else:
             self.PHASES[self.phase].apply(self, action)
         if self.phase == OVER:
             return
-        best = max(range(self.game.num_players), key=self.hub_tokens.__getitem__)
-        if self.hub_tokens[best] >= self.game.target:
-            self._finish(best)
+        target = self.game.target
+        tokens = self.hub_tokens
+        best = max(tokens)
+        if best >= target:
+            self._finish(tokens.index(best))  # the first seat of the most, as before
         elif self.plies >= self.game.max_plies:
             self._finish(DRAW)
 

@@ -7,41 +7,46 @@ so two copies never make two actions that read the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from tabletop.envs.core.cards.events import Context, resolve
 from tabletop.envs.kult import crosses
 from tabletop.envs.kult.actions import (
     COMMAND_BASE,
+    DONE,
     HUB,
     INVOKE_BASE,
+    MAX_PLAYERS,
     NO_COLOUR,
     NUM_COLOURS,
+    PLAY_BASE,
     POOL_TARGET,
     STATIONS,
     TURN_BASE,
     attach_action,
     attach_target,
-    play_action,
     push_action,
 )
 from tabletop.envs.kult.cards import BEING, COMMAND, INFLUENCE, NEUTRAL, PLACE, Card
+from tabletop.envs.kult.effects import ANY
 from tabletop.envs.kult.zones import IN_PLAY, Attachment, Base
 
 if TYPE_CHECKING:
     from tabletop.envs.kult.engine import KultState
 
 
-def distinct_hand(state: KultState, seat: int) -> Iterator[tuple[int, Card]]:
+def distinct_hand(state: KultState, seat: int) -> list[tuple[int, Card]]:
     """(hand slot, card) of the first copy of each card in ``seat``'s hand."""
     seen: set[int] = set()
     cards = state.table.cards
+    distinct = []
     for slot, iid in enumerate(state.hands[seat]):
         card = cards[iid]
-        if card.index not in seen:
-            seen.add(card.index)
-            yield slot, card
+        index = card.index
+        if index not in seen:
+            seen.add(index)
+            distinct.append((slot, card))
+    return distinct
 
 
 def in_play(state: KultState, card: Card) -> bool:
@@ -66,8 +71,13 @@ def may_play(state: KultState, seat: int, card: Card, available: list[int]) -> b
 
 def seat_offsets(state: KultState, into: str) -> range:
     """Seat offsets (0: the mover) a card may be played into (KU-7.4)."""
+    if into == "own":
+        return _OWN
     players = state.game.num_players
-    return {"own": range(1), "opponent": range(1, players), "any": range(players)}[into]
+    return range(1, players) if into == "opponent" else range(players)
+
+
+_OWN = range(1)
 
 
 # ----- legal actions ----------------------------------------------------------------------
@@ -76,19 +86,65 @@ def seat_offsets(state: KultState, into: str) -> range:
 def card_plays(state: KultState, seat: int) -> list[int]:
     """Base cards onto empty stations their indicators allow (KU-1.3, KU-7.4) and
     Influences onto what they attach to (KU-3.2)."""
-    available = crosses.keys(state, seat)
+    return _hand_choices(state, seat, crosses.keys(state, seat), None)
+
+
+def _hand_choices(
+    state: KultState, seat: int, available: list[int], commands: list[int] | None
+) -> list[int]:
+    """The plays of ``card_plays``; with a ``commands`` list, the actions-phase Commands
+    (timing ``ANY``) are appended to it in the same pass over the hand."""
     actions: list[int] = []
+    allegiance = state.arcana[seat].allegiance
+    a0, a1, a2, a3, a4 = available
+    players = state.game.num_players
     for slot, card in distinct_hand(state, seat):
-        if card.kind == COMMAND or not may_play(state, seat, card, available):
+        if card.allegiance != NEUTRAL and card.allegiance != allegiance:
             continue
-        if card.kind == INFLUENCE:
+        c0, c1, c2, c3, c4 = card.cost
+        if a0 < c0 or a1 < c1 or a2 < c2 or a3 < c3 or a4 < c4:
+            continue
+        if card.unique and in_play(state, card):
+            continue
+        kind = card.kind
+        if kind == COMMAND:
+            if commands is not None and card.timing == ANY:
+                commands.append(COMMAND_BASE + slot)
+        elif kind == INFLUENCE:
             actions += _attachments(state, seat, slot, card)
-            continue
-        for offset in seat_offsets(state, card.into):
-            cross = state.crosses[(seat + offset) % state.game.num_players]
-            actions += [
-                play_action(slot, offset, s) for s in sorted(card.stations) if cross[s] is None
-            ]
+        else:
+            stations = _stations(card)
+            for offset in seat_offsets(state, card.into):
+                cross = state.crosses[(seat + offset) % players]
+                base = PLAY_BASE + (slot * MAX_PLAYERS + offset) * STATIONS
+                actions += [base + s for s in stations if cross[s] is None]
+    return actions
+
+
+_STATION_ORDER: dict[frozenset[int], tuple[int, ...]] = {}
+
+
+def _stations(card: Card) -> tuple[int, ...]:
+    """A card's stations in order (cached by station set)."""
+    order = _STATION_ORDER.get(card.stations)
+    if order is None:
+        order = _STATION_ORDER[card.stations] = tuple(sorted(card.stations))
+    return order
+
+
+def actions_phase(state: KultState, seat: int) -> list[int]:
+    """Every choice of ``seat``'s actions phase, sorted: ``done``, card plays (KU-7.4),
+    Commands, pushes for each colour (KU-6) and abilities (KU-5.2, KU-6.5)."""
+    commands: list[int] = []
+    actions = _hand_choices(state, seat, crosses.keys(state, seat), commands)
+    actions += commands
+    moves = crosses.push_moves(state, seat)
+    for source, target in moves:
+        first = push_action(source, target, 0)
+        actions += range(first, first + NUM_COLOURS)
+    actions += _abilities(state, seat, bool(moves))
+    actions.append(DONE)
+    actions.sort()
     return actions
 
 
@@ -152,13 +208,21 @@ def abilities(state: KultState, seat: int) -> list[int]:
     """Face-up cards to turn for their ability (KU-5.2) and push abilities (KU-6.5) not
     used yet this turn [decision: once per card and turn] while a push is possible (in
     the actions phase, where pushes are made)."""
-    actions = turn_abilities(state, seat)
-    pushers = [
-        station for station, base in enumerate(state.crosses[seat])
-        if base is not None and base.face_up and base.card.on_push
-        and station not in state.invoked
-    ]  # fmt: skip
-    if pushers and crosses.push_moves(state, seat):
+    return _abilities(state, seat, None)
+
+
+def _abilities(state: KultState, seat: int, can_push: bool | None) -> list[int]:
+    actions = []
+    pushers = []
+    invoked = state.invoked
+    for station, base in enumerate(state.crosses[seat]):
+        if base is not None and base.face_up:
+            card = base.card
+            if card.on_turn:
+                actions.append(TURN_BASE + station)
+            if card.on_push and station not in invoked:
+                pushers.append(station)
+    if pushers and (crosses.push_moves(state, seat) if can_push is None else can_push):
         actions += [INVOKE_BASE + station for station in pushers]
     return actions
 

@@ -165,10 +165,7 @@ class Actions(Phase):
         seat = state.active
         if state.pending_push is not None:
             return plays.pushes(state, seat, paying=True)
-        return sorted({
-            DONE, *plays.card_plays(state, seat), *plays.commands(state, seat, (ANY,)),
-            *plays.pushes(state, seat, paying=False), *plays.abilities(state, seat),
-        })  # fmt: skip
+        return plays.actions_phase(state, seat)
 
     def apply(self, state: KultState, action: int) -> None:
         if action == DONE:
