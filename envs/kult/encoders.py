@@ -119,6 +119,8 @@ class Geometry:
         self.flat_size = self.table_size + self.card_rows * self.width + (players + 1) * self.counts
         self.static = self._static_rows()
         self.positions = self._positions()
+        self.seat_cache: dict[tuple, tuple[np.ndarray, SeatSummary]] = {}
+        """``seat_views``' cache: a seat's rows and summary by what they are read from."""
         self.modifiers = [
             (
                 _static_amount(card.static("combat")),
@@ -329,10 +331,10 @@ class SeatSummary:
     """What both encoders read of one cross, gathered in one pass over its cards and
     Influences: per station, the Influences on its card and on the station (count, and
     their combat and holds modifiers as printed), the Hub's combat modifier, tokens in
-    the Scene and the Cast, and the keys now (as ``crosses.keys`` counts them: a test
-    holds them equal)."""
+    the Scene and the Cast, and the permanent keys (as ``crosses.permanent_keys`` counts
+    them: a test holds them equal)."""
 
-    __slots__ = ("marks", "hub_combat", "hub_keys", "keys", "scene", "cast")
+    __slots__ = ("marks", "hub_combat", "hub_keys", "permanent", "scene", "cast")
 
     def __init__(self, state: KultState, seat: int, geo: Geometry) -> None:
         mods = geo.modifiers
@@ -370,19 +372,73 @@ class SeatSummary:
                 cast += base.tokens
             if base.face_up and base.card.kind == "place":
                 keys = [k + c for k, c in zip(keys, base.card.colours, strict=True)]
-        temp = state.temp_keys[seat]
-        self.keys = [k + t for k, t in zip(keys, temp, strict=True)]
+        self.permanent = keys
         self.scene = scene
         self.cast = cast
 
 
-def summaries(state: KultState, geo: Geometry) -> list[SeatSummary]:
-    """Each seat's ``SeatSummary``, by absolute seat."""
-    return [SeatSummary(state, seat, geo) for seat in range(geo.players)]
+def keys_now(state: KultState, seat: int, summary: SeatSummary) -> list[int]:
+    """The seat's keys now: permanent and temporary (``crosses.keys``)."""
+    return [k + t for k, t in zip(summary.permanent, state.temp_keys[seat], strict=True)]
+
+
+CACHE_SEATS = True
+"""Reuse a seat's rows and summary while everything they are read from is unchanged
+(``_seat_key``); off, every view is computed afresh (a test compares the two)."""
+CACHE_SIZE = 1024
+"""Cached seats per geometry; the cache is emptied when it is full."""
+
+
+def _seat_key(state: KultState, seat: int, k: int) -> tuple:
+    """Everything a seat's rows and summary are read from, seen from relative seat ``k``:
+    its Arcanum, its cross (card, owner, face, tokens per station), its Influences and the
+    Pool's, the turn's recruits and push abilities if it is the active seat, and its part
+    in a fight."""
+    owners = state.table.owners
+    cross = tuple(
+        None if b is None else (b.card.index, owners[b.iid] - seat, b.face_up, b.tokens)
+        for b in state.crosses[seat]
+    )
+    influences = tuple((a.card.index, a.station) for a in state.influences[seat])
+    pool = tuple(a.card.index for a in state.pool_influences)
+    turn = (
+        (tuple(sorted(state.recruited)), tuple(sorted(state.invoked)))
+        if seat == state.active
+        else None
+    )
+    fight = state.fight
+    fighting = None
+    if fight is not None and seat in (fight.attacker[0], fight.defender[0]):
+        fighting = (fight.attacker, fight.defender)
+    return (seat, k, state.arcana[seat].index, cross, influences, pool, turn, fighting)
+
+
+def seat_views(
+    state: KultState, player: int, geo: Geometry
+) -> list[tuple[np.ndarray, SeatSummary]]:
+    """Per relative seat (the observer first): its 8 card rows and its ``SeatSummary``,
+    from the cache when nothing they read has changed."""
+    views = []
+    cache = geo.seat_cache
+    for k in range(geo.players):
+        seat = (player + k) % geo.players
+        key = _seat_key(state, seat, k) if CACHE_SEATS else None
+        view = cache.get(key) if key is not None else None
+        if view is None:
+            summary = SeatSummary(state, seat, geo)
+            block = np.zeros((STATIONS, geo.width), dtype=np.float32)
+            _fill_seat_rows(state, seat, k, player, block, geo, summary)
+            view = (block, summary)
+            if key is not None:
+                if len(cache) >= CACHE_SIZE:
+                    cache.clear()
+                cache[key] = view
+        views.append(view)
+    return views
 
 
 def table_values(
-    state: KultState, player: int, geo: Geometry, seats: list[SeatSummary]
+    state: KultState, player: int, geo: Geometry, views: list[tuple[np.ndarray, SeatSummary]]
 ) -> list[float]:
     """The table features (``Geometry.table_features``) of ``player``'s view, in order."""
     game = state.game
@@ -424,7 +480,7 @@ def table_values(
     target = game.target
     for k in range(players):
         seat = (player + k) % players
-        summary = seats[seat]
+        summary = views[k][1]
         values += (
             float(active == seat),
             float(responder == seat),
@@ -432,7 +488,7 @@ def table_values(
             summary.scene / 4,
             summary.cast / 4,
         )
-        values += [key / 4 for key in summary.keys]
+        values += [key / 4 for key in keys_now(state, seat, summary)]
         values += [key / 4 for key in state.temp_keys[seat]]
         values += (len(state.hands[seat]) / MAX_HAND, len(state.decks[seat]) / 30,
                    len(state.discards[seat]) / 30, summary.hub_combat / 3,
@@ -468,19 +524,74 @@ def _statics_sum(attachments: Sequence[Attachment], name: str) -> float:
 
 
 def fill_card_rows(
-    state: KultState, player: int, rows: np.ndarray, geo: Geometry, seats: list[SeatSummary]
+    state: KultState,
+    player: int,
+    rows: np.ndarray,
+    geo: Geometry,
+    views: list[tuple[np.ndarray, SeatSummary]],
 ) -> None:
     """Write the ``card_rows`` x ``width`` rows of ``player``'s view into ``rows`` (all
-    zero): the positions come from a template, the static card features are gathered
-    from the cached rows and the state figures written in one numpy call each, since this
-    runs on every env step. Holding limits and combat values are the engine's
-    (``crosses.holding_limit``, ``crosses.combat_value``)."""
+    zero): each seat's 8 rows from ``seat_views``, then the observer's hand."""
+    for k, (block, _) in enumerate(views):
+        rows[k * STATIONS : (k + 1) * STATIONS] = block
+    hand = state.hands[player]
+    if not hand:
+        return
+    dyn = geo.P + geo.C
+    width = geo.width
+    players = geo.players
+    at: list[int] = []
+    values: list[float] = []
+    positions: list[int] = []
+    sources: list[int] = []
+    k0, k1, k2, k3, k4 = keys_now(state, player, views[0][1])
+    allegiance = state.arcana[player].allegiance
+    cards = state.table.cards
+    for slot, iid in enumerate(hand):
+        card = cards[iid]
+        row = geo.cross_rows + slot
+        start = row * width
+        positions.append(row)
+        sources.append(card.index)
+        c0, c1, c2, c3, c4 = card.cost
+        playable = (
+            k0 >= c0 and k1 >= c1 and k2 >= c2 and k3 >= c3 and k4 >= c4
+            and card.allegiance in (NEUTRAL, allegiance)
+            and not (card.unique and in_play(state, card))
+        )  # fmt: skip
+        at += (start + 1, start + 2, start + dyn + 4, start + dyn + 12 + players)
+        values += (1.0, 1.0, 1.0, float(playable))
+    _write(rows, positions, sources, at, values, geo)
+
+
+def _write(
+    rows: np.ndarray, positions: list[int], sources: list[int], at: list[int],
+    values: list[float], geo: Geometry,
+) -> None:  # fmt: skip
+    """The static features of ``sources`` into rows ``positions``, ``values`` at the flat
+    indices ``at``: one numpy call each."""
+    if positions:
+        rows[positions, geo.P : geo.P + geo.C] = geo.static.take(sources, axis=0)
+    if at:
+        count = len(at)
+        rows.reshape(-1).put(
+            np.fromiter(at, np.intp, count), np.fromiter(values, np.float32, count)
+        )
+
+
+def _fill_seat_rows(
+    state: KultState, seat: int, k: int, player: int, rows: np.ndarray, geo: Geometry,
+    summary: SeatSummary,
+) -> None:  # fmt: skip
+    """Write the 8 rows of ``seat``'s cross (relative seat ``k``) into ``rows`` (all zero).
+    Holding limits and combat values are the engine's (``crosses.holding_limit``,
+    ``crosses.combat_value``)."""
     players = geo.players
     owners = state.table.owners
     fight = state.fight
     attacking = fight.attacker if fight is not None else None
     defending = fight.defender if fight is not None else None
-    rows[: geo.cross_rows, : geo.P] = geo.positions
+    rows[:, : geo.P] = geo.positions[k * STATIONS : (k + 1) * STATIONS]
     dyn = geo.P + geo.C
     width = geo.width
     at: list[int] = []
@@ -489,71 +600,43 @@ def fill_card_rows(
     sources: list[int] = []
     holding_limit, combat_value = crosses.holding_limit, crosses.combat_value
     no_mark = (0, 0.0, 0.0, 0, 0.0, 0.0)
-    for k in range(players):
-        seat = (player + k) % players
-        summary = seats[seat]
-        marks = summary.marks
-        active = seat == state.active
-        for station, base in enumerate(state.crosses[seat]):
-            mark = marks.get(station, no_mark) if marks else no_mark
-            start = (k * STATIONS + station) * width + dyn
-            if mark[3]:
-                at.append(start + 7 + players)
-                values.append(mark[3] / 3)
-            if base is None:
-                continue
-            card = base.card
-            positions.append(k * STATIONS + station)
-            sources.append(card.index)
-            at += (start, start + 1, start + 2, start + 4 + (owners[base.iid] - player) % players)
-            limit = holding_limit(state, seat, station)
-            values += (float(base.face_up), base.tokens / 3, limit / 3, 1.0)
-            if card.kind == "being":
-                at.append(start + 3)
-                values.append(combat_value(state, seat, station) / 5)
-            if mark[0]:
-                at += (start + 4 + players, start + 5 + players, start + 6 + players)
-                values += (mark[0] / 3, mark[1] / 3, mark[2] / 3)
-            if active:
-                if station in state.recruited:
-                    at.append(start + 8 + players)
-                    values.append(1.0)
-                if station in state.invoked:
-                    at.append(start + 9 + players)
-                    values.append(1.0)
-            if attacking is not None:
-                if attacking == (seat, station):
-                    at.append(start + 10 + players)
-                    values.append(1.0)
-                elif defending == (seat, station):
-                    at.append(start + 11 + players)
-                    values.append(1.0)
-    hand = state.hands[player]
-    if hand:
-        k0, k1, k2, k3, k4 = seats[player].keys
-        allegiance = state.arcana[player].allegiance
-        cards = state.table.cards
-        for slot, iid in enumerate(hand):
-            card = cards[iid]
-            row = geo.cross_rows + slot
-            start = row * width
-            positions.append(row)
-            sources.append(card.index)
-            c0, c1, c2, c3, c4 = card.cost
-            playable = (
-                k0 >= c0 and k1 >= c1 and k2 >= c2 and k3 >= c3 and k4 >= c4
-                and card.allegiance in (NEUTRAL, allegiance)
-                and not (card.unique and in_play(state, card))
-            )  # fmt: skip
-            at += (start + 1, start + 2, start + dyn + 4, start + dyn + 12 + players)
-            values += (1.0, 1.0, 1.0, float(playable))
-    if positions:
-        rows[positions, geo.P : dyn] = geo.static.take(sources, axis=0)
-    if at:
-        count = len(at)
-        rows.reshape(-1).put(
-            np.fromiter(at, np.intp, count), np.fromiter(values, np.float32, count)
-        )
+    marks = summary.marks
+    active = seat == state.active
+    for station, base in enumerate(state.crosses[seat]):
+        mark = marks.get(station, no_mark) if marks else no_mark
+        start = station * width + dyn
+        if mark[3]:
+            at.append(start + 7 + players)
+            values.append(mark[3] / 3)
+        if base is None:
+            continue
+        card = base.card
+        positions.append(station)
+        sources.append(card.index)
+        at += (start, start + 1, start + 2, start + 4 + (owners[base.iid] - player) % players)
+        limit = holding_limit(state, seat, station)
+        values += (float(base.face_up), base.tokens / 3, limit / 3, 1.0)
+        if card.kind == "being":
+            at.append(start + 3)
+            values.append(combat_value(state, seat, station) / 5)
+        if mark[0]:
+            at += (start + 4 + players, start + 5 + players, start + 6 + players)
+            values += (mark[0] / 3, mark[1] / 3, mark[2] / 3)
+        if active:
+            if station in state.recruited:
+                at.append(start + 8 + players)
+                values.append(1.0)
+            if station in state.invoked:
+                at.append(start + 9 + players)
+                values.append(1.0)
+        if attacking is not None:
+            if attacking == (seat, station):
+                at.append(start + 10 + players)
+                values.append(1.0)
+            elif defending == (seat, station):
+                at.append(start + 11 + players)
+                values.append(1.0)
+    _write(rows, positions, sources, at, values, geo)
 
 
 _DECK_LISTS: weakref.WeakKeyDictionary[KultGame, list[np.ndarray]] = weakref.WeakKeyDictionary()
@@ -611,10 +694,10 @@ class FlatEncoder:
         geo = geometry(state.game.pool, geo_players(state))
         rows_end = geo.table_size + geo.card_rows * geo.width
         out = np.zeros(geo.flat_size, dtype=np.float32)
-        seats = summaries(state, geo)
-        out[: geo.table_size] = table_values(state, player, geo, seats)
+        views = seat_views(state, player, geo)
+        out[: geo.table_size] = table_values(state, player, geo, views)
         rows = out[geo.table_size : rows_end].reshape(geo.card_rows, geo.width)
-        fill_card_rows(state, player, rows, geo, seats)
+        fill_card_rows(state, player, rows, geo, views)
         out[rows_end:] = count_values(state, player, geo)
         return out
 
@@ -635,10 +718,10 @@ class EntityEncoder:
     def encode(self, state: KultState, player: int) -> np.ndarray:
         geo = geometry(state.game.pool, geo_players(state))
         out = np.zeros((geo.card_rows + geo.table_rows, geo.width), dtype=np.float32)
-        seats = summaries(state, geo)
-        fill_card_rows(state, player, out[: geo.card_rows], geo, seats)
+        views = seat_views(state, player, geo)
+        fill_card_rows(state, player, out[: geo.card_rows], geo, views)
         start = geo.card_rows * geo.width
-        out.reshape(-1)[start : start + geo.table_size] = table_values(state, player, geo, seats)
+        out.reshape(-1)[start : start + geo.table_size] = table_values(state, player, geo, views)
         return out
 
 

@@ -18,7 +18,7 @@ from tabletop import envs
 from tabletop.envs import kult_v0
 from tabletop.envs.core.protocol import UnknownOptionError
 from tabletop.envs.core.spec import Payoff
-from tabletop.envs.kult import crosses
+from tabletop.envs.kult import crosses, encoders
 from tabletop.envs.kult.actions import MAX_HAND, NUM_ACTIONS, STATIONS
 from tabletop.envs.kult.encoders import (
     ENCODERS,
@@ -255,6 +255,21 @@ def test_rows_and_seat_blocks_repeat_the_engines_figures() -> None:
                     assert row[dyn + 3] == np.float32(value / 5)
                 checked += 1
     assert checked > 1_000
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_cached_seat_views_equal_views_computed_afresh(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat's rows are reused while what they are read from is unchanged: every view of
+    random games, ply by ply (so the cache is hit), equals the one computed without it."""
+    states = random_states(players, games=3, seed=20 + players, every=1)
+    cached = [[ENCODERS[e].encode(s, p) for e in ENCODERS for p in range(players)] for s in states]
+    monkeypatch.setattr(encoders, "CACHE_SEATS", False)
+    for state, views in zip(states, cached, strict=True):
+        fresh = [ENCODERS[e].encode(state, p) for e in ENCODERS for p in range(players)]
+        assert all(np.array_equal(a, b) for a, b in zip(views, fresh, strict=True))
+    assert geometry(states[0].game.pool, players).seat_cache
 
 
 def test_hand_rows_mark_the_cards_the_player_may_pay_for() -> None:
