@@ -8,7 +8,8 @@ Effects are data on cards (KU-10.2), composed from the primitives declared here 
 - primitives: ``gain_keys`` (temporary keys, KU-4.3), ``draw``, ``recruit`` (tokens from
   the Pool onto your Cast), ``fight_bonus`` and ``cancel_fight`` (a fight, KU-7.5),
   ``embargo`` (the player whose turn it is recruits nothing this turn), ``refresh`` (turn
-  your face-down cards face up), ``discard_self`` (the card leaves play, KU-8) and
+  your face-down cards face up: declared for the vocabulary, refused in card data since
+  only phase 7 turns cards face up, KU-5.3), ``discard_self`` (the card leaves play, KU-8) and
   ``special`` (a small named function in ``SPECIALS``, for the rare card that needs code);
 - statics (continuous modifiers of Influences, KU-3.2): ``combat`` (a combat value),
   ``holds`` (a holding limit, KU-3.4) and ``keys`` (permanent keys, KU-4.2).

@@ -22,7 +22,9 @@ Reading a position (what encoders and heuristics use; all public unless said):
 - ``temp_keys[seat]``: temporary keys per colour this turn; ``keys(seat)`` all keys;
 - ``phase`` (``turns.ATTRACT`` …), ``active``, ``player`` (who decides), ``window`` (a
   Commands window: ``seats``, ``responder``), ``fight`` (``combat.Fight``),
-  ``pending_push``, ``recruited``, ``invoked``, ``attacked``, ``embargo``;
+  ``pending_push``, ``pending_token`` (``(seat, station)`` of a Scene card leaving play
+  whose token's Cast card its controller chooses, KU-8.1), ``recruited``, ``invoked``,
+  ``attacked``, ``embargo``;
   ``last_fight``: the last decided fight (public, with its ``values`` and ``result``);
 - figures: ``holding_limit(seat, station)``, ``can_take``, ``combat_value``.
 """

@@ -4,8 +4,9 @@
    ``begin_turn`` and ``end_turn``; the phases with decisions are ``PHASES``:
 2. ``Attract`` (KU-7.2), 3. ``RecruitWindow`` (the other players' Commands, KU-7's
    decision) then ``Recruit`` (KU-7.3), 4. ``Actions`` (KU-7.4, with pushes, KU-6, and
-   abilities, KU-5.2), 5. ``Attack`` then ``FightWindow`` (KU-7.5), 6. ``Discard``
-   (KU-7.6). ``GameOver`` holds once someone has won (KU-9.1) or the ply limit is reached.
+   push abilities, KU-6.5), 5. ``Attack`` then ``FightWindow`` (KU-7.5), 6. ``Discard``
+   (KU-7.6). A card can be turned for its ability (KU-5.2) in every one of these phases
+   but the windows. ``GameOver`` holds once someone has won (KU-9.1) or the ply limit is reached.
 
 Every phase ends with ``done`` (``pass`` in a window); a phase whose only legal action is
 ``done`` is passed by the engine without asking (a window with nobody able to answer
