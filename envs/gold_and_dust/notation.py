@@ -44,11 +44,12 @@ def unit_label(state: GoldDustState, side: int, slot: int) -> str:
     """``unit_labels(side)[slot]`` for one unit, cheaply: events name units as they are
     named on the table at that moment."""
     board = state.boards[side]
-    card = board[slot].card
-    same = [i for i, unit in enumerate(board) if unit is not None and unit.card is card]
+    unit = board[slot]
+    card = unit.card
+    same = [other for other in board if other is not None and other.card is card]
     if len(same) == 1:
         return card.name
-    return f"{card.name}#{same.index(slot) + 1}"
+    return f"{card.name}#{same.index(unit) + 1}"
 
 
 def hand_labels(state: GoldDustState, player: int) -> dict[int, str]:

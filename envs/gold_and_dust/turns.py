@@ -172,7 +172,8 @@ def _turn_start_abilities(state: GoldDustState, player: int) -> None:
         for iid in state.artifact_cards[player]
         if event in cards[iid].triggers
     ]
-    dispatch(state, event, listeners, state.is_terminal)
+    if listeners:
+        dispatch(state, event, listeners, state.is_terminal)
     combat.bury_dead(state)
 
 
