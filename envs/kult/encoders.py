@@ -334,15 +334,19 @@ class SeatSummary:
     the Scene and the Cast, and the permanent keys (as ``crosses.permanent_keys`` counts
     them: a test holds them equal)."""
 
-    __slots__ = ("marks", "hub_combat", "hub_keys", "permanent", "scene", "cast")
+    __slots__ = ("marks", "hub_combat", "hub_keys", "permanent", "scene", "cast", "owned")
 
     def __init__(self, state: KultState, seat: int, geo: Geometry) -> None:
         mods = geo.modifiers
+        owners = state.table.owners
+        self.owned: dict[int, list[int]] = {}
+        """Owner -> pool indices of the cards in this cross it owns (cards and Influences)."""
         self.marks: dict[int, list[float]] = {}
         self.hub_combat = 0.0
         self.hub_keys = 0
         keys = list(state.arcana[seat].keys)
         for attachment in state.influences[seat]:
+            self.owned.setdefault(owners[attachment.iid], []).append(attachment.card.index)
             attach = attachment.card.attach
             combat, holds, given = mods[attachment.card.index]
             if any(given):
@@ -366,6 +370,7 @@ class SeatSummary:
         for station, base in enumerate(state.crosses[seat]):
             if base is None:
                 continue
+            self.owned.setdefault(owners[base.iid], []).append(base.card.index)
             if station < CAST.start:
                 scene += base.tokens
             else:
@@ -653,7 +658,9 @@ def deck_list(game: KultGame, seat: int, size: int) -> np.ndarray:
     return lists[seat]
 
 
-def count_values(state: KultState, player: int, geo: Geometry) -> np.ndarray:
+def count_values(
+    state: KultState, player: int, geo: Geometry, views: list[tuple[np.ndarray, SeatSummary]]
+) -> np.ndarray:
     """Per-card counts of every discard pile (the observer's first) and of the observer's
     unseen cards: its deck list less its hand, its discard pile and its cards in play
     anywhere (what remains is its deck and Hub card together, in an unknown order)."""
@@ -667,11 +674,8 @@ def count_values(state: KultState, player: int, geo: Geometry) -> np.ndarray:
         indices += [offset + cards[iid].index for iid in state.discards[(player + k) % players]]
     seen = [cards[iid].index for iid in state.hands[player]]
     seen += [cards[iid].index for iid in state.discards[player]]
-    for seat in range(players):
-        seen += [
-            b.card.index for b in state.crosses[seat] if b is not None and owners[b.iid] == player
-        ]
-        seen += [a.card.index for a in state.influences[seat] if owners[a.iid] == player]
+    for _, summary in views:
+        seen += summary.owned.get(player, ())
     seen += [a.card.index for a in state.pool_influences if owners[a.iid] == player]
     counts = np.empty((players + 1) * size, dtype=np.float32)
     counts[: players * size] = np.bincount(indices, minlength=players * size)
@@ -698,7 +702,7 @@ class FlatEncoder:
         out[: geo.table_size] = table_values(state, player, geo, views)
         rows = out[geo.table_size : rows_end].reshape(geo.card_rows, geo.width)
         fill_card_rows(state, player, rows, geo, views)
-        out[rows_end:] = count_values(state, player, geo)
+        out[rows_end:] = count_values(state, player, geo, views)
         return out
 
 
