@@ -121,6 +121,20 @@ class Geometry:
         self.positions = self._positions()
         self.seat_cache: dict[tuple, tuple[np.ndarray, SeatSummary]] = {}
         """``seat_views``' cache: a seat's rows and summary by what they are read from."""
+        self.station_cache: dict[tuple, np.ndarray] = {}
+        """``_seat_rows``' cache: a station's row by what it is read from."""
+        self.hand_cache: dict[tuple, np.ndarray] = {}
+        """``hand_rows``' cache: the hand rows by its cards and which are playable."""
+        self.pile_cache: dict[bytes, np.ndarray] = {}
+        """``_pile_counts``' cache: a discard pile's counts by its pool cards."""
+        self.index_cache: dict[int, tuple[list, np.ndarray]] = {}
+        """``_pool_indices``' cache: a table's pool index per instance."""
+        self.no_hand = np.zeros((MAX_HAND, self.width), dtype=np.float32)
+        self.no_counts = np.zeros(self.counts, dtype=np.float32)
+        self.phase_one_hot = [
+            [float(p == phase) for p in range(len(PHASE_NAMES))]
+            for phase in range(len(PHASE_NAMES))
+        ]
         self.modifiers = [
             (
                 _static_amount(card.static("combat")),
@@ -138,6 +152,10 @@ class Geometry:
         }
         """The fixed end of a seat block per Arcanum: its one-hot, Hierarchy, hand size."""
         self.arcanum_index = {a.name: a.index for a in pool.arcana}
+        self.static_amounts = [
+            tuple(_static_amount(card.static(name)) for name in STATIC_NAMES) for card in pool.cards
+        ]
+        """``static_amounts[card.index]``: its amount of every ``STATIC_NAMES`` modifier."""
 
     def _positions(self) -> np.ndarray:
         """The position columns of the cross rows: in a cross, the seat, the station."""
@@ -334,7 +352,9 @@ class SeatSummary:
     the Scene and the Cast, and the permanent keys (as ``crosses.permanent_keys`` counts
     them: a test holds them equal)."""
 
-    __slots__ = ("marks", "hub_combat", "hub_keys", "permanent", "scene", "cast", "owned")
+    __slots__ = (
+        "marks", "hub_combat", "hub_keys", "permanent", "scene", "cast", "owned", "tokens", "tail"
+    )  # fmt: skip
 
     def __init__(self, state: KultState, seat: int, geo: Geometry) -> None:
         mods = geo.modifiers
@@ -380,6 +400,12 @@ class SeatSummary:
         self.permanent = keys
         self.scene = scene
         self.cast = cast
+        self.tokens = (scene / 4, cast / 4)
+        """Its tokens figures in the seat block, as ``table_values`` writes them."""
+        self.tail = (
+            self.hub_combat / 3, self.hub_keys / 3, *geo.arcanum_values[state.arcana[seat].name]
+        )  # fmt: skip
+        """The end of its seat block: the Hub Influences' figures and the Arcanum's."""
 
 
 def keys_now(state: KultState, seat: int, summary: SeatSummary) -> list[int]:
@@ -388,10 +414,11 @@ def keys_now(state: KultState, seat: int, summary: SeatSummary) -> list[int]:
 
 
 CACHE_SEATS = True
-"""Reuse a seat's rows and summary while everything they are read from is unchanged
-(``_seat_key``); off, every view is computed afresh (a test compares the two)."""
+"""Reuse what an observation is made of while everything it is read from is unchanged: a
+seat's rows and summary (``_seat_key``), a station's row, the hand rows and a discard
+pile's counts; off, every view is computed afresh (a test compares the two)."""
 CACHE_SIZE = 1024
-"""Cached seats per geometry; the cache is emptied when it is full."""
+"""Cached entries per cache of a geometry; a cache is emptied when it is full."""
 
 
 def _seat_key(state: KultState, seat: int, k: int) -> tuple:
@@ -401,11 +428,15 @@ def _seat_key(state: KultState, seat: int, k: int) -> tuple:
     in a fight."""
     owners = state.table.owners
     cross = tuple(
-        None if b is None else (b.card.index, owners[b.iid] - seat, b.face_up, b.tokens)
-        for b in state.crosses[seat]
+        [
+            None if b is None else (b.card.index, owners[b.iid] - seat, b.face_up, b.tokens)
+            for b in state.crosses[seat]
+        ]
     )
-    influences = tuple((a.card.index, a.station) for a in state.influences[seat])
-    pool = tuple(a.card.index for a in state.pool_influences)
+    influences = state.influences[seat]
+    attached = tuple([(a.card.index, a.station) for a in influences]) if influences else ()
+    pool = state.pool_influences
+    pooled = tuple([a.card.index for a in pool]) if pool else ()
     turn = (
         (tuple(sorted(state.recruited)), tuple(sorted(state.invoked)))
         if seat == state.active
@@ -415,7 +446,7 @@ def _seat_key(state: KultState, seat: int, k: int) -> tuple:
     fighting = None
     if fight is not None and seat in (fight.attacker[0], fight.defender[0]):
         fighting = (fight.attacker, fight.defender)
-    return (seat, k, state.arcana[seat].index, cross, influences, pool, turn, fighting)
+    return (seat, k, state.arcana[seat].index, cross, attached, pooled, turn, fighting)
 
 
 def seat_views(
@@ -425,19 +456,21 @@ def seat_views(
     from the cache when nothing they read has changed."""
     views = []
     cache = geo.seat_cache
-    for k in range(geo.players):
-        seat = (player + k) % geo.players
-        key = _seat_key(state, seat, k) if CACHE_SEATS else None
-        view = cache.get(key) if key is not None else None
+    players = geo.players
+    for k in range(players):
+        seat = (player + k) % players
+        if not CACHE_SEATS:
+            summary = SeatSummary(state, seat, geo)
+            views.append((_seat_rows(state, seat, k, player, geo, summary), summary))
+            continue
+        key = _seat_key(state, seat, k)
+        view = cache.get(key)
         if view is None:
             summary = SeatSummary(state, seat, geo)
-            block = np.zeros((STATIONS, geo.width), dtype=np.float32)
-            _fill_seat_rows(state, seat, k, player, block, geo, summary)
-            view = (block, summary)
-            if key is not None:
-                if len(cache) >= CACHE_SIZE:
-                    cache.clear()
-                cache[key] = view
+            view = (_seat_rows(state, seat, k, player, geo, summary), summary)
+            if len(cache) >= CACHE_SIZE:
+                cache.clear()
+            cache[key] = view
         views.append(view)
     return views
 
@@ -454,9 +487,7 @@ def table_values(
         game.target / 10,
         state.plies / game.max_plies,
     ]
-    phase = [0.0] * len(PHASE_NAMES)
-    phase[state.phase] = 1.0
-    values += phase
+    values += geo.phase_one_hot[state.phase]
     values.append(float(not over and state.player == player))
     pending = state.pending_push
     recruited, invoked = state.recruited, state.invoked
@@ -469,7 +500,11 @@ def table_values(
         values += _ZEROS[: 1 + players]
     else:
         values += [1.0] + [float((stepping[0] - player) % players == k) for k in range(players)]
-    values += _fight_values(state, state.fight, player, players)
+    fight = state.fight
+    if fight is None:
+        values += _ZEROS[: 2 * players + 2 * len(CAST) + 5]
+    else:
+        values += _fight_values(state, fight, player, players)
     last = state.last_fight
     if last is None or last.values is None:
         values += _ZEROS[: len(FIGHT_RESULTS) + 2]
@@ -477,32 +512,36 @@ def table_values(
         values += (float(last.result == r) for r in FIGHT_RESULTS)
         values += (last.values[0] / 5, last.values[1] / 5)
     pool_influences = state.pool_influences
-    values.append(len(pool_influences) / 3)
-    values += (_statics_sum(pool_influences, name) / 3 for name in STATIC_NAMES)
+    if pool_influences:
+        values.append(len(pool_influences) / 3)
+        amounts = geo.static_amounts
+        for column in range(len(STATIC_NAMES)):
+            total = 0.0
+            for attachment in pool_influences:
+                total += amounts[attachment.card.index][column]
+            values.append(total / 3)
+    else:
+        values += _ZEROS[: len(STATIC_NAMES) + 1]
     window = state.window
     responder = window.responder if window is not None else -1
     active = state.active if not over else -1
     target = game.target
+    hub_tokens, temp_keys = state.hub_tokens, state.temp_keys
+    hands, decks, discards = state.hands, state.decks, state.discards
     for k in range(players):
         seat = (player + k) % players
         summary = views[k][1]
-        values += (
-            float(active == seat),
-            float(responder == seat),
-            state.hub_tokens[seat] / target,
-            summary.scene / 4,
-            summary.cast / 4,
-        )
-        values += [key / 4 for key in keys_now(state, seat, summary)]
-        values += [key / 4 for key in state.temp_keys[seat]]
-        values += (len(state.hands[seat]) / MAX_HAND, len(state.decks[seat]) / 30,
-                   len(state.discards[seat]) / 30, summary.hub_combat / 3,
-                   summary.hub_keys / 3)  # fmt: skip
-        values += geo.arcanum_values[state.arcana[seat].name]
+        values += (float(active == seat), float(responder == seat), hub_tokens[seat] / target)
+        values += summary.tokens
+        temp = temp_keys[seat]
+        values += [(key + t) / 4 for key, t in zip(summary.permanent, temp, strict=True)]
+        values += [t / 4 for t in temp]
+        values += (len(hands[seat]) / MAX_HAND, len(decks[seat]) / 30, len(discards[seat]) / 30)
+        values += summary.tail
     return values
 
 
-_ZEROS = [0.0] * 16
+_ZEROS = [0.0] * 32
 
 
 def _fight_values(state: KultState, fight: Fight | None, player: int, players: int) -> list[float]:
@@ -528,6 +567,44 @@ def _statics_sum(attachments: Sequence[Attachment], name: str) -> float:
     return total
 
 
+def hand_rows(state: KultState, player: int, geo: Geometry, summary: SeatSummary) -> np.ndarray:
+    """The ``MAX_HAND`` x ``width`` rows of ``player``'s hand slots (cached by the cards
+    and which of them the player may pay for now): do not modify the array returned."""
+    hand = state.hands[player]
+    if not hand:
+        return geo.no_hand
+    k0, k1, k2, k3, k4 = keys_now(state, player, summary)
+    allegiance = state.arcana[player].allegiance
+    cards = state.table.cards
+    key = []
+    for iid in hand:
+        card = cards[iid]
+        c0, c1, c2, c3, c4 = card.cost
+        playable = (
+            k0 >= c0 and k1 >= c1 and k2 >= c2 and k3 >= c3 and k4 >= c4
+            and card.allegiance in (NEUTRAL, allegiance)
+            and not (card.unique and in_play(state, card))
+        )  # fmt: skip
+        key.append(card.index if playable else -1 - card.index)
+    cache = geo.hand_cache
+    rows = cache.get(tuple(key)) if CACHE_SEATS else None
+    if rows is None:
+        rows = np.zeros((MAX_HAND, geo.width), dtype=np.float32)
+        sources = [i if i >= 0 else -1 - i for i in key]
+        count = len(key)
+        rows[:count, geo.P : geo.P + geo.C] = geo.static.take(sources, axis=0)
+        dyn = geo.P + geo.C
+        rows[:count, 1] = 1.0  # in hand
+        rows[:count, 2] = 1.0  # controller seat +0
+        rows[:count, dyn + 4] = 1.0  # owner seat +0
+        rows[:count, dyn + 12 + geo.players] = [float(i >= 0) for i in key]
+        if CACHE_SEATS:
+            if len(cache) >= CACHE_SIZE:
+                cache.clear()
+            cache[tuple(key)] = rows
+    return rows
+
+
 def fill_card_rows(
     state: KultState,
     player: int,
@@ -535,113 +612,88 @@ def fill_card_rows(
     geo: Geometry,
     views: list[tuple[np.ndarray, SeatSummary]],
 ) -> None:
-    """Write the ``card_rows`` x ``width`` rows of ``player``'s view into ``rows`` (all
-    zero): each seat's 8 rows from ``seat_views``, then the observer's hand."""
+    """Write the ``card_rows`` x ``width`` rows of ``player``'s view into ``rows``: each
+    seat's 8 rows from ``seat_views``, then the observer's hand."""
     for k, (block, _) in enumerate(views):
         rows[k * STATIONS : (k + 1) * STATIONS] = block
-    hand = state.hands[player]
-    if not hand:
-        return
-    dyn = geo.P + geo.C
-    width = geo.width
-    players = geo.players
-    at: list[int] = []
-    values: list[float] = []
-    positions: list[int] = []
-    sources: list[int] = []
-    k0, k1, k2, k3, k4 = keys_now(state, player, views[0][1])
-    allegiance = state.arcana[player].allegiance
-    cards = state.table.cards
-    for slot, iid in enumerate(hand):
-        card = cards[iid]
-        row = geo.cross_rows + slot
-        start = row * width
-        positions.append(row)
-        sources.append(card.index)
-        c0, c1, c2, c3, c4 = card.cost
-        playable = (
-            k0 >= c0 and k1 >= c1 and k2 >= c2 and k3 >= c3 and k4 >= c4
-            and card.allegiance in (NEUTRAL, allegiance)
-            and not (card.unique and in_play(state, card))
-        )  # fmt: skip
-        at += (start + 1, start + 2, start + dyn + 4, start + dyn + 12 + players)
-        values += (1.0, 1.0, 1.0, float(playable))
-    _write(rows, positions, sources, at, values, geo)
+    rows[geo.cross_rows :] = hand_rows(state, player, geo, views[0][1])
 
 
-def _write(
-    rows: np.ndarray, positions: list[int], sources: list[int], at: list[int],
-    values: list[float], geo: Geometry,
-) -> None:  # fmt: skip
-    """The static features of ``sources`` into rows ``positions``, ``values`` at the flat
-    indices ``at``: one numpy call each."""
-    if positions:
-        rows[positions, geo.P : geo.P + geo.C] = geo.static.take(sources, axis=0)
-    if at:
-        count = len(at)
-        rows.reshape(-1).put(
-            np.fromiter(at, np.intp, count), np.fromiter(values, np.float32, count)
-        )
-
-
-def _fill_seat_rows(
-    state: KultState, seat: int, k: int, player: int, rows: np.ndarray, geo: Geometry,
-    summary: SeatSummary,
-) -> None:  # fmt: skip
-    """Write the 8 rows of ``seat``'s cross (relative seat ``k``) into ``rows`` (all zero).
-    Holding limits and combat values are the engine's (``crosses.holding_limit``,
+def _seat_rows(
+    state: KultState, seat: int, k: int, player: int, geo: Geometry, summary: SeatSummary
+) -> np.ndarray:
+    """The 8 rows of ``seat``'s cross (relative seat ``k``), a new array: one row per
+    station, each from the station cache when what it is read from is unchanged. Holding
+    limits and combat values are the engine's (``crosses.holding_limit``,
     ``crosses.combat_value``)."""
     players = geo.players
     owners = state.table.owners
     fight = state.fight
     attacking = fight.attacker if fight is not None else None
     defending = fight.defender if fight is not None else None
-    rows[:, : geo.P] = geo.positions[k * STATIONS : (k + 1) * STATIONS]
-    dyn = geo.P + geo.C
-    width = geo.width
-    at: list[int] = []
-    values: list[float] = []
-    positions: list[int] = []
-    sources: list[int] = []
     holding_limit, combat_value = crosses.holding_limit, crosses.combat_value
-    no_mark = (0, 0.0, 0.0, 0, 0.0, 0.0)
     marks = summary.marks
     active = seat == state.active
+    recruited, invoked = state.recruited, state.invoked
+    cache = geo.station_cache
+    rows = []
     for station, base in enumerate(state.crosses[seat]):
-        mark = marks.get(station, no_mark) if marks else no_mark
-        start = station * width + dyn
-        if mark[3]:
-            at.append(start + 7 + players)
-            values.append(mark[3] / 3)
+        mark = marks.get(station) if marks else None
         if base is None:
-            continue
-        card = base.card
-        positions.append(station)
-        sources.append(card.index)
-        at += (start, start + 1, start + 2, start + 4 + (owners[base.iid] - player) % players)
-        limit = holding_limit(state, seat, station)
-        values += (float(base.face_up), base.tokens / 3, limit / 3, 1.0)
-        if card.kind == "being":
-            at.append(start + 3)
-            values.append(combat_value(state, seat, station) / 5)
-        if mark[0]:
-            at += (start + 4 + players, start + 5 + players, start + 6 + players)
-            values += (mark[0] / 3, mark[1] / 3, mark[2] / 3)
-        if active:
-            if station in state.recruited:
-                at.append(start + 8 + players)
-                values.append(1.0)
-            if station in state.invoked:
-                at.append(start + 9 + players)
-                values.append(1.0)
-        if attacking is not None:
-            if attacking == (seat, station):
-                at.append(start + 10 + players)
-                values.append(1.0)
-            elif defending == (seat, station):
-                at.append(start + 11 + players)
-                values.append(1.0)
-    _write(rows, positions, sources, at, values, geo)
+            key: tuple = (k, station, mark[3] if mark else 0)
+        else:
+            card = base.card
+            at = (seat, station)
+            key = (
+                k, station, mark[3] if mark else 0, card.index,
+                (owners[base.iid] - player) % players, base.face_up, base.tokens,
+                holding_limit(state, seat, station),
+                combat_value(state, seat, station) if card.kind == "being" else None,
+                (mark[0], mark[1], mark[2]) if mark and mark[0] else None,
+                active and station in recruited, active and station in invoked,
+                attacking is not None and attacking == at,
+                attacking is not None and attacking != at and defending == at,
+            )  # fmt: skip
+        row = cache.get(key) if CACHE_SEATS else None
+        if row is None:
+            row = _station_row(key, geo)
+            if CACHE_SEATS:
+                if len(cache) >= CACHE_SIZE:
+                    cache.clear()
+                cache[key] = row
+        rows.append(row)
+    return np.concatenate(rows).reshape(STATIONS, geo.width)
+
+
+def _station_row(key: tuple, geo: Geometry) -> np.ndarray:
+    """One station's row from its ``_seat_rows`` key."""
+    k, station, station_marks = key[:3]
+    players = geo.players
+    dyn = geo.P + geo.C
+    row = np.zeros(geo.width, dtype=np.float32)
+    row[: geo.P] = geo.positions[k * STATIONS + station]
+    if station_marks:
+        row[dyn + 7 + players] = station_marks / 3
+    if len(key) == 3:
+        return row
+    _, _, _, index, owner, face_up, tokens, limit, combat, mark, recruited, invoked = key[:12]
+    attacking, defending = key[12:]
+    row[geo.P : geo.P + geo.C] = geo.static[index]
+    row[dyn : dyn + 3] = (float(face_up), tokens / 3, limit / 3)
+    row[dyn + 4 + owner] = 1.0
+    if combat is not None:
+        row[dyn + 3] = combat / 5
+    if mark is not None:
+        row[dyn + 4 + players : dyn + 7 + players] = (mark[0] / 3, mark[1] / 3, mark[2] / 3)
+    if recruited:
+        row[dyn + 8 + players] = 1.0
+    if invoked:
+        row[dyn + 9 + players] = 1.0
+    if attacking:
+        row[dyn + 10 + players] = 1.0
+    elif defending:
+        row[dyn + 11 + players] = 1.0
+    return row
 
 
 _DECK_LISTS: weakref.WeakKeyDictionary[KultGame, list[np.ndarray]] = weakref.WeakKeyDictionary()
@@ -658,31 +710,66 @@ def deck_list(game: KultGame, seat: int, size: int) -> np.ndarray:
     return lists[seat]
 
 
+def _pool_indices(geo: Geometry, cards: list[Card]) -> np.ndarray:
+    """``cards[iid].index`` for every instance of a table, as an array (cached per
+    ``Table.cards`` list, which copies share and the engine replaces, never edits)."""
+    cached = geo.index_cache.get(id(cards))
+    if cached is None or cached[0] is not cards or len(cached[1]) != len(cards):
+        if len(geo.index_cache) >= CACHE_SIZE:
+            geo.index_cache.clear()
+        cached = geo.index_cache[id(cards)] = (
+            cards,
+            np.fromiter((card.index for card in cards), np.intp, len(cards)),
+        )
+    return cached[1]
+
+
+def _pile_counts(geo: Geometry, pile: list[int], indices: np.ndarray) -> np.ndarray:
+    """Copies of each pool card in a discard pile / 3 (cached by the pile's pool cards)."""
+    if not pile:
+        return geo.no_counts
+    cards = indices[pile]
+    if not CACHE_SEATS:
+        return np.bincount(cards, minlength=geo.counts).astype(np.float32) / 3
+    key = cards.tobytes()
+    counts = geo.pile_cache.get(key)
+    if counts is None:
+        counts = np.bincount(cards, minlength=geo.counts).astype(np.float32) / 3
+        if len(geo.pile_cache) >= CACHE_SIZE:
+            geo.pile_cache.clear()
+        geo.pile_cache[key] = counts
+    return counts
+
+
+def count_parts(
+    state: KultState, player: int, geo: Geometry, views: list[tuple[np.ndarray, SeatSummary]]
+) -> list[np.ndarray]:
+    """Per-card counts of every discard pile (the observer's first) and of the observer's
+    unseen cards: its deck list less its hand, its discard pile and its cards in play
+    anywhere (what remains is its deck and Hub card together, in an unknown order), each
+    / 3: do not modify the arrays returned."""
+    players = geo.players
+    size = geo.counts
+    indices = _pool_indices(geo, state.table.cards)
+    discards = state.discards
+    parts = [_pile_counts(geo, discards[(player + k) % players], indices) for k in range(players)]
+    owners = state.table.owners
+    seen = state.hands[player] + discards[player]
+    in_play = [a.card.index for a in state.pool_influences if owners[a.iid] == player]
+    for _, summary in views:
+        in_play += summary.owned.get(player, ())
+    held = np.bincount(indices[seen], minlength=size) if seen else 0
+    if in_play:
+        held = held + np.bincount(in_play, minlength=size)
+    parts.append((deck_list(state.game, player, size) - held).astype(np.float32) / 3)
+    return parts
+
+
 def count_values(
     state: KultState, player: int, geo: Geometry, views: list[tuple[np.ndarray, SeatSummary]]
 ) -> np.ndarray:
-    """Per-card counts of every discard pile (the observer's first) and of the observer's
-    unseen cards: its deck list less its hand, its discard pile and its cards in play
-    anywhere (what remains is its deck and Hub card together, in an unknown order)."""
-    players = geo.players
-    size = geo.counts
-    cards = state.table.cards
-    owners = state.table.owners
-    indices: list[int] = []
-    for k in range(players):
-        offset = k * size
-        indices += [offset + cards[iid].index for iid in state.discards[(player + k) % players]]
-    seen = [cards[iid].index for iid in state.hands[player]]
-    seen += [cards[iid].index for iid in state.discards[player]]
-    for _, summary in views:
-        seen += summary.owned.get(player, ())
-    seen += [a.card.index for a in state.pool_influences if owners[a.iid] == player]
-    counts = np.empty((players + 1) * size, dtype=np.float32)
-    counts[: players * size] = np.bincount(indices, minlength=players * size)
-    counts[players * size :] = deck_list(state.game, player, size) - np.bincount(
-        seen, minlength=size
-    )
-    return counts / 3
+    """``count_parts`` as one vector."""
+    return np.concatenate(count_parts(state, player, geo, views))
 
 
 class FlatEncoder:
@@ -696,14 +783,15 @@ class FlatEncoder:
 
     def encode(self, state: KultState, player: int) -> np.ndarray:
         geo = geometry(state.game.pool, geo_players(state))
-        rows_end = geo.table_size + geo.card_rows * geo.width
-        out = np.zeros(geo.flat_size, dtype=np.float32)
         views = seat_views(state, player, geo)
-        out[: geo.table_size] = table_values(state, player, geo, views)
-        rows = out[geo.table_size : rows_end].reshape(geo.card_rows, geo.width)
-        fill_card_rows(state, player, rows, geo, views)
-        out[rows_end:] = count_values(state, player, geo, views)
-        return out
+        return np.concatenate(
+            (
+                np.array(table_values(state, player, geo, views), dtype=np.float32),
+                *(block.reshape(-1) for block, _ in views),
+                hand_rows(state, player, geo, views[0][1]).reshape(-1),
+                *count_parts(state, player, geo, views),
+            )
+        )
 
 
 class EntityEncoder:
@@ -721,12 +809,16 @@ class EntityEncoder:
 
     def encode(self, state: KultState, player: int) -> np.ndarray:
         geo = geometry(state.game.pool, geo_players(state))
-        out = np.zeros((geo.card_rows + geo.table_rows, geo.width), dtype=np.float32)
         views = seat_views(state, player, geo)
-        fill_card_rows(state, player, out[: geo.card_rows], geo, views)
-        start = geo.card_rows * geo.width
-        out.reshape(-1)[start : start + geo.table_size] = table_values(state, player, geo, views)
-        return out
+        table = np.zeros(geo.table_rows * geo.width, dtype=np.float32)
+        table[: geo.table_size] = table_values(state, player, geo, views)
+        return np.concatenate(
+            (
+                *(block for block, _ in views),
+                hand_rows(state, player, geo, views[0][1]),
+                table.reshape(geo.table_rows, geo.width),
+            )
+        )
 
 
 def geo_players(state: KultState) -> int:
