@@ -12,12 +12,29 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+class StrictModel(BaseModel):
+    """A record of a data file: unknown keys are refused (a typo is an error, not an
+    ignored field) and values are not coerced (``"3"`` is not a number)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class PoolHeader(StrictModel):
+    """The top-level keys of a pool file besides its arrays of cards."""
+
+    format: Literal[1]
+    name: str = Field(min_length=1)
+    version: str = Field(min_length=1)
 
 
 class CardDataError(ValueError):
@@ -126,3 +143,39 @@ def check_unique_names(names: Iterable[str], source: str) -> None:
         if name.lower() in seen:
             raise data_error(source, "the name is used twice", name, "name")
         seen.add(name.lower())
+
+
+def find_named(entries: Iterable[Any], name: str) -> Any | None:
+    """The entry called ``name``, compared case-insensitively as notation is read."""
+    wanted = name.lower()
+    return next((entry for entry in entries if entry.name.lower() == wanted), None)
+
+
+@dataclass(frozen=True)
+class PackagedData:
+    """Where a game's packaged card data lies: ``<package>/data/`` holds its starter
+    ``pool.toml`` and ``decks/<name>.toml`` for each of its packaged ``decks``."""
+
+    package: str
+    decks: tuple[str, ...]
+    pool: str = "pool.toml"
+
+    def path(self, *parts: str) -> Path:
+        """A packaged data file, e.g. ``path("decks", "mage.toml")``."""
+        return Path(str(resources.files(self.package).joinpath("data", *parts)))
+
+    def pool_path(self, path: str | Path | None) -> Path:
+        """A pool file given by path, or the starter pool for ``None``."""
+        return Path(path) if path is not None else self.path(self.pool)
+
+    def deck_path(self, spec: str | Path) -> Path:
+        """The file of a deck spec: a packaged deck's name, or a path to a TOML file."""
+        if isinstance(spec, str) and spec in self.decks:
+            return self.path("decks", f"{spec}.toml")
+        path = Path(spec)
+        if not str(spec).strip() or (path.suffix != ".toml" and not path.exists()):
+            raise CardDataError(
+                f"deck {str(spec)!r} is neither a packaged deck ({', '.join(self.decks)}) "
+                "nor a .toml file"
+            )
+        return path

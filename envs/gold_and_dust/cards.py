@@ -13,14 +13,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     create_model,
     field_validator,
@@ -28,10 +25,13 @@ from pydantic import (
 )
 
 from tabletop.envs.core.carddata import (
-    CardDataError,
     FieldError,
+    PackagedData,
+    PoolHeader,
+    StrictModel,
     check_unique_names,
     data_error,
+    find_named,
     read_toml,
     validate_record,
     validate_records,
@@ -61,8 +61,6 @@ __all__ = [
 
 FORMAT = 1
 """Version of the file format itself (the ``format`` key of pool files)."""
-DATA_PACKAGE = "tabletop.envs.gold_and_dust"
-STARTER_POOL = "pool.toml"
 HEROES = ("warrior", "mage", "thief", "merchant", "assassin")
 """The packaged decks, one per hero of GD-2.1, by file stem in ``data/decks``."""
 
@@ -97,10 +95,6 @@ RESERVED_NAMES = ("hero", "done")
 # ----- schema -----------------------------------------------------------------------------
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
-
-
 EffectData = Annotated[Effect, BeforeValidator(VOCAB.parse_effect)]
 """An effect as written in a card (``{do = "damage", amount = 2, die = "k6"}``), checked
 against ``effects.VOCAB`` and loaded into a typed ``Effect`` (selector parsed) on load."""
@@ -125,15 +119,15 @@ def parse_aim(target: str) -> Aim | None:
     return Aim(0 if side_word == "ally" else 1, row_word == "", row)
 
 
-class PassiveDef(_Strict):
+class PassiveDef(StrictModel):
     """A hero's passive ability (GD-2.4): its text and its continuous effects (``aura``),
     the same vocabulary lasting artifacts use."""
 
     text: str
-    aura: list[AuraDef] = []
+    aura: list[AuraDef] = Field(default_factory=list)
 
 
-class HeroDef(_Strict):
+class HeroDef(StrictModel):
     """A Hero card (GD-1.4, GD-2): resources, regeneration, hit points, passive."""
 
     name: str
@@ -151,7 +145,7 @@ class HeroDef(_Strict):
         return _check_name(value)
 
 
-class _CardFields(_Strict):
+class _CardFields(StrictModel):
     """A unit, spell or artifact of a pool; ``CardDef`` adds one effect list per trigger
     event of the vocabulary (``on_play``, ``on_death``, ...)."""
 
@@ -167,10 +161,10 @@ class _CardFields(_Strict):
     hp: int = Field(0, ge=0, le=40)
     ranged: bool = False
     pierce: int = Field(0, ge=0, le=10)
-    keywords: list[Literal[KEYWORDS]] = []  # type: ignore[valid-type]
+    keywords: list[Literal[KEYWORDS]] = Field(default_factory=list)  # type: ignore[valid-type]
     persistent: bool = False
     target: Literal[TARGETS] = "none"  # type: ignore[valid-type]
-    aura: list[AuraDef] = []
+    aura: list[AuraDef] = Field(default_factory=list)
 
     @field_validator("name")
     @classmethod
@@ -292,15 +286,7 @@ def _check_name(value: str) -> str:
     return value
 
 
-class PoolFile(_Strict):
-    """The top-level keys of a pool file besides its ``[[hero]]`` and ``[[card]]`` arrays."""
-
-    format: Literal[1]
-    name: str = Field(min_length=1)
-    version: str = Field(min_length=1)
-
-
-class DeckFile(_Strict):
+class DeckFile(StrictModel):
     """A deck file: its name and ``[cards]``, card name -> copies (the Hero counts too)."""
 
     name: str = Field(min_length=1)
@@ -399,10 +385,10 @@ class Pool:
         return f"{self.name} {self.version}"
 
     def hero_named(self, name: str) -> Hero | None:
-        return next((h for h in self.heroes if h.name.lower() == name.lower()), None)
+        return find_named(self.heroes, name)
 
     def card_named(self, name: str) -> Card | None:
-        return next((c for c in self.cards if c.name.lower() == name.lower()), None)
+        return find_named(self.cards, name)
 
 
 @dataclass(frozen=True)
@@ -456,21 +442,23 @@ def _compile_hero(index: int, hero: HeroDef) -> Hero:
 # ----- loading ----------------------------------------------------------------------------
 
 
-def data_path(*parts: str) -> Path:
-    """A packaged data file, e.g. ``data_path("decks", "mage.toml")``."""
-    return Path(str(resources.files(DATA_PACKAGE).joinpath("data", *parts)))
+DATA = PackagedData("tabletop.envs.gold_and_dust", HEROES)
+"""The packaged starter pool and the hero decks."""
+data_path = DATA.path
+STARTER_POOL = DATA.pool
+deck_path = DATA.deck_path
 
 
 def load_pool(path: str | Path | None = None) -> Pool:
     """The pool file at ``path`` (default: the packaged starter pool), validated."""
-    path = Path(path) if path is not None else data_path(STARTER_POOL)
+    path = DATA.pool_path(path)
     return parse_pool(read_toml(path), path.name)
 
 
 def parse_pool(data: dict[str, Any], source: str) -> Pool:
     """A pool from parsed TOML; ``source`` names the file in errors."""
     header = {key: value for key, value in data.items() if key not in ("hero", "card")}
-    meta = validate_record(PoolFile, header, source, None)
+    meta = validate_record(PoolHeader, header, source, None)
     heroes = validate_records(HeroDef, data.get("hero", []), source, "hero")
     cards = validate_records(CardDef, data.get("card", []), source, "card")
     if not heroes:
@@ -490,19 +478,8 @@ def parse_pool(data: dict[str, Any], source: str) -> Pool:
 def load_deck(spec: str | Path, pool: Pool) -> Deck:
     """A deck by packaged name (``"warrior"``, see ``HEROES``) or by file path, checked
     against ``pool`` and the deck rules; errors cite the rule id (GD-1.1, GD-1.2)."""
-    return parse_deck(read_toml(deck_path(spec)), pool, Path(deck_path(spec)).name)
-
-
-def deck_path(spec: str | Path) -> Path:
-    """The file of a deck spec: a packaged deck's name, or a path to a TOML file."""
-    if isinstance(spec, str) and spec in HEROES:
-        return data_path("decks", f"{spec}.toml")
-    path = Path(spec)
-    if not str(spec).strip() or (path.suffix != ".toml" and not path.exists()):
-        raise CardDataError(
-            f"deck {str(spec)!r} is neither a packaged deck ({', '.join(HEROES)}) nor a .toml file"
-        )
-    return path
+    path = deck_path(spec)
+    return parse_deck(read_toml(path), pool, path.name)
 
 
 def parse_deck(data: dict[str, Any], pool: Pool, source: str) -> Deck:
