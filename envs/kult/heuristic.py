@@ -433,7 +433,7 @@ def potential(state: KultState, player: int, card: Card) -> float:
             seat = (player + offset) % players
             targets = [HUB] if card.attach == "hub" else range(STATIONS)
             for where in targets:
-                if where == HUB or _attachable(state, seat, where, card.attach):
+                if where == HUB or plays.attachable(state, seat, where, card.attach, face_up=True):
                     best = max(best, influence_score(state, player, card, seat, where))
         return best
     for offset in offsets:
@@ -443,15 +443,6 @@ def potential(state: KultState, player: int, card: Card) -> float:
             if cross[station] is None:
                 best = max(best, placement_score(state, player, card, seat, station))
     return best
-
-
-def _attachable(state: KultState, seat: int, station: int, attach: str) -> bool:
-    """Whether an Influence attached to ``attach`` could go on ``station`` (as the rules
-    allow it: a station always, a card Influence on a face-up card of its kind)."""
-    if attach == "station":
-        return True
-    card = crosses.face_up_card(state, seat, station)
-    return card is not None and attach in ("card", card.kind)
 
 
 def _key_steps(

@@ -158,20 +158,24 @@ def _attachments(state: KultState, seat: int, slot: int, card: Card) -> list[int
             actions.append(attach_action(slot, attach_target(offset, HUB)))
             continue
         for station in range(STATIONS):
-            if _attachable(state, target_seat, station, card.attach):
+            if attachable(state, target_seat, station, card.attach):
                 actions.append(attach_action(slot, attach_target(offset, station)))
     return actions
 
 
-def _attachable(state: KultState, seat: int, station: int, attach: str) -> bool:
-    """A station always takes a station Influence; a card Influence needs a base card of
-    the right kind there, face up or down (KU-3.2 attaches it to a base card and KU-4.4's
-    conditions say nothing of its side; on a face-down card it does nothing until the card
-    turns face up, KU-5.1)."""
+def attachable(
+    state: KultState, seat: int, station: int, attach: str, face_up: bool = False
+) -> bool:
+    """Whether an Influence attached to ``attach`` may go on ``station`` of ``seat``'s
+    cross. A station always takes a station Influence; a card Influence needs a base card
+    of the right kind there, face up or down (KU-3.2 attaches it to a base card and
+    KU-4.4's conditions say nothing of its side; on a face-down card it does nothing until
+    the card turns face up, KU-5.1). ``face_up``: only where it acts now, on a face-up card
+    (what the heuristic looks for)."""
     if attach == "station":
         return True
     base = state.crosses[seat][station]
-    if base is None:
+    if base is None or (face_up and not base.face_up):
         return False
     return attach == "card" or base.card.kind == {"being": BEING, "place": PLACE}[attach]
 
