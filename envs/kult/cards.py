@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     create_model,
     field_validator,
@@ -27,10 +24,13 @@ from pydantic import (
 )
 
 from tabletop.envs.core.carddata import (
-    CardDataError,
     FieldError,
+    PackagedData,
+    PoolHeader,
+    StrictModel,
     check_unique_names,
     data_error,
+    find_named,
     read_toml,
     validate_record,
     validate_records,
@@ -49,8 +49,6 @@ from tabletop.envs.kult.effects import (
 )
 
 FORMAT = 1
-DATA_PACKAGE = "tabletop.envs.kult"
-STARTER_POOL = "pool.toml"
 PACKAGED_DECKS = ("lantern", "ash", "tide", "clock")
 """The packaged decks, one per Arcanum of the starter pool, by file stem in data/decks;
 a game of N players defaults to the first N."""
@@ -79,10 +77,6 @@ RESERVED = re.compile(r"^(done|pass|hub|pool|scene\d|cast\d|p\d)$", re.IGNORECAS
 """Words of the notation a card name may not be (``notation``)."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
-
-
 EffectData = Annotated[Effect, BeforeValidator(VOCAB.parse_effect)]
 
 
@@ -96,7 +90,7 @@ def _check_name(value: str) -> str:
     return value
 
 
-class ArcanumDef(_Strict):
+class ArcanumDef(StrictModel):
     """A Major Arcana card (KU-2.1, KU-2.7, KU-4.2, KU-7.1)."""
 
     name: str
@@ -115,7 +109,7 @@ class ArcanumDef(_Strict):
         return self
 
 
-class Modifiers(_Strict):
+class Modifiers(StrictModel):
     """An Influence's statics (``effects.STATIC_TARGETS``): ``{ combat = { amount = -2 } }``."""
 
     combat: dict[str, Any] | None = None
@@ -123,7 +117,7 @@ class Modifiers(_Strict):
     keys: dict[str, Any] | None = None
 
 
-class _CardFields(_Strict):
+class _CardFields(StrictModel):
     """A card of a pool; ``CardDef`` adds one effect list per trigger event."""
 
     name: str
@@ -131,7 +125,7 @@ class _CardFields(_Strict):
     text: str
     allegiance: str = Field(NEUTRAL, pattern=r"^[a-z]+$")
     cost: list[Colour] = Field([], max_length=6)
-    stations: list[Annotated[int, Field(ge=1, le=8)]] = []
+    stations: list[Annotated[int, Field(ge=1, le=8)]] = Field(default_factory=list)
     unique: bool = False
     combat: int | None = Field(None, ge=-5, le=12)
     colours: list[Colour] = Field([], max_length=3)
@@ -225,13 +219,7 @@ CardDef = create_model(
 )
 
 
-class PoolFile(_Strict):
-    format: Literal[1]
-    name: str = Field(min_length=1)
-    version: str = Field(min_length=1)
-
-
-class DeckFile(_Strict):
+class DeckFile(StrictModel):
     name: str = Field(min_length=1)
     arcanum: str
     cards: dict[str, int]
@@ -327,10 +315,10 @@ class Pool:
         return f"{self.name} {self.version}"
 
     def arcanum_named(self, name: str) -> Arcanum | None:
-        return next((a for a in self.arcana if a.name.lower() == name.lower()), None)
+        return find_named(self.arcana, name)
 
     def card_named(self, name: str) -> Card | None:
-        return next((c for c in self.cards if c.name.lower() == name.lower()), None)
+        return find_named(self.cards, name)
 
 
 @dataclass(frozen=True)
@@ -385,21 +373,22 @@ def _compile_arcanum(index: int, arcanum: ArcanumDef) -> Arcanum:
 # ----- loading ----------------------------------------------------------------------------
 
 
-def data_path(*parts: str) -> Path:
-    """A packaged data file, e.g. ``data_path("decks", "ash.toml")``."""
-    return Path(str(resources.files(DATA_PACKAGE).joinpath("data", *parts)))
+DATA = PackagedData("tabletop.envs.kult", PACKAGED_DECKS)
+"""The packaged starter pool and a deck per Arcanum."""
+data_path = DATA.path
+deck_path = DATA.deck_path
 
 
 def load_pool(path: str | Path | None = None) -> Pool:
     """The pool file at ``path`` (default: the packaged starter pool), validated."""
-    path = Path(path) if path is not None else data_path(STARTER_POOL)
+    path = DATA.pool_path(path)
     return parse_pool(read_toml(path), path.name)
 
 
 def parse_pool(data: dict[str, Any], source: str) -> Pool:
     """A pool from parsed TOML; ``source`` names the file in errors."""
     header = {key: value for key, value in data.items() if key not in ("arcanum", "card")}
-    meta = validate_record(PoolFile, header, source, None)
+    meta = validate_record(PoolHeader, header, source, None)
     arcana = validate_records(ArcanumDef, data.get("arcanum", []), source, "arcanum")
     cards = validate_records(CardDef, data.get("card", []), source, "card")
     if not arcana:
@@ -421,19 +410,6 @@ def parse_pool(data: dict[str, Any], source: str) -> Pool:
         arcana=tuple(_compile_arcanum(i, a) for i, a in enumerate(arcana)),
         cards=tuple(_compile_card(i, c) for i, c in enumerate(cards)),
     )
-
-
-def deck_path(spec: str | Path) -> Path:
-    """The file of a deck spec: a packaged deck's name, or a path to a TOML file."""
-    if isinstance(spec, str) and spec in PACKAGED_DECKS:
-        return data_path("decks", f"{spec}.toml")
-    path = Path(spec)
-    if path.suffix != ".toml":
-        raise CardDataError(
-            f"deck {str(spec)!r} is neither a packaged deck ({', '.join(PACKAGED_DECKS)}) "
-            "nor a .toml file"
-        )
-    return path
 
 
 def load_deck(spec: str | Path, pool: Pool) -> Deck:
