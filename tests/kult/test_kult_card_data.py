@@ -40,7 +40,7 @@ def being(**fields: Any) -> dict[str, Any]:
 
 
 def test_ku_10_2_the_packaged_pool_and_decks_load() -> None:
-    assert POOL.data_version == "Starter pool 1.0"
+    assert POOL.data_version == "Starter pool 1.1"
     for name in PACKAGED_DECKS:
         deck = load_deck(name, POOL)
         assert len(deck.cards) == DECK_SIZE

@@ -88,7 +88,7 @@ def test_env_options_metadata_and_errors() -> None:
     assert [a.name for a in state.arcana] == ["The Clockwork Saint", "The Ashen Matron",
                                               "The Dreaming Tide"]  # fmt: skip
     assert state.game.target == 10 and state.game.tokens == 29
-    assert env.unwrapped.metadata["card_data_version"] == "Starter pool 1.0"
+    assert env.unwrapped.metadata["card_data_version"] == "Starter pool 1.1"
     assert env.unwrapped.metadata["name"] == "kult_v0"
     with pytest.raises(UnknownOptionError, match="players"):
         kult_v0.env(players=3)
