@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from tabletop.envs.kult.cards import Deck, load_pool, parse_deck
 from tabletop.envs.kult.engine import KultGame, KultState
 
 GAMES = {players: KultGame(num_players=players) for players in (2, 3, 4)}
@@ -55,3 +56,15 @@ class ViewEncoder:
         view = np.zeros(self.size, dtype=np.float32)
         view[: len(data)] = np.frombuffer(data, dtype=np.uint8)
         return view
+
+
+def other_lantern_deck() -> Deck:
+    """A second legal deck for the Lantern Warden, other than the packaged one, for the
+    same-Arcanum swap (KU-2.1)."""
+    cards = {
+        name: 3
+        for name in ("Pilgrim", "Stray Cat", "Raven", "Rose Garden", "Mirror Hall",
+                     "Clock Tower", "Tin Soldier", "Open Eye", "Omen", "Hex")
+    }  # fmt: skip
+    data = {"name": "Other Lanterns", "arcanum": "The Lantern Warden", "cards": cards}
+    return parse_deck(data, load_pool(), "<test>")

@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from kult_positions import GAMES, act, stacked, texts
+from kult_positions import GAMES, act, other_lantern_deck, stacked, texts
 
 from tabletop.envs.core.carddata import CardDataError
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError
-from tabletop.envs.kult.cards import load_deck, load_pool, parse_deck
+from tabletop.envs.kult.cards import load_deck, load_pool
 from tabletop.envs.kult.engine import DRAW, KultGame
 from tabletop.envs.kult.turns import ACTIONS, ATTRACT, RECRUIT
 
@@ -75,28 +75,8 @@ def test_ku_1_4_the_pool_is_shared() -> None:
 # ----- KU-2 setup ---------------------------------------------------------------------------
 
 
-def _other_lantern_deck():
-    data = {
-        "name": "Other Lanterns",
-        "arcanum": "The Lantern Warden",
-        "cards": {
-            "Pilgrim": 3,
-            "Stray Cat": 3,
-            "Raven": 3,
-            "Rose Garden": 3,
-            "Mirror Hall": 3,
-            "Clock Tower": 3,
-            "Tin Soldier": 3,
-            "Open Eye": 3,
-            "Omen": 3,
-            "Hex": 3,
-        },
-    }
-    return parse_deck(data, POOL, "<test>")
-
-
 def test_ku_2_1_players_of_the_same_arcanum_swap_decks_unless_waived() -> None:
-    mine, other = load_deck("lantern", POOL), _other_lantern_deck()
+    mine, other = load_deck("lantern", POOL), other_lantern_deck()
     swapped = KultGame(decks=[mine, other]).deck_cards()
     assert swapped == [list(other.cards), list(mine.cards)]
     kept = KultGame(decks=[mine, other], same_arcanum_swap=False).deck_cards()

@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from kult_positions import GAMES, act, stacked, texts
+from kult_positions import GAMES, act, other_lantern_deck, stacked, texts
 
 from tabletop.envs.core.carddata import CardDataError
 from tabletop.envs.core.protocol import TERMINAL
 from tabletop.envs.kult.actions import NUM_ACTIONS
-from tabletop.envs.kult.cards import load_deck, load_pool, parse_deck, parse_pool
+from tabletop.envs.kult.cards import load_deck, load_pool, parse_pool
 from tabletop.envs.kult.engine import DRAW, KultGame
 from tabletop.envs.kult.turns import (
     ACTIONS,
@@ -87,31 +87,13 @@ def test_ku_2_7_lowest_hierarchy_starts_ties_drawn_by_the_rng() -> None:
     assert {tie.new_state(seed).active for seed in range(30)} == {1, 2}
 
 
-def _lantern_variant():
-    cards = {
-        "Pilgrim": 3,
-        "Stray Cat": 3,
-        "Raven": 3,
-        "Rose Garden": 3,
-        "Mirror Hall": 3,
-        "Clock Tower": 3,
-        "Tin Soldier": 3,
-        "Open Eye": 3,
-        "Omen": 3,
-        "Hex": 3,
-    }
-    return parse_deck(
-        {"name": "Variant", "arcanum": "The Lantern Warden", "cards": cards}, POOL, "<test>"
-    )
-
-
 def _dealt(state, seat: int) -> list[str]:
     """Every card the seat's deck gave: hand, deck and Hub card."""
     return sorted(names(state, state.hands[seat] + state.decks[seat] + state.hub_cards[seat]))
 
 
 def test_ku_2_1_same_arcanum_swap_option() -> None:
-    mine, other = load_deck("lantern", POOL), _lantern_variant()
+    mine, other = load_deck("lantern", POOL), other_lantern_deck()
     by_name = sorted(POOL.cards[i].name for i in other.cards)
     swapped = KultGame(decks=[mine, other]).new_state(0)
     assert _dealt(swapped, 0) == by_name
