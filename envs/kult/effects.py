@@ -16,7 +16,10 @@ Effects are data on cards (KU-10.2), composed from the primitives declared here 
 
 Each primitive carries a ``timing`` trait: ``fight`` effects can only be used while a fight
 is being decided, ``before_recruit`` ones only in the recruit phase's window (KU-7); a
-Command's timing is its effects' strictest.
+Command's timing is its effects' strictest. The heuristic reads what an effect does from
+traits too, never from a primitive's name: ``key_<colour>`` (temporary keys of each colour),
+``recruits`` (tokens), ``fight_bonus`` (to the side its selector names) and
+``cancels_fight``.
 """
 
 from __future__ import annotations
@@ -101,14 +104,20 @@ class HoldsParams(Params):
     amount: int = Field(ge=1, le=3)
 
 
-def _timing(value: float) -> Callable[[Any], dict[str, float]]:
-    return lambda params: {"timing": value}
+def _timing(
+    value: float, figures: Callable[[Any], dict[str, float]] = lambda params: {}
+) -> Callable[[Any], dict[str, float]]:
+    """The traits of a primitive: its ``timing`` and the ``figures`` of its parameters."""
+    return lambda params: {"timing": value, **figures(params)}
 
 
 # ----- primitives -------------------------------------------------------------------------
 
 
-@VOCAB.primitive("gain_keys", params=KeysParams, traits=_timing(ANY))
+@VOCAB.primitive(
+    "gain_keys", params=KeysParams,
+    traits=_timing(ANY, lambda p: {f"key_{c}": float(p.colours.count(c)) for c in set(p.colours)}),
+)  # fmt: skip
 def gain_keys(state: KultState, context: Context, effect: Effect) -> None:
     """Temporary keys for the card's controller until the end of the turn (KU-4.3)."""
     state.gain_keys(context.owner, effect.colours, "card")
@@ -119,7 +128,9 @@ def draw(state: KultState, context: Context, effect: Effect) -> None:
     state.draw(context.owner, effect.cards)
 
 
-@VOCAB.primitive("recruit", params=TokensParams, traits=_timing(ANY))
+@VOCAB.primitive(
+    "recruit", params=TokensParams, traits=_timing(ANY, lambda p: {"recruits": float(p.tokens)})
+)
 def recruit(state: KultState, context: Context, effect: Effect) -> None:
     """Tokens from the Pool onto the controller's face-up Cast cards that can take one, in
     station order (like KU-7.3's recruiting, outside the recruit phase)."""
@@ -128,14 +139,15 @@ def recruit(state: KultState, context: Context, effect: Effect) -> None:
 
 @VOCAB.primitive(
     "fight_bonus", params=AmountParams, selectors=("attacker", "defender"),
-    traits=_timing(FIGHT), empty=lambda params: params.amount == 0,
+    traits=_timing(FIGHT, lambda p: {"fight_bonus": float(p.amount)}),
+    empty=lambda params: params.amount == 0,
 )  # fmt: skip
 def fight_bonus(state: KultState, context: Context, effect: Effect) -> None:
     """A modifier of the attacker's or the defender's combat value for this fight (KU-7.5)."""
     state.fight.bonus[effect.reach == "defender"] += effect.amount
 
 
-@VOCAB.primitive("cancel_fight", traits=_timing(FIGHT))
+@VOCAB.primitive("cancel_fight", traits=_timing(FIGHT, lambda p: {"cancels_fight": 1.0}))
 def cancel_fight(state: KultState, context: Context, effect: Effect) -> None:
     """The fight ends without a result, as a tie does (KU-7.5)."""
     state.fight.cancelled = True

@@ -33,7 +33,9 @@ piles (all public, KU-11.1) and its legal actions; it never looks at another han
 or a Hub card, and it simulates nothing, so it needs no determinization. The conformance
 suite checks it by re-dealing hidden information and asking again. Effects are valued
 through appraisals registered on the game's vocabulary (``effects.VOCAB``), one per
-primitive, so the decisions have no if-chain over primitive names.
+primitive, and what an effect does (keys, recruits, a fight's bonus or cancel) is read from
+the traits its primitive declares, so no decision tests a primitive's name and a new
+primitive is one declaration in ``effects.py``.
 """
 
 from __future__ import annotations
@@ -469,13 +471,13 @@ def _key_steps(
     return steps
 
 
+KEY_TRAITS = tuple(f"key_{colour}" for colour in COLOURS)
+"""The traits of the temporary keys an effect gives, one per colour (``effects.py``)."""
+
+
 def _keys_of(effects: Sequence[Effect]) -> list[int]:
-    gained = [0] * NUM_COLOURS
-    for effect in effects:
-        if effect.do == "gain_keys":
-            for colour in effect.colours:
-                gained[COLOURS.index(colour)] += 1
-    return gained
+    """Temporary keys of each colour that ``effects`` give."""
+    return [int(sum(effect.trait(trait) for effect in effects)) for trait in KEY_TRAITS]
 
 
 def _colour_list(counts: Sequence[int]) -> list[int]:
@@ -548,7 +550,7 @@ def _ability(state: KultState, player: int, legal: list[int]) -> int | None:
 
 
 def _recruits(effects: Sequence[Effect]) -> bool:
-    return any(effect.do == "recruit" for effect in effects)
+    return any(effect.trait("recruits") for effect in effects)
 
 
 def _paying_cost(card: Card, fields: tuple[int, ...]) -> float:
@@ -643,10 +645,8 @@ def _fight_command_value(state: KultState, player: int, card: Card) -> float:
     bonus = list(fight.bonus)
     cancelled = fight.cancelled
     for effect in card.on_play:
-        if effect.do == "fight_bonus":
-            bonus[effect.to == "defender"] += effect.amount
-        elif effect.do == "cancel_fight":
-            cancelled = True
+        bonus[effect.to == "defender"] += int(effect.trait("fight_bonus"))
+        cancelled = cancelled or bool(effect.trait("cancels_fight"))
     after = _fight_stake(state, player, bonus, cancelled)
     return (after - before) * 2.0
 
