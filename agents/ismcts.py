@@ -12,7 +12,9 @@ inside ``apply`` and is drawn from the determinization's own fresh generator, so
 open-loop over chance: a node stands for "these actions were taken", whatever the dice said.
 
 Every player maximises their own return (in a cooperative game they share it); each node
-stores the return of the player who chose the action leading to it.
+stores the return of the player who chose the action leading to it. A rollout plays to the
+end, or, with a depth cap, stops after that many plies and scores the position with the
+game's own evaluation (``GameSpec.evaluate``): long games then cost a few plies an iteration.
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tabletop import envs
 from tabletop.agents.base import Agent
 from tabletop.envs.core.protocol import State
+from tabletop.envs.core.spec import Evaluation
 
 DEFAULT_ITERATIONS = 1000
 """Iterations per decision when neither an iteration nor a time budget is given."""
@@ -90,7 +93,10 @@ class ISMCTS:
     ``rollout`` is the agent that finishes an iteration's game after the tree (uniformly
     random when None), e.g. a game's heuristic; it is asked to act for every seat of a
     determinization, so it must not keep per-game memory that a rollout would spoil.
-    ``clock`` is injectable so tests can check the time budget without timing anything.
+    ``depth`` caps a rollout's plies: a rollout still going then is scored by ``evaluate``
+    (required with ``depth``) instead of being played out, so that games whose rollouts are
+    long can still afford many iterations. ``clock`` is injectable so tests can check the
+    time budget without timing anything.
     """
 
     def __init__(
@@ -101,9 +107,17 @@ class ISMCTS:
         seed: int | None = None,
         max_rollout_plies: int = DEFAULT_MAX_ROLLOUT_PLIES,
         clock: Callable[[], float] = time.perf_counter,
+        depth: int | None = None,
+        evaluate: Evaluation | None = None,
     ) -> None:
         if exploration < 0:
             raise ValueError(f"ismcts: exploration must be >= 0, got {exploration}")
+        if depth is not None and (depth < 0 or evaluate is None):
+            raise ValueError(
+                f"ismcts: a depth cap needs depth >= 0 and an evaluation, got depth={depth}"
+            )
+        self.depth = depth
+        self.evaluate = evaluate
         self.budget = budget or SearchBudget()
         self.exploration = exploration
         self.rollout_agent = rollout
@@ -173,17 +187,21 @@ class ISMCTS:
                 best_score, best_action = score, action
         return children[best_action], best_action
 
-    def _rollout(self, state: State) -> list[float]:
-        """Play on with the rollout policy; the returns at the end (or at the ply limit)."""
+    def _rollout(self, state: State) -> Sequence[float]:
+        """Play on with the rollout policy; the returns at the end, the evaluation at the
+        depth cap, or the returns so far at the safety limit."""
         agent, rng = self.rollout_agent, self.rng
-        for _ in range(self.max_rollout_plies):
+        plies = self.max_rollout_plies if self.depth is None else self.depth
+        for _ in range(plies):
             if state.is_terminal():
-                break
+                return state.returns()
             if agent is None:
                 state.apply(rng.choice(state.legal_actions()))
             else:
                 state.apply(agent.act(state, state.current_player))
-        return state.returns()
+        if self.depth is None or state.is_terminal():
+            return state.returns()
+        return self.evaluate(state)
 
 
 def _result(root: Node, legal: list[int], iterations: int) -> SearchResult:
@@ -246,25 +264,38 @@ OPTION_TYPES: dict[str, Callable[[str], Any]] = {
     "c": float,
     "rollout": str,
     "reuse": _parse_bool,
+    "depth": int,
 }
 """Options of the ``ismcts:key=value,...`` agent spec and the type of each value."""
 
 
 def make_ismcts_agent(game_name: str, seed: int | None, options: str = "") -> ISMCTSAgent:
-    """The agent of spec ``ismcts:iterations=2000,c=0.7,rollout=heuristic,seconds=1`` for
-    game ``game_name``. The budget is ``DEFAULT_ITERATIONS`` iterations when neither
-    ``iterations`` nor ``seconds`` is given; with both, whichever runs out first."""
+    """The agent of spec ``ismcts:iterations=2000,c=0.7,rollout=heuristic,seconds=1,depth=8``
+    for game ``game_name``. The budget is ``DEFAULT_ITERATIONS`` iterations when neither
+    ``iterations`` nor ``seconds`` is given; with both, whichever runs out first. ``depth``
+    needs the game's ``GameSpec.evaluate``: a game that declares none is refused rather than
+    scored by its returns so far, which are 0 mid-game in most games and would make every
+    cut-off rollout a draw."""
     chosen = parse_options(options)
+    spec = envs.spec(game_name)
     seconds = chosen.get("seconds")
     iterations = chosen.get("iterations", None if seconds is not None else DEFAULT_ITERATIONS)
     rollout = None
     if chosen.get("rollout", "random") == "heuristic":
-        rollout = envs.spec(game_name).heuristic(seed)
+        rollout = spec.heuristic(seed)
+    depth = chosen.get("depth")
+    if depth is not None and spec.evaluate is None:
+        raise ValueError(
+            f"ismcts: depth needs a position evaluation, and {game_name} declares none "
+            "(GameSpec.evaluate)"
+        )
     search = ISMCTS(
         SearchBudget(iterations, seconds),
         exploration=chosen.get("c", DEFAULT_EXPLORATION),
         rollout=rollout,
         seed=seed,
+        depth=depth,
+        evaluate=spec.evaluate if depth is not None else None,
     )
     return ISMCTSAgent(search, reuse=chosen.get("reuse", False))
 
@@ -293,4 +324,6 @@ def _convert(key: str, raw: str) -> Any:
         raise ValueError(f"ismcts: option {key}={raw!r} is not {kind}") from None
     if key == "rollout" and value not in ROLLOUT_POLICIES:
         raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUT_POLICIES)}")
+    if key == "depth" and value < 0:
+        raise ValueError(f"ismcts: depth must be at least 0, got {value}")
     return value

@@ -28,6 +28,7 @@ from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options, seedless
 from tabletop.envs.kult.cards import PACKAGED_DECKS
 from tabletop.envs.kult.encoders import ENCODERS
 from tabletop.envs.kult.engine import GAME_TYPES, KultGame
+from tabletop.envs.kult.evaluation import evaluate
 from tabletop.envs.kult.heuristic import KultHeuristic
 
 
@@ -58,6 +59,8 @@ SPEC = GameSpec(
         "and the Hub target (KU-2.4)",
         same_arcanum_swap="players of the same Arcanum swap decks (KU-2.1)",
         max_plies="decisions before the game ends in a draw (KU-9.1)",
+        shaped_reward="not a rule: also reward progress toward the Hub, zero-sum between "
+        "seats (tokens in the Hub, on Scene and Cast cards), for training; default off",
         pool="path to a pool file; default the packaged starter pool (KU-10.2)",
         decks="one per seat, in seat order: packaged deck names ("
         + ", ".join(PACKAGED_DECKS)
@@ -66,6 +69,7 @@ SPEC = GameSpec(
     bench_options=tuple({"num_players": n} for n in (2, 3, 4)),
     metadata_of=_card_data,
     decks=PACKAGED_DECKS,
+    evaluate=evaluate,
 )
 
 raw_env, env = env_constructors(SPEC)

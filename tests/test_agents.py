@@ -4,9 +4,12 @@ and the one definition of a game's outcome."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
 import pytest
+from core.toy_game import ToyGame
 
+from tabletop import envs
 from tabletop.agents import (
     Agent,
     RandomAgent,
@@ -14,6 +17,7 @@ from tabletop.agents import (
     play_game,
     split_agent_specs,
 )
+from tabletop.agents.ismcts import ISMCTS, SearchBudget
 from tabletop.agents.outcome import DRAW, LOSS, WIN, outcome, side_outcome, team_outcome
 from tabletop.envs import make_game
 from tabletop.envs.core.protocol import State
@@ -151,3 +155,88 @@ def test_a_team_wins_when_every_seat_gains_and_loses_when_any_loses(
 ) -> None:
     assert team_outcome(returns) == expected
     assert outcome(returns, 1 % len(returns), cooperative=True) == expected
+
+
+# ----- ISMCTS with a depth cap and the game's evaluation ---------------------------------
+
+
+def played_card_wins(card: int) -> Callable[[State], list[float]]:
+    """A toy evaluation: whoever has played ``card`` onto the pile wins (+1, the rest -1);
+    nobody has yet: 0 to all. Nothing like the real game, so only it can explain a choice."""
+
+    def evaluate(state: State) -> list[float]:
+        seats = range(state.game.num_players)
+        owner = next((player for played, player in state.pile if played == card), None)
+        return [0.0 if owner is None else 1.0 if seat == owner else -1.0 for seat in seats]
+
+    return evaluate
+
+
+@pytest.mark.parametrize("favoured", [1, 2])
+def test_a_depth_cap_scores_the_cut_off_rollout_with_the_evaluation(favoured: int) -> None:
+    """Player 0 holds 1 and 2 (seed 1); with depth 0 every iteration is scored by the
+    evaluation alone, so the card it favours is the move, whichever it is."""
+    state = ToyGame().new_state(seed=1)
+    assert state.legal_actions() == [1, 2]
+    search = ISMCTS(SearchBudget(200), depth=0, evaluate=played_card_wins(favoured), seed=0)
+    result = search.search(state, 0)
+    assert result.action == favoured
+    assert result.mean_return[favoured] == 1.0
+
+
+class CountingAgent(RandomAgent):
+    """A random rollout policy that counts the plies it plays."""
+
+    plies = 0
+
+    def act(self, state: State, player: int) -> int:
+        self.plies += 1
+        return super().act(state, player)
+
+
+def test_a_rollout_stops_after_depth_plies_and_is_evaluated_once() -> None:
+    calls: list[int] = []
+
+    def evaluate(state: State) -> Sequence[float]:
+        calls.append(len(state.pile))
+        return [0.0, 0.0]
+
+    rollout = CountingAgent(seed=0)
+    search = ISMCTS(SearchBudget(1), rollout=rollout, depth=3, evaluate=evaluate, seed=0)
+    search.search(ToyGame(deck_size=30, hand_size=5).new_state(seed=1), 0)
+    assert rollout.plies == 3
+    assert len(calls) == 1
+
+
+def test_a_rollout_that_ends_within_the_depth_scores_the_real_returns() -> None:
+    def evaluate(state: State) -> Sequence[float]:
+        raise AssertionError("a finished game is never evaluated")
+
+    search = ISMCTS(SearchBudget(50), depth=1000, evaluate=evaluate, seed=0)
+    assert search.search(ToyGame().new_state(seed=1), 0).iterations == 50
+
+
+def test_a_depth_cap_without_an_evaluation_is_refused() -> None:
+    with pytest.raises(ValueError, match="depth cap needs"):
+        ISMCTS(SearchBudget(10), depth=4)
+    with pytest.raises(ValueError, match="regicide declares none"):
+        make_agent("ismcts:depth=4", "regicide")
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [("ismcts:depth=-1", "depth must be at least 0"), ("ismcts:depth=two", "is not a int")],
+)
+def test_the_depth_option_is_checked(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec, "kult")
+
+
+def test_the_depth_option_uses_the_evaluation_the_game_declares() -> None:
+    agent = make_agent("ismcts:iterations=20,rollout=heuristic,depth=6", "kult", seed=0)
+    assert agent.search.depth == 6
+    assert agent.search.evaluate is envs.spec("kult").evaluate
+    assert make_agent("ismcts:iterations=20", "kult").search.evaluate is None
+    state = make_game("kult").new_state(seed=3)
+    assert agent.act(state, state.current_player) in state.legal_actions()
+    assert agent.last_result.iterations == 20

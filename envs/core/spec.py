@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import enum
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from tabletop.envs.core.protocol import Encoder, Game, UnknownOptionError, check_options
+from tabletop.envs.core.protocol import Encoder, Game, State, UnknownOptionError, check_options
 
 if TYPE_CHECKING:
     from tabletop.agents.base import Agent
 
 HeuristicFactory = Callable[[int | None], "Agent"]
 """factory(seed) -> the game's rule-based baseline agent."""
+
+Evaluation = Callable[[State], Sequence[float]]
+"""evaluate(state) -> each seat's estimated final return (returns so far included)."""
 
 PLAYERS_OPTION = "num_players"
 """The option of games whose player count is configurable."""
@@ -95,6 +98,12 @@ class GameSpec:
     (``DECKS_OPTION``: one deck per seat); empty for games without decks. ``tabletop
     balance`` plays them against each other, and counts the cards each seat plays from
     the game's ``card_played`` events (data ``player``: the seat, ``card``: its name)."""
+    evaluate: Evaluation | None = None
+    """The game's own estimate of a position, one value per seat in the scale of
+    ``State.returns()`` (for a ±1 game, in [-1, 1]); search (``ismcts:depth=N``) scores its
+    cut-off rollouts with it. It may read the whole state: search evaluates determinizations,
+    which hold only what the searching seat may know or a re-deal of it. None: no evaluation,
+    and search must play its rollouts out."""
 
     @property
     def competitive(self) -> bool:
