@@ -95,7 +95,11 @@ class ISMCTS:
     determinization, so it must not keep per-game memory that a rollout would spoil.
     ``depth`` caps a rollout's plies: a rollout still going then is scored by ``evaluate``
     (required with ``depth``) instead of being played out, so that games whose rollouts are
-    long can still afford many iterations. ``clock`` is injectable so tests can check the
+    long can still afford many iterations. ``prior`` biases the tree towards the rollout
+    policy's move at each node (progressive bias, Chaslot et al. 2008): that child is tried
+    first and its UCB1 score gets ``prior / (visits + 1)``, so that with few iterations a
+    strong policy's move is kept unless the search finds a better one, instead of a move
+    that won a few noisy rollouts. ``clock`` is injectable so tests can check the
     time budget without timing anything.
     """
 
@@ -109,6 +113,7 @@ class ISMCTS:
         clock: Callable[[], float] = time.perf_counter,
         depth: int | None = None,
         evaluate: Evaluation | None = None,
+        prior: float = 0.0,
     ) -> None:
         if exploration < 0:
             raise ValueError(f"ismcts: exploration must be >= 0, got {exploration}")
@@ -116,8 +121,11 @@ class ISMCTS:
             raise ValueError(
                 f"ismcts: a depth cap needs depth >= 0 and an evaluation, got depth={depth}"
             )
+        if prior < 0 or (prior and rollout is None):
+            raise ValueError(f"ismcts: a prior needs a rollout policy and >= 0, got {prior}")
         self.depth = depth
         self.evaluate = evaluate
+        self.prior = prior
         self.budget = budget or SearchBudget()
         self.exploration = exploration
         self.rollout_agent = rollout
@@ -151,7 +159,7 @@ class ISMCTS:
         node = root
         while not state.is_terminal():
             mover = state.current_player
-            child, action = self._select(node, state.legal_actions(), mover)
+            child, action = self._select(node, state.legal_actions(), mover, self._favourite(state))
             state.apply(action)
             path.append(child)
             if child.visits == 0:
@@ -162,9 +170,18 @@ class ISMCTS:
             visited.visits += 1
             visited.total += returns[visited.player]
 
-    def _select(self, node: Node, legal: list[int], mover: int) -> tuple[Node, int]:
-        """An untried legal action if there is one (expanding the tree), else the legal
-        child with the best UCB1 score over its availability; counts availability."""
+    def _favourite(self, state: State) -> int | None:
+        """The rollout policy's move in ``state`` when the tree is biased towards it."""
+        if not self.prior:
+            return None
+        return self.rollout_agent.act(state, state.current_player)
+
+    def _select(
+        self, node: Node, legal: list[int], mover: int, favourite: int | None
+    ) -> tuple[Node, int]:
+        """An untried legal action if there is one (expanding the tree; ``favourite``, the
+        policy's move, first), else the legal child with the best UCB1 score over its
+        availability plus the prior's bias for ``favourite``; counts availability."""
         children = node.children
         untried = [action for action in legal if action not in children]
         for action in legal:
@@ -172,7 +189,7 @@ class ISMCTS:
             if child is not None:
                 child.available += 1
         if untried:
-            action = self.rng.choice(untried)
+            action = favourite if favourite in untried else self.rng.choice(untried)
             child = children[action] = Node(mover)
             child.available = 1
             return child, action
@@ -183,6 +200,8 @@ class ISMCTS:
             score = child.total / child.visits + exploration * math.sqrt(
                 math.log(child.available) / child.visits
             )
+            if action == favourite:
+                score += self.prior / (child.visits + 1)
             if score > best_score:
                 best_score, best_action = score, action
         return children[best_action], best_action
@@ -265,6 +284,7 @@ OPTION_TYPES: dict[str, Callable[[str], Any]] = {
     "rollout": str,
     "reuse": _parse_bool,
     "depth": int,
+    "prior": float,
 }
 """Options of the ``ismcts:key=value,...`` agent spec and the type of each value."""
 
@@ -286,8 +306,8 @@ def make_ismcts_agent(game_name: str, seed: int | None, options: str = "") -> IS
     depth = chosen.get("depth")
     if depth is not None and spec.evaluate is None:
         raise ValueError(
-            f"ismcts: depth needs a position evaluation, and {game_name} declares none "
-            "(GameSpec.evaluate)"
+            f"ismcts: bad option depth={depth} for {game_name}: a depth cap needs the game's "
+            f"position evaluation (GameSpec.evaluate), and {game_name} declares none"
         )
     search = ISMCTS(
         SearchBudget(iterations, seconds),
@@ -296,6 +316,7 @@ def make_ismcts_agent(game_name: str, seed: int | None, options: str = "") -> IS
         seed=seed,
         depth=depth,
         evaluate=spec.evaluate if depth is not None else None,
+        prior=chosen.get("prior", 0.0),
     )
     return ISMCTSAgent(search, reuse=chosen.get("reuse", False))
 
@@ -324,6 +345,6 @@ def _convert(key: str, raw: str) -> Any:
         raise ValueError(f"ismcts: option {key}={raw!r} is not {kind}") from None
     if key == "rollout" and value not in ROLLOUT_POLICIES:
         raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUT_POLICIES)}")
-    if key == "depth" and value < 0:
-        raise ValueError(f"ismcts: depth must be at least 0, got {value}")
+    if key in ("depth", "prior") and value < 0:
+        raise ValueError(f"ismcts: {key} must be at least 0, got {value}")
     return value

@@ -240,3 +240,34 @@ def test_the_depth_option_uses_the_evaluation_the_game_declares() -> None:
     state = make_game("kult").new_state(seed=3)
     assert agent.act(state, state.current_player) in state.legal_actions()
     assert agent.last_result.iterations == 20
+
+
+class HighestCard:
+    """A rollout policy for the toy game: the highest card (2 in the opening of seed 1)."""
+
+    def reset(self) -> None:
+        """Nothing to forget."""
+
+    def act(self, state: State, player: int) -> int:
+        return max(state.legal_actions())
+
+
+@pytest.mark.parametrize(("evaluation", "expected"), [(None, 2), (1, 1)])
+def test_a_prior_keeps_the_policys_move_unless_the_search_finds_a_better_one(
+    evaluation: int | None, expected: int
+) -> None:
+    """Where the evaluation cannot tell the moves apart the policy's 2 is played; where it
+    says that 1 wins, 1 is played all the same."""
+    evaluate = played_card_wins(evaluation) if evaluation else lambda state: [0.0, 0.0]
+    search = ISMCTS(
+        SearchBudget(200), rollout=HighestCard(), depth=0, evaluate=evaluate, prior=1.0, seed=0
+    )
+    assert search.search(ToyGame().new_state(seed=1), 0).action == expected
+
+
+def test_a_prior_needs_a_rollout_policy() -> None:
+    with pytest.raises(ValueError, match="prior needs a rollout policy"):
+        ISMCTS(SearchBudget(10), prior=1.0)
+    with pytest.raises(ValueError, match="prior must be at least 0"):
+        make_agent("ismcts:prior=-1", "kult")
+    assert make_agent("ismcts:rollout=heuristic,prior=2", "kult").search.prior == 2.0

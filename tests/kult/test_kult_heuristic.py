@@ -1,7 +1,8 @@
 """Kult's heuristic: legal moves only, deterministic, the decisions its docstring promises
 on positions built by hand, and a small match it wins clearly against random play (the
 400-game figures are in docs/games/kult.md, "Baseline"). That it never peeks is checked
-by the conformance suite (tests/test_conformance.py) for 2, 3 and 4 players."""
+by the conformance suite (tests/test_conformance.py) for 2, 3 and 4 players. Also Kult's
+position evaluation (``SPEC.evaluate``, what search scores cut-off rollouts with)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import random
 import pytest
 from kult_positions import stacked
 
+from tabletop import envs
 from tabletop.agents import RandomAgent, play_game
 from tabletop.envs.kult.engine import KultGame, KultState
+from tabletop.envs.kult.evaluation import evaluate
 from tabletop.envs.kult.heuristic import KultHeuristic
 
 
@@ -137,3 +140,38 @@ def test_it_beats_random_play_clearly() -> None:
             state = play_game(game.new_state(seed=100 + index), agents)
             wins += state.winner == seat
         assert wins >= at_least, (players, wins)
+
+
+def test_the_evaluation_ranks_tokens_by_how_near_the_hub_they_are() -> None:
+    """Seat 0 ahead by a Hub token, then by a Scene token against a Cast token, then level:
+    positive, smaller, zero; 2 players: zero-sum, as the payoff."""
+    lanes = {1: "Old Cemetery", 5: "Street Prophet"}
+
+    def value(mine: dict, theirs: dict) -> float:
+        setups = ({"cross": lanes, **mine}, {"cross": lanes, **theirs})
+        values = evaluate(stacked(*setups, phase="attract"))
+        assert values[0] == pytest.approx(-values[1])
+        return values[0]
+
+    scene = {"cross": {**lanes, 1: {"card": "Old Cemetery", "tokens": 1}}}
+    cast = {"cross": {**lanes, 5: {"card": "Street Prophet", "tokens": 1}}}
+    hub = value({"hub": 2}, {"hub": 1})
+    near = value(scene, cast)
+    assert 0 < near < hub < 1
+    assert value(scene, scene) == pytest.approx(0.0)
+    assert value({"cross": {}}, {}) < 0  # no lanes against two
+
+
+def test_the_evaluation_is_the_games_own_and_reads_no_hidden_card() -> None:
+    """The spec's evaluation; each of 3 seats in [-1, 1] summing to 2 - 3 like the payoff;
+    unchanged when the hidden cards are re-dealt; the returns once the game is over."""
+    assert envs.spec("kult").evaluate is evaluate
+    game = KultGame(num_players=3)
+    state = game.new_state(seed=4)
+    rng = random.Random(4)
+    while not state.is_terminal():
+        values = evaluate(state)
+        assert all(-1 <= v <= 1 for v in values) and sum(values) == pytest.approx(-1)
+        assert evaluate(state.resample_hidden(state.current_player, rng)) == values
+        state.apply(KultHeuristic().act(state, state.current_player))
+    assert evaluate(state) == state.returns()
