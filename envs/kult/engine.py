@@ -31,6 +31,7 @@ Reading a position (what encoders and heuristics use; all public unless said):
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -40,6 +41,7 @@ from tabletop.envs.core.cards.hidden import redeal
 from tabletop.envs.core.cards.phases import PhasedState
 from tabletop.envs.core.cards.zones import Table
 from tabletop.envs.core.engine import (
+    EngineState,
     EventRecord,
     copy_generator,
     resample_consistent,
@@ -80,6 +82,14 @@ DEFAULT_MAX_PLIES = 400
 """KU-9.1's safety net: decisions (``apply`` calls) before the game is a draw."""
 DRAW = -1
 """``KultState.winner`` of a game that reached the ply limit."""
+_STAMPS = itertools.count(1)
+"""Where ``KultState.seat_stamps`` come from: never the same number twice in a process."""
+SHAPING_SCALE = 0.5
+"""With ``shaped_reward``, what a whole Hub target of progress is worth, beside the ±1 of a
+win: small enough that winning still dominates, large enough to be felt before the first win."""
+STATION_PROGRESS = (0.5,) * 4 + (0.25,) * 4
+"""With ``shaped_reward``, a token's progress on each station (Scene 0-3, Cast 4-7) as a
+share of a token in the Hub: a Scene token is one attraction from the Hub, a Cast token two."""
 
 
 class Move(NamedTuple):
@@ -108,6 +118,7 @@ class KultGame:
         max_plies: int = DEFAULT_MAX_PLIES,
         pool: str | Path | Pool | None = None,
         decks: Sequence[str | Path | Deck] | None = None,
+        shaped_reward: bool = False,
     ) -> None:
         if isinstance(num_players, bool) or num_players not in range(2, MAX_PLAYERS + 1):
             raise ValueError(f"kult: num_players must be 2, 3 or 4, got {num_players!r}")
@@ -119,6 +130,8 @@ class KultGame:
             raise ValueError(f"kult: same_arcanum_swap must be a bool, got {same_arcanum_swap!r}")
         if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1:
             raise ValueError(f"kult: max_plies must be a positive int, got {max_plies!r}")
+        if not isinstance(shaped_reward, bool):
+            raise ValueError(f"kult: shaped_reward must be a bool, got {shaped_reward!r}")
         if not isinstance(pool, str | Path | Pool | None):
             raise ValueError(f"kult: pool must be a path to a pool file, got {pool!r}")
         self.num_players = num_players
@@ -127,6 +140,7 @@ class KultGame:
         self.tokens = self.target * num_players - 1  # KU-2.4
         self.same_arcanum_swap = same_arcanum_swap
         self.max_plies = max_plies
+        self.shaped_reward = shaped_reward
         self.pool = pool if isinstance(pool, Pool) else load_pool(pool)
         self.decks = self._decks(PACKAGED_DECKS[:num_players] if decks is None else decks)
         self.cards = self.pool.cards
@@ -154,7 +168,8 @@ class KultGame:
         return (
             f"KultGame(num_players={self.num_players}, game_type={self.game_type!r}, "
             f"same_arcanum_swap={self.same_arcanum_swap}, max_plies={self.max_plies}, "
-            f"pool={self.pool.data_version!r}, decks={decks})"
+            f"pool={self.pool.data_version!r}, decks={decks}, "
+            f"shaped_reward={self.shaped_reward})"
         )
 
     def deck_cards(self) -> list[list[int]]:
@@ -284,7 +299,7 @@ class KultState(PhasedState):
         "influences", "pool_influences", "hands", "decks", "discards", "hub_cards", "turn",
         "plies", "active", "phase", "window", "fight", "last_fight", "pending_push",
         "pending_token", "recruited", "invoked", "attacked", "embargo", "moves", "winner",
-        "counters",
+        "counters", "seat_stamps",
         "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
@@ -318,6 +333,7 @@ class KultState(PhasedState):
         self.winner: int | None = None
         self.moves: list[Move] = []
         self.counters = {"cards_played": 0, "pushes": 0, "attacks": 0, "cards_drawn": 0}
+        self.seat_stamps = [next(_STAMPS) for _ in range(players)]
         self._rewards = [0.0] * players
         self._returns = [0.0] * players
         self._legal: list[int] = []
@@ -363,8 +379,33 @@ class KultState(PhasedState):
         self.moves = []
         self._rewards = [0.0] * len(self._returns)
         self._events = []
+        before = self.progress() if self.game.shaped_reward else None
         self._do(action)
-        self.settle()
+        EngineState.settle(self)  # the rules restamp what they change
+        if before is not None:
+            self._shape(before)
+
+    def progress(self) -> list[float]:
+        """Each seat's tokens on the way to its Hub, in Hub tokens (``STATION_PROGRESS``)
+        over the Hub target: the potential of ``shaped_reward``; 1.0 or more is a win."""
+        target = self.game.target
+        return [
+            (hub + sum(share * base.tokens
+                       for share, base in zip(STATION_PROGRESS, cross, strict=True)
+                       if base is not None))
+            / target
+            for hub, cross in zip(self.hub_tokens, self.crosses, strict=True)
+        ]  # fmt: skip
+
+    def _shape(self, before: list[float]) -> None:
+        """Potential-based shaping (Ng et al., 1999), zero-sum between seats: each seat
+        gains its own progress of this apply less the mean of the others', scaled by
+        ``SHAPING_SCALE``; over a game it adds only the final difference in progress."""
+        gains = [now - then for now, then in zip(self.progress(), before, strict=True)]
+        others = len(gains) - 1
+        total = sum(gains)
+        for seat, gain in enumerate(gains):
+            self._reward(seat, SHAPING_SCALE * (gain - (total - gain) / others))
 
     def _do(self, action: int) -> None:
         """Play the action, then check the win (KU-9.1: after every action) and the limit.
@@ -394,6 +435,7 @@ class KultState(PhasedState):
         """KU-9.2: +1 to the winner and -1 to every other player; 0 to all on a draw."""
         self.winner = winner
         self.phase = OVER
+        self.restamp_all()  # the fight, if any, is over
         self.window = self.fight = self.pending_push = None
         if winner != DRAW:
             for seat in range(self.game.num_players):
@@ -423,6 +465,32 @@ class KultState(PhasedState):
         if not isinstance(text, str):
             raise IllegalActionError(f"kult: an action text is a str, got {text!r}")
         return notation.string_to_action(self, text)
+
+    # ----- what changed, for the encoders' caches ------------------------------------------
+
+    def restamp(self, seat: int) -> None:
+        """Say that what the encoders read of ``seat``'s cross changed: its cards, their
+        faces and tokens, its Influences, the Pool's Influences, the turn's recruits and
+        push abilities while it is active, its part in a fight. The rules call it wherever
+        they change one of these, so that a seat's view is cached by its stamp alone."""
+        self.seat_stamps[seat] = next(_STAMPS)
+
+    def restamp_all(self) -> None:
+        """``restamp`` every seat (the Pool's Influences, or an edit nobody described)."""
+        self.seat_stamps = [next(_STAMPS) for _ in self.seat_stamps]
+
+    def settle(self) -> None:
+        """``EngineState.settle`` for a position built or edited by hand: such an edit
+        says nothing of what it changed, so every seat is restamped first."""
+        self.restamp_all()
+        EngineState.settle(self)
+
+    def __setstate__(self, saved: tuple[None, dict[str, Any]]) -> None:
+        """Unpickled (a running env sent to a worker process): fresh stamps, since that
+        process's counter may have given these numbers to positions of its own."""
+        for name, value in saved[1].items():
+            object.__setattr__(self, name, value)
+        self.restamp_all()
 
     # ----- figures and moves the effects and role modules share -----------------------------
 
@@ -507,6 +575,7 @@ class KultState(PhasedState):
         other.winner = self.winner
         other.moves = list(self.moves)
         other.counters = dict(self.counters)
+        other.seat_stamps = self.seat_stamps[:]  # a diverging copy draws new stamps
         other._rewards = self._rewards[:]
         other._returns = self._returns[:]
         other._legal = self._legal[:]
@@ -525,6 +594,7 @@ class KultState(PhasedState):
             return other
 
         other = resample_consistent(deal, shows_real_choice(self), "kult")
+        other.restamp_all()  # its views are computed afresh, never taken from self's
         other.rng = random.Random(rng.getrandbits(64))
         other._events = [_unseen_draws(record, observer) for record in self._events]
         return other

@@ -61,7 +61,7 @@ def test_spec_declares_a_general_sum_game_of_two_to_four_players() -> None:
     assert [o["num_players"] for o in spec.bench_options] == [2, 3, 4]
     assert spec.decks == ("lantern", "ash", "tide", "clock")
     assert set(spec.options) == {"num_players", "game_type", "same_arcanum_swap", "max_plies",
-                                 "pool", "decks"}  # fmt: skip
+                                 "pool", "decks", "shaped_reward"}  # fmt: skip
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -98,6 +98,7 @@ def test_env_options_metadata_and_errors() -> None:
         ({"game_type": "galaxy"}, "game_type"),
         ({"same_arcanum_swap": "yes"}, "same_arcanum_swap"),
         ({"max_plies": 0}, "max_plies"),
+        ({"shaped_reward": 1}, "shaped_reward must be a bool"),
         ({"decks": ("ash",)}, "one deck per player"),
         ({"decks": "ash,tide"}, "sequence of deck specs"),
     ):
