@@ -51,6 +51,7 @@ from tabletop.envs.kult.actions import (
     DISCARD_BASE,
     DONE,
     HUB,
+    NUM_ACTIONS,
     NUM_COLOURS,
     POOL,
     SCENE,
@@ -95,6 +96,9 @@ COMMAND_COST = 0.8
 """A card from hand spent on its effect."""
 DISCARD_BELOW = 1.5
 """A card kept in hand below this worth is discarded at the end of the turn."""
+DECODED = tuple(decode(action) for action in range(NUM_ACTIONS))
+"""Every action id's ``(kind, fields)``, decoded once: the heuristic reads every legal action
+at every decision of every search rollout, and decoding them afresh was a fifth of a search."""
 
 
 class KultHeuristic:
@@ -113,7 +117,7 @@ class KultHeuristic:
         if phase == ATTRACT:
             return _attract(state, player, legal)
         if phase == RECRUIT:
-            return next((a for a in legal if decode(a)[0] == "recruit"), DONE)
+            return next((a for a in legal if DECODED[a][0] == "recruit"), DONE)
         if phase == ACTIONS:
             return _actions(state, player, legal)
         if phase == ATTACK:
@@ -131,7 +135,7 @@ class KultHeuristic:
 def _attract(state: KultState, player: int, legal: list[int]) -> int:
     """Scene -> Hub first (a face-up Scene card that received a token this phase could not
     pass it on), then Cast -> Scene, the Cast card with the most tokens first."""
-    moves = [(a, *decode(a)[1]) for a in legal if decode(a)[0] == "attract"]
+    moves = [(a, *DECODED[a][1]) for a in legal if DECODED[a][0] == "attract"]
     to_hub = [a for a, _, target in moves if target == HUB]
     if to_hub:
         return to_hub[0]
@@ -146,7 +150,7 @@ def _step_out(state: KultState, player: int, legal: list[int]) -> int:
     card best placed to keep it, a face-up Being with the highest combat value first."""
 
     def keeps(action: int) -> tuple[int, int, int]:
-        station = decode(action)[1][1]
+        station = DECODED[action][1][1]
         base = state.crosses[player][station]
         being = base.card.kind == BEING
         value = crosses.combat_value(state, player, station) if being else -9
@@ -161,10 +165,10 @@ def _step_out(state: KultState, player: int, legal: list[int]) -> int:
 def _actions(state: KultState, player: int, legal: list[int]) -> int:
     if state.pending_push is not None:  # the paying push of an invoked ability
         card = state.crosses[player][state.pending_push].card
-        return min(legal, key=lambda a: (_paying_cost(card, decode(a)[1]), a))
+        return min(legal, key=lambda a: (_paying_cost(card, DECODED[a][1]), a))
     hand = state.hands[player]
     cards = [state.card(iid) for iid in hand]
-    plays_ = [a for a in legal if decode(a)[0] in ("play", "attach")]
+    plays_ = [a for a in legal if DECODED[a][0] in ("play", "attach")]
     if plays_:
         score, action = max((_play_score(state, player, cards, a), -a) for a in plays_)
         if score >= MIN_PLAY:
@@ -172,7 +176,7 @@ def _actions(state: KultState, player: int, legal: list[int]) -> int:
     step = _key_plan(state, player, cards, legal)
     if step is not None:
         return step
-    commands = [a for a in legal if decode(a)[0] == "command"]
+    commands = [a for a in legal if DECODED[a][0] == "command"]
     if commands:
         score, action = max((_command_score(state, player, cards[a - COMMAND_BASE]), -a)
                             for a in commands)  # fmt: skip
@@ -185,7 +189,7 @@ def _actions(state: KultState, player: int, legal: list[int]) -> int:
 
 
 def _play_score(state: KultState, player: int, cards: list[Card], action: int) -> float:
-    kind, fields = decode(action)
+    kind, fields = DECODED[action]
     card = cards[fields[0]]
     players = state.game.num_players
     if kind == "play":
@@ -454,7 +458,7 @@ def _key_steps(
     cheapest first (pushes are weighed apart)."""
     steps: list[tuple[float, int, list[int]]] = []
     for action in legal:
-        kind, fields = decode(action)
+        kind, fields = DECODED[action]
         if kind == "turn":
             base = state.crosses[player][fields[0]]
             gained = _keys_of(base.card.on_turn)
@@ -491,7 +495,7 @@ def _push_for(
     token would leave the cross)."""
     best: tuple[float, int] | None = None
     for action in legal:
-        kind, fields = decode(action)
+        kind, fields = DECODED[action]
         if kind != "push" or fields[2] != colour:
             continue
         cost = _push_cost(fields)
@@ -525,7 +529,7 @@ def _ability(state: KultState, player: int, legal: list[int]) -> int | None:
     attackers = set(_good_attackers(state, player))
     best: tuple[float, int] | None = None
     for action in legal:
-        kind, fields = decode(action)
+        kind, fields = DECODED[action]
         if kind not in ("turn", "invoke"):
             continue
         station = fields[0]
@@ -540,7 +544,7 @@ def _ability(state: KultState, player: int, legal: list[int]) -> int | None:
                 value -= 1.5
         else:
             cheapest = min(
-                (_paying_cost(base.card, decode(a)[1]) for a in _paying_pushes(state, player)),
+                (_paying_cost(base.card, DECODED[a][1]) for a in _paying_pushes(state, player)),
                 default=9.0,
             )
             value = _effects_value(state, player, base.card.on_push, station) - cheapest
@@ -572,7 +576,7 @@ def _paying_pushes(state: KultState, player: int) -> list[int]:
 def _attack(state: KultState, player: int, legal: list[int]) -> int:
     best: tuple[float, int] | None = None
     for action in legal:
-        if decode(action)[0] != "attack":
+        if DECODED[action][0] != "attack":
             continue
         value = attack_value(state, player, action)
         if value > 0 and (best is None or (value, -action) > (best[0], -best[1])):
@@ -583,7 +587,7 @@ def _attack(state: KultState, player: int, legal: list[int]) -> int:
 def attack_value(state: KultState, player: int, action: int) -> float:
     """What an attack is worth to ``player`` if the values stand (0: not worth it)."""
     players = state.game.num_players
-    attacker, offset, target = decode(action)[1]
+    attacker, offset, target = DECODED[action][1]
     seat = (player + offset) % players
     mine = state.crosses[player][attacker]
     theirs = state.crosses[seat][target]
@@ -612,9 +616,8 @@ def _good_attackers(state: KultState, player: int) -> list[int]:
     """Own Cast stations from which an attack worth making exists now."""
     if state.attacked:
         return []
-    return [
-        decode(a)[1][0] for a in combat.attacks(state, player) if attack_value(state, player, a) > 0
-    ]
+    attacks = combat.attacks(state, player)
+    return [DECODED[a][1][0] for a in attacks if attack_value(state, player, a) > 0]
 
 
 # ----- Commands windows ------------------------------------------------------------------------
@@ -685,7 +688,7 @@ def _discard(state: KultState, player: int, legal: list[int]) -> int:
     """Abilities first: a card turned now costs nothing, the refresh (KU-7.7) follows;
     then the least useful card of the hand."""
     for action in legal:
-        kind, fields = decode(action)
+        kind, fields = DECODED[action]
         if kind == "turn":
             base = state.crosses[player][fields[0]]
             if _effects_value(state, player, base.card.on_turn, fields[0]) >= 0.5:
@@ -696,7 +699,7 @@ def _discard(state: KultState, player: int, legal: list[int]) -> int:
         return DONE
     worst: tuple[float, int] | None = None
     for action in legal:
-        if decode(action)[0] != "discard":
+        if DECODED[action][0] != "discard":
             continue
         card = state.card(hand[action - DISCARD_BASE])
         worth = keep_value(state, player, card, keys)
