@@ -204,7 +204,7 @@ def attract(state: KultState, seat: int, source: int, target: int) -> None:
     else:
         cross[target].tokens += 1
         turn_face_down(state, seat, target)
-    turn_face_down(state, seat, source)
+    turn_face_down(state, seat, source)  # restamps the seat
     state._record("token_attracted", player=seat, source=source, target=target)
 
 
@@ -228,6 +228,7 @@ def recruit(state: KultState, seat: int, station: int) -> None:
     state.pool_tokens -= 1
     state.crosses[seat][station].tokens += 1
     state.recruited.add(station)
+    state.restamp(seat)
     state._record("token_recruited", player=seat, station=station)
 
 
@@ -245,6 +246,7 @@ def recruit_extra(state: KultState, seat: int, tokens: int) -> None:
             return
         state.pool_tokens -= 1
         state.crosses[seat][target].tokens += 1
+        state.restamp(seat)
         state._record("token_recruited", player=seat, station=target)
 
 
@@ -283,6 +285,7 @@ def push(state: KultState, seat: int, source: int, target: int, colour: int | No
         state.pool_tokens += 1
     else:
         cross[target].tokens += 1
+    state.restamp(seat)
     if colour is not None:
         state.temp_keys[seat][colour] += 1
     state.counters["pushes"] += 1
@@ -297,6 +300,7 @@ def turn_face_down(state: KultState, seat: int, station: int) -> None:
     so figures cached from face-up cards are recomputed."""
     state.crosses[seat][station].face_up = False
     state.table.touch()
+    state.restamp(seat)
 
 
 def refresh_cross(state: KultState, seat: int) -> None:
@@ -306,6 +310,7 @@ def refresh_cross(state: KultState, seat: int) -> None:
         state.crosses[seat][station].face_up = True
     if turned:
         state.table.touch()
+        state.restamp(seat)
         state._record("cards_refreshed", player=seat, stations=turned)
 
 
@@ -345,6 +350,7 @@ def _step_out(state: KultState, seat: int, station: int) -> None:
             state.pending_token = (seat, station)
             return
         base.tokens -= 1
+        state.restamp(seat)
         _move_token(state, seat, station, (seat, targets[0]) if targets else None)
     state.pending_token = None
     _leave(state, seat, station, None)
@@ -354,6 +360,7 @@ def place_token(state: KultState, target: int) -> None:
     """The controller's choice of the Cast card for a token stepping out (KU-8.1)."""
     seat, station = state.pending_token
     state.crosses[seat][station].tokens -= 1
+    state.restamp(seat)
     _move_token(state, seat, station, (seat, target))
     _step_out(state, seat, station)
 
@@ -363,7 +370,7 @@ def _leave(state: KultState, seat: int, station: int, tokens_to: tuple[int, int]
     for attachment in attachments_on(state, seat, station):
         _to_discard(state, attachment, ("influences", seat))
     tokens, base.tokens = base.tokens, 0
-    _to_discard(state, base, ("cross", seat))
+    _to_discard(state, base, ("cross", seat))  # restamps the seat
     for _ in range(tokens):
         _token_leaves(state, seat, station, tokens_to)
 
@@ -371,6 +378,7 @@ def _leave(state: KultState, seat: int, station: int, tokens_to: tuple[int, int]
 def _to_discard(state: KultState, entry: Base | Attachment, zone: tuple[str, int]) -> None:
     owner = state.table.owners[entry.iid]
     state.table.remove(entry, zone)
+    state.restamp(zone[1])
     state.table.put(entry.iid, ("discard", owner))
     state._record("card_discarded", seat=zone[1], card=entry.card.index, owner=owner)
 
@@ -389,4 +397,5 @@ def _move_token(state: KultState, seat: int, station: int, to: tuple[int, int] |
         to = (-1, POOL)
     else:
         state.crosses[to[0]][to[1]].tokens += 1
+        state.restamp(to[0])
     state._record("token_moved", seat=seat, source=station, to_seat=to[0], target=to[1])

@@ -21,6 +21,7 @@ discard pile and of the observer's unseen cards.
 
 from __future__ import annotations
 
+import math
 import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -33,9 +34,7 @@ from tabletop.envs.kult.actions import CAST, MAX_HAND, NUM_COLOURS, STATIONS
 from tabletop.envs.kult.cards import ATTACH, INTO, NEUTRAL, Card, Pool, load_pool
 from tabletop.envs.kult.combat import Fight
 from tabletop.envs.kult.effects import BEFORE_RECRUIT, COLOURS, FIGHT, VOCAB
-from tabletop.envs.kult.plays import in_play
 from tabletop.envs.kult.turns import OVER, PHASE_NAMES
-from tabletop.envs.kult.zones import Attachment
 
 if TYPE_CHECKING:
     from tabletop.envs.kult.engine import KultGame, KultState
@@ -118,18 +117,24 @@ class Geometry:
         self.counts = len(pool.cards)
         self.flat_size = self.table_size + self.card_rows * self.width + (players + 1) * self.counts
         self.static = self._static_rows()
+        self.empty_index = len(pool.cards)
+        """The all-zero row of ``static``: an empty station's card features."""
+        self.owner_hot = [[float(o == k) for k in range(players)] for o in range(players)]
+        """One-hot lists of a relative seat (an owner's, in the state columns)."""
         self.positions = self._positions()
-        self.seat_cache: dict[tuple, tuple[np.ndarray, SeatSummary]] = {}
-        """``seat_views``' cache: a seat's rows and summary by what they are read from."""
-        self.station_cache: dict[tuple, np.ndarray] = {}
-        """``_seat_rows``' cache: a station's row by what it is read from."""
-        self.hand_cache: dict[tuple, np.ndarray] = {}
-        """``hand_rows``' cache: the hand rows by its cards and which are playable."""
-        self.pile_cache: dict[bytes, np.ndarray] = {}
-        """``_pile_counts``' cache: a discard pile's counts by its pool cards."""
-        self.index_cache: dict[int, tuple[list, np.ndarray]] = {}
-        """``_pool_indices``' cache: a table's pool index per instance."""
-        self.no_hand = np.zeros((MAX_HAND, self.width), dtype=np.float32)
+        self.seat_cache: dict[tuple[int, int], SeatView] = {}
+        """``seat_views``' cache: a seat's view by its stamp and relative seat."""
+        self._empty_states: dict[int, list[float]] = {}
+        self._starts: dict[tuple[int, int | None], list[int]] = {}
+        self.hand_cache: dict[tuple, tuple[list, np.ndarray]] = {}
+        """``hand_rows``' cache: the hand rows by its instances and which are playable."""
+        self.pile_cache: dict[tuple, tuple[list, np.ndarray]] = {}
+        """``_pile_counts``' cache: a discard pile's counts by its instances."""
+        self.unseen_cache: dict[tuple, tuple[list, np.ndarray]] = {}
+        """``unseen_counts``' cache: by the instances seen and the own cards in play."""
+        self.index_cache: dict[int, CardIndex] = {}
+        """``card_index``' cache: by ``id`` of a ``Table.cards`` list."""
+        self.no_hand = np.zeros(MAX_HAND * self.width, dtype=np.float32)
         self.no_counts = np.zeros(self.counts, dtype=np.float32)
         self.phase_one_hot = [
             [float(p == phase) for p in range(len(PHASE_NAMES))]
@@ -157,6 +162,29 @@ class Geometry:
         ]
         """``static_amounts[card.index]``: its amount of every ``STATIC_NAMES`` modifier."""
 
+    def part_starts(self, rows: int, counts: int | None) -> list[int]:
+        """Where each part of an encoding starts, its card rows at ``rows`` and (flat) its
+        counts at ``counts``: every seat's rows, the hand rows, every discard pile's
+        counts, the unseen counts (``_Encoder.encode``'s parts)."""
+        starts = self._starts.get((rows, counts))
+        if starts is None:
+            block = STATIONS * self.width
+            starts = [rows + k * block for k in range(self.players)]
+            starts.append(rows + self.cross_rows * self.width)
+            if counts is not None:
+                starts += [counts + j * self.counts for j in range(self.players + 1)]
+            self._starts[rows, counts] = starts
+        return starts
+
+    def empty_state(self, station_influences: int) -> list[float]:
+        """The state columns of an empty station with ``station_influences`` on it."""
+        columns = self._empty_states.get(station_influences)
+        if columns is None:
+            columns = [0.0] * self.D
+            columns[7 + self.players] = station_influences / 3
+            self._empty_states[station_influences] = columns
+        return columns
+
     def _positions(self) -> np.ndarray:
         """The position columns of the cross rows: in a cross, the seat, the station."""
         positions = np.zeros((self.cross_rows, self.P), dtype=np.float32)
@@ -169,8 +197,9 @@ class Geometry:
         return positions
 
     def _static_rows(self) -> np.ndarray:
-        """``static[card.index]``: the card's ``static_features`` (one row per pool card)."""
-        rows = np.zeros((len(self.pool.cards), self.C), dtype=np.float32)
+        """``static[card.index]``: the card's ``static_features`` (one row per pool card),
+        then a row of zeros (``empty_index``)."""
+        rows = np.zeros((len(self.pool.cards) + 1, self.C), dtype=np.float32)
         for card in self.pool.cards:
             rows[card.index] = static_features(card, self.allegiances)
         return rows
@@ -345,138 +374,194 @@ gives any pool's and player count's."""
 # ----- filling ------------------------------------------------------------------------------
 
 
-class SeatSummary:
-    """What both encoders read of one cross, gathered in one pass over its cards and
-    Influences: per station, the Influences on its card and on the station (count, and
-    their combat and holds modifiers as printed), the Hub's combat modifier, tokens in
-    the Scene and the Cast, and the permanent keys (as ``crosses.permanent_keys`` counts
-    them: a test holds them equal)."""
+class SeatView:
+    """One seat's part of a view from relative seat ``k``, built in one pass over its
+    cross and Influences and cached with the seat's stamp: its 8 card rows (``flat``) and
+    the figures the seat block and the unseen counts read of it (tokens in the Scene and
+    the Cast, the permanent keys as ``crosses.permanent_keys`` counts them, the Hub
+    Influences and the Arcanum, who owns which card). Holding limits and combat values are
+    summed as ``crosses.holding_limit`` and ``crosses.combat_value`` sum them (a test holds
+    rows and keys equal to the engine's figures)."""
 
-    __slots__ = (
-        "marks", "hub_combat", "hub_keys", "permanent", "scene", "cast", "owned", "tokens", "tail"
-    )  # fmt: skip
+    __slots__ = ("flat", "permanent", "quarters", "owned", "indices", "tokens", "tail")
 
-    def __init__(self, state: KultState, seat: int, geo: Geometry) -> None:
-        mods = geo.modifiers
-        owners = state.table.owners
+    def __init__(self, state: KultState, seat: int, k: int, player: int, geo: Geometry) -> None:
         self.owned: dict[int, list[int]] = {}
         """Owner -> pool indices of the cards in this cross it owns (cards and Influences)."""
-        self.marks: dict[int, list[float]] = {}
-        self.hub_combat = 0.0
-        self.hub_keys = 0
+        self.indices: set[int] = set()
+        """Pool indices of every card in this cross and on it (unique cards, KU-3.5)."""
+        marks, hub, keys = self._influences(state, seat, geo)
+        pool_combat = pool_holds = 0
+        for attachment in state.pool_influences:
+            pool_combat += attachment.card.combat_bonus
+            pool_holds += attachment.card.holds_bonus
+        self._stations(state, seat, k, player, geo, marks, (hub[2], pool_combat, pool_holds), keys)
+        self.tail = (hub[0] / 3, hub[1] / 3, *geo.arcanum_values[state.arcana[seat].name])
+        """The end of its seat block: the Hub Influences' figures and the Arcanum's."""
+
+    def _influences(
+        self, state: KultState, seat: int, geo: Geometry
+    ) -> tuple[dict[int, list], tuple[float, int, int], list[int]]:
+        """Per station, the Influences on its card (count, their combat and holds as
+        printed, the engine's combat and holds bonuses) and on the station (count, combat
+        and holds bonuses); the Hub's (combat as printed, keys, combat bonus); the
+        Arcanum's keys with those the Influences give."""
+        mods = geo.modifiers
+        owners = state.table.owners
+        owned, indices = self.owned, self.indices
+        marks: dict[int, list] = {}
+        hub_combat = 0.0
+        hub_keys = hub_bonus = 0
         keys = list(state.arcana[seat].keys)
         for attachment in state.influences[seat]:
-            self.owned.setdefault(owners[attachment.iid], []).append(attachment.card.index)
-            attach = attachment.card.attach
-            combat, holds, given = mods[attachment.card.index]
+            card = attachment.card
+            index = card.index
+            owned.setdefault(owners[attachment.iid], []).append(index)
+            indices.add(index)
+            combat, holds, given = mods[index]
             if any(given):
-                self.hub_keys += sum(given)
+                hub_keys += sum(given)
                 keys = [k + g for k, g in zip(keys, given, strict=True)]
+            attach = card.attach
             if attach == "hub":
-                self.hub_combat += combat
+                hub_combat += combat
+                hub_bonus += card.combat_bonus
                 continue
-            mark = self.marks.get(attachment.station)
+            mark = marks.get(attachment.station)
             if mark is None:
-                mark = self.marks[attachment.station] = [0, 0.0, 0.0, 0, 0.0, 0.0]
+                mark = marks[attachment.station] = [0, 0.0, 0.0, 0, 0, 0, 0, 0]
             if attach == "station":
                 mark[3] += 1
-                mark[4] += combat
-                mark[5] += holds
+                mark[4] += card.combat_bonus
+                mark[5] += card.holds_bonus
             else:
                 mark[0] += 1
                 mark[1] += combat
                 mark[2] += holds
+                mark[6] += card.combat_bonus
+                mark[7] += card.holds_bonus
+        return marks, (hub_combat, hub_keys, hub_bonus), keys
+
+    def _stations(
+        self, state: KultState, seat: int, k: int, player: int, geo: Geometry,
+        marks: dict[int, list], bonuses: tuple[int, int, int], keys: list[int],
+    ) -> None:  # fmt: skip
+        """The rows, the tokens figures and the permanent keys, from the stations."""
+        hub_bonus, pool_combat, pool_holds = bonuses
+        players = geo.players
+        owners = state.table.owners
+        owner_hot = geo.owner_hot
+        owned, seen = self.owned, self.indices
+        fight = state.fight
+        attacking = defending = -1
+        if fight is not None:
+            attacking = fight.attacker[1] if fight.attacker[0] == seat else -1
+            defending = fight.defender[1] if fight.defender[0] == seat else -1
+        recruited = invoked = ()
+        if seat == state.active:
+            recruited, invoked = state.recruited, state.invoked
+        k0, k1, k2, k3, k4 = keys
+        indices = []
+        dynamic: list[float] = []
         scene = cast = 0
         for station, base in enumerate(state.crosses[seat]):
+            mark = marks.get(station, _NO_MARK) if marks else _NO_MARK
             if base is None:
+                indices.append(geo.empty_index)
+                dynamic += geo.empty_state(mark[3])
                 continue
-            self.owned.setdefault(owners[base.iid], []).append(base.card.index)
-            if station < CAST.start:
-                scene += base.tokens
+            card = base.card
+            index = card.index
+            owner = owners[base.iid]
+            owned.setdefault(owner, []).append(index)
+            seen.add(index)
+            indices.append(index)
+            face_up = base.face_up
+            tokens = base.tokens
+            in_cast = station >= _CAST_START
+            if in_cast:
+                cast += tokens
             else:
-                cast += base.tokens
-            if base.face_up and base.card.kind == "place":
-                keys = [k + c for k, c in zip(keys, base.card.colours, strict=True)]
-        self.permanent = keys
-        self.scene = scene
-        self.cast = cast
+                scene += tokens
+            kind = card.kind
+            if face_up and kind == "place":
+                c0, c1, c2, c3, c4 = card.colours
+                k0, k1, k2, k3, k4 = k0 + c0, k1 + c1, k2 + c2, k3 + c3, k4 + c4
+            limit = card.holds + mark[5] + (mark[7] if face_up else 0)
+            if kind == "place" or kind == "being":
+                limit += pool_holds
+            combat = 0.0
+            if kind == "being":
+                value = card.combat + mark[4] + (mark[6] if face_up else 0) + pool_combat
+                combat = (value + hub_bonus if in_cast else value) / 5
+            dynamic += (float(face_up), tokens / 3, limit / 3, combat)
+            dynamic += owner_hot[(owner - player) % players]
+            if mark[0]:
+                dynamic += (mark[0] / 3, mark[1] / 3, mark[2] / 3)
+            else:
+                dynamic += _ZEROS[:3]
+            dynamic += (
+                mark[3] / 3,
+                float(station in recruited),
+                float(station in invoked),
+                float(station == attacking),
+                float(station == defending and station != attacking),
+                0.0,
+            )
+        rows = np.concatenate(
+            (
+                geo.positions[k * STATIONS : (k + 1) * STATIONS],
+                geo.static.take(indices, axis=0),
+                np.array(dynamic, dtype=np.float32).reshape(STATIONS, geo.D),
+            ),
+            axis=1,
+        )
+        self.flat = rows.reshape(-1)
+        """The 8 card rows, flattened."""
+        self.permanent = (k0, k1, k2, k3, k4)
+        self.quarters = [k0 / 4, k1 / 4, k2 / 4, k3 / 4, k4 / 4]
+        """The permanent keys / 4: the seat block's keys while no temporary key is held."""
         self.tokens = (scene / 4, cast / 4)
         """Its tokens figures in the seat block, as ``table_values`` writes them."""
-        self.tail = (
-            self.hub_combat / 3, self.hub_keys / 3, *geo.arcanum_values[state.arcana[seat].name]
-        )  # fmt: skip
-        """The end of its seat block: the Hub Influences' figures and the Arcanum's."""
 
 
-def keys_now(state: KultState, seat: int, summary: SeatSummary) -> list[int]:
-    """The seat's keys now: permanent and temporary (``crosses.keys``)."""
-    return [k + t for k, t in zip(summary.permanent, state.temp_keys[seat], strict=True)]
+_CAST_START = CAST.start
+_NO_MARK = (0, 0.0, 0.0, 0, 0, 0, 0, 0)
 
 
 CACHE_SEATS = True
 """Reuse what an observation is made of while everything it is read from is unchanged: a
-seat's rows and summary (``_seat_key``), a station's row, the hand rows and a discard
+seat's rows and summary (by the seat's stamp), a station's row, the hand rows and a discard
 pile's counts; off, every view is computed afresh (a test compares the two)."""
 CACHE_SIZE = 1024
 """Cached entries per cache of a geometry; a cache is emptied when it is full."""
 
 
-def _seat_key(state: KultState, seat: int, k: int) -> tuple:
-    """Everything a seat's rows and summary are read from, seen from relative seat ``k``:
-    its Arcanum, its cross (card, owner, face, tokens per station), its Influences and the
-    Pool's, the turn's recruits and push abilities if it is the active seat, and its part
-    in a fight."""
-    owners = state.table.owners
-    cross = tuple(
-        [
-            None if b is None else (b.card.index, owners[b.iid] - seat, b.face_up, b.tokens)
-            for b in state.crosses[seat]
-        ]
-    )
-    influences = state.influences[seat]
-    attached = tuple([(a.card.index, a.station) for a in influences]) if influences else ()
-    pool = state.pool_influences
-    pooled = tuple([a.card.index for a in pool]) if pool else ()
-    turn = (
-        (tuple(sorted(state.recruited)), tuple(sorted(state.invoked)))
-        if seat == state.active
-        else None
-    )
-    fight = state.fight
-    fighting = None
-    if fight is not None and seat in (fight.attacker[0], fight.defender[0]):
-        fighting = (fight.attacker, fight.defender)
-    return (seat, k, state.arcana[seat].index, cross, attached, pooled, turn, fighting)
-
-
-def seat_views(
-    state: KultState, player: int, geo: Geometry
-) -> list[tuple[np.ndarray, SeatSummary]]:
-    """Per relative seat (the observer first): its 8 card rows and its ``SeatSummary``,
-    from the cache when nothing they read has changed."""
+def seat_views(state: KultState, player: int, geo: Geometry) -> list[SeatView]:
+    """Per relative seat (the observer first): its ``SeatView``, cached by the seat's
+    stamp (``KultState.seat_stamps``: renewed by the rules whenever what it is read from
+    changes, never given twice in a process, so that a copy that diverges never finds the
+    other's view) and the relative seat."""
     views = []
     cache = geo.seat_cache
     players = geo.players
+    stamps = state.seat_stamps
     for k in range(players):
         seat = (player + k) % players
-        if not CACHE_SEATS:
-            summary = SeatSummary(state, seat, geo)
-            views.append((_seat_rows(state, seat, k, player, geo, summary), summary))
-            continue
-        key = _seat_key(state, seat, k)
-        view = cache.get(key)
+        key = (stamps[seat], k)
+        view = cache.get(key) if CACHE_SEATS else None
         if view is None:
-            summary = SeatSummary(state, seat, geo)
-            view = (_seat_rows(state, seat, k, player, geo, summary), summary)
-            if len(cache) >= CACHE_SIZE:
-                cache.clear()
-            cache[key] = view
+            view = SeatView(state, seat, k, player, geo)
+            if CACHE_SEATS:
+                if len(cache) >= CACHE_SIZE:
+                    cache.clear()
+                cache[key] = view
         views.append(view)
     return views
 
 
 def table_values(
-    state: KultState, player: int, geo: Geometry, views: list[tuple[np.ndarray, SeatSummary]]
+    state: KultState, player: int, geo: Geometry, views: list[SeatView]
 ) -> list[float]:
     """The table features (``Geometry.table_features``) of ``player``'s view, in order."""
     game = state.game
@@ -489,12 +574,7 @@ def table_values(
     ]
     values += geo.phase_one_hot[state.phase]
     values.append(float(not over and state.player == player))
-    pending = state.pending_push
-    recruited, invoked = state.recruited, state.invoked
-    values += (float(state.attacked), float(state.embargo), float(pending is not None))
-    values += [float(s in recruited) for s in CAST] if recruited else _ZEROS[: len(CAST)]
-    values += [float(s in invoked) for s in range(STATIONS)] if invoked else _ZEROS[:STATIONS]
-    values += _ZEROS[:STATIONS] if pending is None else [float(pending == s) for s in range(8)]
+    values += _turn_values(state)
     stepping = state.pending_token
     if stepping is None:
         values += _ZEROS[: 1 + players]
@@ -511,34 +591,61 @@ def table_values(
     else:
         values += (float(last.result == r) for r in FIGHT_RESULTS)
         values += (last.values[0] / 5, last.values[1] / 5)
-    pool_influences = state.pool_influences
-    if pool_influences:
-        values.append(len(pool_influences) / 3)
-        amounts = geo.static_amounts
-        for column in range(len(STATIC_NAMES)):
-            total = 0.0
-            for attachment in pool_influences:
-                total += amounts[attachment.card.index][column]
-            values.append(total / 3)
-    else:
-        values += _ZEROS[: len(STATIC_NAMES) + 1]
+    values += _pool_values(state, geo)
     window = state.window
     responder = window.responder if window is not None else -1
-    active = state.active if not over else -1
-    target = game.target
+    _seat_values(state, player, -1 if over else state.active, responder, views, values)
+    return values
+
+
+def _turn_values(state: KultState) -> list[float]:
+    """``turn_state`` and ``pending_push``: what the active seat did this turn."""
+    pending = state.pending_push
+    recruited, invoked = state.recruited, state.invoked
+    values = [float(state.attacked), float(state.embargo), float(pending is not None)]
+    values += [float(s in recruited) for s in CAST] if recruited else _ZEROS[: len(CAST)]
+    values += [float(s in invoked) for s in range(STATIONS)] if invoked else _ZEROS[:STATIONS]
+    values += _ZEROS[:STATIONS] if pending is None else [float(pending == s) for s in range(8)]
+    return values
+
+
+def _pool_values(state: KultState, geo: Geometry) -> list[float]:
+    """``pool_influences``: their count / 3, then each static's amounts summed / 3."""
+    pool_influences = state.pool_influences
+    if not pool_influences:
+        return _ZEROS[: len(STATIC_NAMES) + 1]
+    values = [len(pool_influences) / 3]
+    amounts = geo.static_amounts
+    for column in range(len(STATIC_NAMES)):
+        total = 0.0
+        for attachment in pool_influences:
+            total += amounts[attachment.card.index][column]
+        values.append(total / 3)
+    return values
+
+
+def _seat_values(
+    state: KultState, player: int, active: int, responder: int, views: list[SeatView],
+    values: list[float],
+) -> None:  # fmt: skip
+    """Append the seat blocks (``SEAT_FEATURES``), the observer's first."""
+    players = len(views)
+    target = state.game.target
     hub_tokens, temp_keys = state.hub_tokens, state.temp_keys
     hands, decks, discards = state.hands, state.decks, state.discards
-    for k in range(players):
+    for k, view in enumerate(views):
         seat = (player + k) % players
-        summary = views[k][1]
         values += (float(active == seat), float(responder == seat), hub_tokens[seat] / target)
-        values += summary.tokens
+        values += view.tokens
         temp = temp_keys[seat]
-        values += [(key + t) / 4 for key, t in zip(summary.permanent, temp, strict=True)]
-        values += [t / 4 for t in temp]
+        if any(temp):
+            values += [(key + t) / 4 for key, t in zip(view.permanent, temp, strict=True)]
+            values += [t / 4 for t in temp]
+        else:
+            values += view.quarters
+            values += _ZEROS[:NUM_COLOURS]
         values += (len(hands[seat]) / MAX_HAND, len(decks[seat]) / 30, len(discards[seat]) / 30)
-        values += summary.tail
-    return values
+        values += view.tail
 
 
 _ZEROS = [0.0] * 32
@@ -558,142 +665,67 @@ def _fight_values(state: KultState, fight: Fight | None, player: int, players: i
     return values
 
 
-def _statics_sum(attachments: Sequence[Attachment], name: str) -> float:
-    total = 0.0
-    for attachment in attachments:
-        params = attachment.card.static(name)
-        if params is not None:
-            total += _static_amount(params)
-    return total
-
-
-def hand_rows(state: KultState, player: int, geo: Geometry, summary: SeatSummary) -> np.ndarray:
-    """The ``MAX_HAND`` x ``width`` rows of ``player``'s hand slots (cached by the cards
-    and which of them the player may pay for now): do not modify the array returned."""
+def hand_rows(state: KultState, player: int, geo: Geometry, views: list[SeatView]) -> np.ndarray:
+    """The ``MAX_HAND`` x ``width`` rows of ``player``'s hand slots, flattened, cached by
+    the hand's instances (of one ``Table.cards`` list) and which of them ``player`` may pay
+    for now (KU-4.4, KU-3.5): do not modify the array returned."""
     hand = state.hands[player]
     if not hand:
         return geo.no_hand
-    k0, k1, k2, k3, k4 = keys_now(state, player, summary)
-    allegiance = state.arcana[player].allegiance
-    cards = state.table.cards
-    key = []
-    for iid in hand:
-        card = cards[iid]
-        c0, c1, c2, c3, c4 = card.cost
-        playable = (
-            k0 >= c0 and k1 >= c1 and k2 >= c2 and k3 >= c3 and k4 >= c4
-            and card.allegiance in (NEUTRAL, allegiance)
-            and not (card.unique and in_play(state, card))
-        )  # fmt: skip
-        key.append(card.index if playable else -1 - card.index)
-    cache = geo.hand_cache
-    rows = cache.get(tuple(key)) if CACHE_SEATS else None
-    if rows is None:
-        rows = np.zeros((MAX_HAND, geo.width), dtype=np.float32)
-        sources = [i if i >= 0 else -1 - i for i in key]
-        count = len(key)
-        rows[:count, geo.P : geo.P + geo.C] = geo.static.take(sources, axis=0)
-        dyn = geo.P + geo.C
-        rows[:count, 1] = 1.0  # in hand
-        rows[:count, 2] = 1.0  # controller seat +0
-        rows[:count, dyn + 4] = 1.0  # owner seat +0
-        rows[:count, dyn + 12 + geo.players] = [float(i >= 0) for i in key]
-        if CACHE_SEATS:
-            if len(cache) >= CACHE_SIZE:
-                cache.clear()
-            cache[tuple(key)] = rows
+    index = card_index(geo, state.table.cards)
+    key = (id(index.cards), tuple(hand), _playable(state, player, views, index))
+    cached = geo.hand_cache.get(key) if CACHE_SEATS else None
+    if cached is not None:
+        return cached[1]
+    rows = _hand_rows(geo, [index.of[i] for i in hand], key[2])
+    if CACHE_SEATS:
+        if len(geo.hand_cache) >= CACHE_SIZE:
+            geo.hand_cache.clear()
+        geo.hand_cache[key] = (index.cards, rows)  # the list kept: its id stays its own
     return rows
 
 
-def fill_card_rows(
-    state: KultState,
-    player: int,
-    rows: np.ndarray,
-    geo: Geometry,
-    views: list[tuple[np.ndarray, SeatSummary]],
-) -> None:
-    """Write the ``card_rows`` x ``width`` rows of ``player``'s view into ``rows``: each
-    seat's 8 rows from ``seat_views``, then the observer's hand."""
-    for k, (block, _) in enumerate(views):
-        rows[k * STATIONS : (k + 1) * STATIONS] = block
-    rows[geo.cross_rows :] = hand_rows(state, player, geo, views[0][1])
+def _playable(state: KultState, player: int, views: list[SeatView], index: CardIndex) -> int:
+    """Which of ``player``'s hand cards it may pay for now, as bits in hand order: the
+    allegiance its own or Neutral, the keys it controls (permanent and temporary), a
+    unique card not in play yet (``plays.may_play``)."""
+    k0, k1, k2, k3, k4 = views[0].permanent
+    t0, t1, t2, t3, t4 = state.temp_keys[player]
+    k0, k1, k2, k3, k4 = k0 + t0, k1 + t1, k2 + t2, k3 + t3, k4 + t4
+    allowed = index.allowed(state.arcana[player].allegiance)
+    cards, unique = index.cards, index.unique
+    bits = 0
+    for slot, iid in enumerate(state.hands[player]):
+        if iid not in allowed:
+            continue
+        c0, c1, c2, c3, c4 = cards[iid].cost
+        if k0 < c0 or k1 < c1 or k2 < c2 or k3 < c3 or k4 < c4:
+            continue
+        if iid in unique and _in_play(state, views, index.of[iid]):
+            continue
+        bits |= 1 << slot
+    return bits
 
 
-def _seat_rows(
-    state: KultState, seat: int, k: int, player: int, geo: Geometry, summary: SeatSummary
-) -> np.ndarray:
-    """The 8 rows of ``seat``'s cross (relative seat ``k``), a new array: one row per
-    station, each from the station cache when what it is read from is unchanged. Holding
-    limits and combat values are the engine's (``crosses.holding_limit``,
-    ``crosses.combat_value``)."""
-    players = geo.players
-    owners = state.table.owners
-    fight = state.fight
-    attacking = fight.attacker if fight is not None else None
-    defending = fight.defender if fight is not None else None
-    holding_limit, combat_value = crosses.holding_limit, crosses.combat_value
-    marks = summary.marks
-    active = seat == state.active
-    recruited, invoked = state.recruited, state.invoked
-    cache = geo.station_cache
-    rows = []
-    for station, base in enumerate(state.crosses[seat]):
-        mark = marks.get(station) if marks else None
-        if base is None:
-            key: tuple = (k, station, mark[3] if mark else 0)
-        else:
-            card = base.card
-            at = (seat, station)
-            key = (
-                k, station, mark[3] if mark else 0, card.index,
-                (owners[base.iid] - player) % players, base.face_up, base.tokens,
-                holding_limit(state, seat, station),
-                combat_value(state, seat, station) if card.kind == "being" else None,
-                (mark[0], mark[1], mark[2]) if mark and mark[0] else None,
-                active and station in recruited, active and station in invoked,
-                attacking is not None and attacking == at,
-                attacking is not None and attacking != at and defending == at,
-            )  # fmt: skip
-        row = cache.get(key) if CACHE_SEATS else None
-        if row is None:
-            row = _station_row(key, geo)
-            if CACHE_SEATS:
-                if len(cache) >= CACHE_SIZE:
-                    cache.clear()
-                cache[key] = row
-        rows.append(row)
-    return np.concatenate(rows).reshape(STATIONS, geo.width)
+def _in_play(state: KultState, views: list[SeatView], pool_index: int) -> bool:
+    """Whether a copy of the pool card lies in play anywhere (``plays.in_play``)."""
+    if any(pool_index in view.indices for view in views):
+        return True
+    return any(a.card.index == pool_index for a in state.pool_influences)
 
 
-def _station_row(key: tuple, geo: Geometry) -> np.ndarray:
-    """One station's row from its ``_seat_rows`` key."""
-    k, station, station_marks = key[:3]
-    players = geo.players
+def _hand_rows(geo: Geometry, indices: list[int], playable: int) -> np.ndarray:
+    """The hand rows of cards ``indices`` (pool indices, in hand order), marked playable
+    by the bits of ``playable``."""
+    rows = np.zeros((MAX_HAND, geo.width), dtype=np.float32)
+    count = len(indices)
+    rows[:count, geo.P : geo.P + geo.C] = geo.static.take(indices, axis=0)
     dyn = geo.P + geo.C
-    row = np.zeros(geo.width, dtype=np.float32)
-    row[: geo.P] = geo.positions[k * STATIONS + station]
-    if station_marks:
-        row[dyn + 7 + players] = station_marks / 3
-    if len(key) == 3:
-        return row
-    _, _, _, index, owner, face_up, tokens, limit, combat, mark, recruited, invoked = key[:12]
-    attacking, defending = key[12:]
-    row[geo.P : geo.P + geo.C] = geo.static[index]
-    row[dyn : dyn + 3] = (float(face_up), tokens / 3, limit / 3)
-    row[dyn + 4 + owner] = 1.0
-    if combat is not None:
-        row[dyn + 3] = combat / 5
-    if mark is not None:
-        row[dyn + 4 + players : dyn + 7 + players] = (mark[0] / 3, mark[1] / 3, mark[2] / 3)
-    if recruited:
-        row[dyn + 8 + players] = 1.0
-    if invoked:
-        row[dyn + 9 + players] = 1.0
-    if attacking:
-        row[dyn + 10 + players] = 1.0
-    elif defending:
-        row[dyn + 11 + players] = 1.0
-    return row
+    rows[:count, 1] = 1.0  # in hand
+    rows[:count, 2] = 1.0  # controller seat +0
+    rows[:count, dyn + 4] = 1.0  # owner seat +0
+    rows[:count, dyn + 12 + geo.players] = [float(playable >> s & 1) for s in range(count)]
+    return rows.reshape(-1)
 
 
 _DECK_LISTS: weakref.WeakKeyDictionary[KultGame, list[np.ndarray]] = weakref.WeakKeyDictionary()
@@ -710,119 +742,191 @@ def deck_list(game: KultGame, seat: int, size: int) -> np.ndarray:
     return lists[seat]
 
 
-def _pool_indices(geo: Geometry, cards: list[Card]) -> np.ndarray:
-    """``cards[iid].index`` for every instance of a table, as an array (cached per
-    ``Table.cards`` list, which copies share and the engine replaces, never edits)."""
+class CardIndex:
+    """What the encoders look up by instance in one ``Table.cards`` list (copies share it;
+    the engine replaces it, never edits it): each instance's pool index, as a list and an
+    array, and the instances of unique cards (KU-3.5). Caches keyed by instances name the
+    list by ``id`` and keep it, so that the id stays its own."""
+
+    __slots__ = ("cards", "of", "array", "unique", "_allowed")
+
+    def __init__(self, cards: list[Card]) -> None:
+        self.cards = cards
+        self.of = [card.index for card in cards]
+        self.array = np.array(self.of, dtype=np.intp)
+        self.unique = frozenset(
+            iid for iid, card in enumerate(cards) if getattr(card, "unique", False)
+        )  # the Arcana are instances too
+        self._allowed: dict[str, frozenset[int]] = {}
+
+    def allowed(self, allegiance: str) -> frozenset[int]:
+        """The instances of cards an Arcanum of ``allegiance`` may play: Neutral or its
+        own allegiance (KU-4.4)."""
+        allowed = self._allowed.get(allegiance)
+        if allowed is None:
+            allowed = self._allowed[allegiance] = frozenset(
+                iid for iid, card in enumerate(self.cards)
+                if getattr(card, "allegiance", None) in (NEUTRAL, allegiance)
+            )  # fmt: skip
+        return allowed
+
+
+def card_index(geo: Geometry, cards: list[Card]) -> CardIndex:
+    """The ``CardIndex`` of a ``Table.cards`` list (cached)."""
     cached = geo.index_cache.get(id(cards))
-    if cached is None or cached[0] is not cards or len(cached[1]) != len(cards):
+    if cached is None or cached.cards is not cards:
         if len(geo.index_cache) >= CACHE_SIZE:
             geo.index_cache.clear()
-        cached = geo.index_cache[id(cards)] = (
-            cards,
-            np.fromiter((card.index for card in cards), np.intp, len(cards)),
-        )
-    return cached[1]
+        cached = geo.index_cache[id(cards)] = CardIndex(cards)
+    return cached
 
 
-def _pile_counts(geo: Geometry, pile: list[int], indices: np.ndarray) -> np.ndarray:
-    """Copies of each pool card in a discard pile / 3 (cached by the pile's pool cards)."""
+def _pile_counts(geo: Geometry, pile: list[int], index: CardIndex) -> np.ndarray:
+    """Copies of each pool card in a discard pile / 3 (cached by the pile's instances)."""
     if not pile:
         return geo.no_counts
-    cards = indices[pile]
-    if not CACHE_SEATS:
-        return np.bincount(cards, minlength=geo.counts).astype(np.float32) / 3
-    key = cards.tobytes()
-    counts = geo.pile_cache.get(key)
-    if counts is None:
-        counts = np.bincount(cards, minlength=geo.counts).astype(np.float32) / 3
+    key = (id(index.cards), tuple(pile))
+    cached = geo.pile_cache.get(key) if CACHE_SEATS else None
+    if cached is not None:
+        return cached[1]
+    counts = np.bincount(index.array[pile], minlength=geo.counts).astype(np.float32) / 3
+    if CACHE_SEATS:
         if len(geo.pile_cache) >= CACHE_SIZE:
             geo.pile_cache.clear()
-        geo.pile_cache[key] = counts
+        geo.pile_cache[key] = (index.cards, counts)
     return counts
 
 
 def count_parts(
-    state: KultState, player: int, geo: Geometry, views: list[tuple[np.ndarray, SeatSummary]]
+    state: KultState, player: int, geo: Geometry, views: list[SeatView]
 ) -> list[np.ndarray]:
     """Per-card counts of every discard pile (the observer's first) and of the observer's
-    unseen cards: its deck list less its hand, its discard pile and its cards in play
-    anywhere (what remains is its deck and Hub card together, in an unknown order), each
-    / 3: do not modify the arrays returned."""
+    unseen cards (``unseen_counts``), each / 3: do not modify the arrays returned."""
     players = geo.players
-    size = geo.counts
-    indices = _pool_indices(geo, state.table.cards)
+    index = card_index(geo, state.table.cards)
     discards = state.discards
-    parts = [_pile_counts(geo, discards[(player + k) % players], indices) for k in range(players)]
-    owners = state.table.owners
-    seen = state.hands[player] + discards[player]
-    in_play = [a.card.index for a in state.pool_influences if owners[a.iid] == player]
-    for _, summary in views:
-        in_play += summary.owned.get(player, ())
-    held = np.bincount(indices[seen], minlength=size) if seen else 0
-    if in_play:
-        held = held + np.bincount(in_play, minlength=size)
-    parts.append((deck_list(state.game, player, size) - held).astype(np.float32) / 3)
+    parts = [_pile_counts(geo, discards[(player + k) % players], index) for k in range(players)]
+    parts.append(unseen_counts(state, player, geo, views, index))
     return parts
 
 
-def count_values(
-    state: KultState, player: int, geo: Geometry, views: list[tuple[np.ndarray, SeatSummary]]
+def unseen_counts(
+    state: KultState, player: int, geo: Geometry, views: list[SeatView], index: CardIndex
 ) -> np.ndarray:
-    """``count_parts`` as one vector."""
-    return np.concatenate(count_parts(state, player, geo, views))
+    """The observer's deck list less its hand, its discard pile and its cards in play
+    anywhere (what remains is its deck and Hub card together, in an unknown order) / 3;
+    cached by those instances and cards."""
+    seen = state.hands[player] + state.discards[player]
+    owners = state.table.owners
+    in_play = [a.card.index for a in state.pool_influences if owners[a.iid] == player]
+    for view in views:
+        in_play += view.owned.get(player, ())
+    key = (id(index.cards), player, tuple(seen), tuple(in_play))
+    cached = geo.unseen_cache.get(key) if CACHE_SEATS else None
+    if cached is not None:
+        return cached[1]
+    size = geo.counts
+    held = np.bincount(index.array[seen], minlength=size) if seen else 0
+    if in_play:
+        held = held + np.bincount(in_play, minlength=size)
+    counts = (deck_list(state.game, player, size) - held).astype(np.float32) / 3
+    if CACHE_SEATS:
+        if len(geo.unseen_cache) >= CACHE_SIZE:
+            geo.unseen_cache.clear()
+        geo.unseen_cache[key] = (index.cards, counts)
+    return counts
 
 
-class FlatEncoder:
+class WorkingCopy:
+    """An observer's last encoding of one position (``KultState.encodings``, never copied
+    with the state), and what each part of it was written from: a part (a seat's rows, the
+    hand rows, a count vector: cached arrays, never modified) is written again only when
+    it is another object, so a step rewrites what changed and the table features."""
+
+    __slots__ = ("vector", "written")
+
+    def __init__(self, size: int, parts: int) -> None:
+        self.vector = np.zeros(size, dtype=np.float32)
+        self.written: list[np.ndarray | None] = [None] * parts
+
+    def update(self, parts: list[np.ndarray], starts: list[int]) -> None:
+        """Write each part that changed at its start."""
+        written, vector = self.written, self.vector
+        for i, part in enumerate(parts):
+            if written[i] is not part:
+                vector[starts[i] : starts[i] + part.size] = part
+                written[i] = part
+
+
+class _Encoder:
+    """Both encoders: the same parts (``seat_views``, ``hand_rows``, ``count_parts``,
+    ``table_values``) written into a ``WorkingCopy`` at the encoder's offsets."""
+
+    name = ""
+    version = 0
+    counts = False
+    """Whether the vector holds the discard and unseen counts (the flat one)."""
+
+    def shape(self, game: KultGame) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def offsets(self, geo: Geometry) -> tuple[int, int, int]:
+        """Where the table features, the card rows and the counts start."""
+        raise NotImplementedError
+
+    def encode(self, state: KultState, player: int) -> np.ndarray:
+        geo = geometry(state.game.pool, state.game.num_players)
+        table, rows, counts = self.offsets(geo)
+        views = seat_views(state, player, geo)
+        parts = [view.flat for view in views]
+        parts.append(hand_rows(state, player, geo, views))
+        if self.counts:
+            parts += count_parts(state, player, geo, views)
+        shape = self.shape(state.game)
+        copy = self._working_copy(state, player, shape, len(parts))
+        copy.update(parts, geo.part_starts(rows, counts if self.counts else None))
+        copy.vector[table : table + geo.table_size] = table_values(state, player, geo, views)
+        return copy.vector.reshape(shape).copy()  # a new array: callers may keep it
+
+    def _working_copy(
+        self, state: KultState, player: int, shape: tuple[int, ...], parts: int
+    ) -> WorkingCopy:
+        copy = state.encodings.get((self.name, player)) if CACHE_SEATS else None
+        if copy is None:
+            copy = WorkingCopy(math.prod(shape), parts)
+            if CACHE_SEATS:
+                state.encodings[self.name, player] = copy
+        return copy
+
+
+class FlatEncoder(_Encoder):
     """One float32 vector; ``flat_layout(pool, players)`` documents its slices."""
 
     name = "flat"
-    version = 0
+    counts = True
 
     def shape(self, game: KultGame) -> tuple[int, ...]:
         return (geometry(game.pool, game.num_players).flat_size,)
 
-    def encode(self, state: KultState, player: int) -> np.ndarray:
-        geo = geometry(state.game.pool, geo_players(state))
-        views = seat_views(state, player, geo)
-        return np.concatenate(
-            (
-                np.array(table_values(state, player, geo, views), dtype=np.float32),
-                *(block.reshape(-1) for block, _ in views),
-                hand_rows(state, player, geo, views[0][1]).reshape(-1),
-                *count_parts(state, player, geo, views),
-            )
-        )
+    def offsets(self, geo: Geometry) -> tuple[int, int, int]:
+        rows = geo.table_size
+        return 0, rows, rows + geo.card_rows * geo.width
 
 
-class EntityEncoder:
+class EntityEncoder(_Encoder):
     """Rows ``0 .. 8N-1``: the stations of every cross (the observer's first), then
     ``MAX_HAND`` rows of the observer's hand slots, each a position one-hot, the card's
     data features and its state; the last ``table_rows`` rows hold the table features
     flattened and zero-padded. Empty positions are zeros but for their position."""
 
     name = "entity"
-    version = 0
 
     def shape(self, game: KultGame) -> tuple[int, ...]:
         geo = geometry(game.pool, game.num_players)
         return (geo.card_rows + geo.table_rows, geo.width)
 
-    def encode(self, state: KultState, player: int) -> np.ndarray:
-        geo = geometry(state.game.pool, geo_players(state))
-        views = seat_views(state, player, geo)
-        table = np.zeros(geo.table_rows * geo.width, dtype=np.float32)
-        table[: geo.table_size] = table_values(state, player, geo, views)
-        return np.concatenate(
-            (
-                *(block for block, _ in views),
-                hand_rows(state, player, geo, views[0][1]),
-                table.reshape(geo.table_rows, geo.width),
-            )
-        )
-
-
-def geo_players(state: KultState) -> int:
-    return state.game.num_players
+    def offsets(self, geo: Geometry) -> tuple[int, int, int]:
+        return geo.card_rows * geo.width, 0, 0
 
 
 ENCODERS = {"flat": FlatEncoder(), "entity": EntityEncoder()}

@@ -299,7 +299,7 @@ class KultState(PhasedState):
         "influences", "pool_influences", "hands", "decks", "discards", "hub_cards", "turn",
         "plies", "active", "phase", "window", "fight", "last_fight", "pending_push",
         "pending_token", "recruited", "invoked", "attacked", "embargo", "moves", "winner",
-        "counters", "seat_stamps",
+        "counters", "seat_stamps", "encodings",
         "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
@@ -334,6 +334,8 @@ class KultState(PhasedState):
         self.moves: list[Move] = []
         self.counters = {"cards_played": 0, "pushes": 0, "attacks": 0, "cards_drawn": 0}
         self.seat_stamps = [next(_STAMPS) for _ in range(players)]
+        self.encodings: dict[tuple[str, int], Any] = {}
+        """The encoders' working copies of this position's views (never copied)."""
         self._rewards = [0.0] * players
         self._returns = [0.0] * players
         self._legal: list[int] = []
@@ -485,13 +487,6 @@ class KultState(PhasedState):
         self.restamp_all()
         EngineState.settle(self)
 
-    def __setstate__(self, saved: tuple[None, dict[str, Any]]) -> None:
-        """Unpickled (a running env sent to a worker process): fresh stamps, since that
-        process's counter may have given these numbers to positions of its own."""
-        for name, value in saved[1].items():
-            object.__setattr__(self, name, value)
-        self.restamp_all()
-
     # ----- figures and moves the effects and role modules share -----------------------------
 
     keys = crosses.keys
@@ -576,6 +571,7 @@ class KultState(PhasedState):
         other.moves = list(self.moves)
         other.counters = dict(self.counters)
         other.seat_stamps = self.seat_stamps[:]  # a diverging copy draws new stamps
+        other.encodings = {}
         other._rewards = self._rewards[:]
         other._returns = self._returns[:]
         other._legal = self._legal[:]

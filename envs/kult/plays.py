@@ -241,6 +241,7 @@ def play_base(state: KultState, seat: int, slot: int, offset: int, station: int)
     iid = state.table.pop(("hand", seat), slot)
     card = state.table.cards[iid]
     state.table.put(Base(iid, card), ("cross", target), station)
+    state.restamp(target)
     state.counters["cards_played"] += 1
     state._record("card_played", player=seat, card=card.index, seat=target, station=station)
 
@@ -252,10 +253,12 @@ def play_influence(state: KultState, seat: int, slot: int, offset: int, station:
     card = state.table.cards[iid]
     if offset < 0:
         state.table.put(Attachment(iid, card, HUB), ("pool_influences", 0))
+        state.restamp_all()  # the Pool's Influences are in every seat's view
         target = -1
     else:
         target = (seat + offset) % state.game.num_players
         state.table.put(Attachment(iid, card, station), ("influences", target))
+        state.restamp(target)
     state.counters["cards_played"] += 1
     state._record(
         "influence_attached", player=seat, card=card.index, seat=target,
@@ -284,6 +287,7 @@ def invoke(state: KultState, seat: int, station: int) -> None:
     """Ask for the push that pays the card's ability (KU-6.5): the next decision."""
     state.pending_push = station
     state.invoked.add(station)
+    state.restamp(seat)
     state._record("ability_invoked", player=seat, station=station,
                   card=state.crosses[seat][station].card.index)  # fmt: skip
 

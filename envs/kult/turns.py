@@ -274,6 +274,7 @@ def end_turn(state: KultState) -> None:
         keys[:] = [0] * len(keys)
     state.recruited.clear()
     state.invoked.clear()
+    state.restamp(state.active)
     state.embargo = False
     state.attacked = False
     begin_turn(state, (state.active + 1) % state.game.num_players)

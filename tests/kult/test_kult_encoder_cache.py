@@ -1,0 +1,133 @@
+"""Kult's encoder caches: a seat's view is cached by the seat's stamp (renewed by the rules
+wherever what it is read from changes), the hand rows and counts by the instances they are
+read from, and each position keeps its observers' last encodings to rewrite only what
+changed. Every cached view must equal the view computed afresh, along random and heuristic
+games, for clones and determinizations that diverge from the position they came from, and
+for positions edited by hand (then ``settle``d)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from kult_positions import stacked
+
+from tabletop.envs.kult import encoders
+from tabletop.envs.kult.encoders import ENCODERS
+from tabletop.envs.kult.engine import KultGame, KultState
+from tabletop.envs.kult.heuristic import KultHeuristic
+
+PLAYERS = (2, 3, 4)
+
+
+@contextmanager
+def afresh() -> Iterator[None]:
+    """Every encoding inside is computed without any cache or working copy."""
+    encoders.CACHE_SEATS = False
+    try:
+        yield
+    finally:
+        encoders.CACHE_SEATS = True
+
+
+def assert_views_fresh(state: KultState) -> None:
+    """Every seat's view in both encoders, cached, equals the one computed afresh."""
+    seats = range(state.game.num_players)
+    cached = [ENCODERS[name].encode(state, seat) for name in ENCODERS for seat in seats]
+    with afresh():
+        fresh = [ENCODERS[name].encode(state, seat) for name in ENCODERS for seat in seats]
+    for a, b in zip(cached, fresh, strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+def play(state: KultState, rng: random.Random, plies: int, smart: int | None = None) -> None:
+    """``plies`` moves (or to the end): the heuristic at seat ``smart``, random elsewhere,
+    checking every view after each."""
+    heuristic = KultHeuristic()
+    for _ in range(plies):
+        if state.is_terminal():
+            return
+        player = state.current_player
+        if player == smart:
+            state.apply(heuristic.act(state, player))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+        assert_views_fresh(state)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_cached_views_equal_fresh_views_along_games(players: int) -> None:
+    """Random games and games of the heuristic against random (fights, Influences, Hub
+    targets reached), both game types, with and without the same-Arcanum swap."""
+    rng = random.Random(players)
+    for index, options in enumerate(({}, {"game_type": "world", "same_arcanum_swap": False})):
+        game = KultGame(num_players=players, **options)
+        state = game.new_state(seed=players * 10 + index)
+        assert_views_fresh(state)
+        play(state, rng, 400, smart=index % players)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_diverging_clone_never_reads_the_originals_cache(players: int) -> None:
+    """Clones share their position's stamps until one of them moves; from then on each
+    one's views are its own, for both."""
+    rng = random.Random(100 + players)
+    state = KultGame(num_players=players).new_state(seed=players)
+    for _ in range(12):
+        play(state, rng, 17)
+        clone = state.clone()
+        assert clone.seat_stamps == state.seat_stamps
+        assert_views_fresh(clone)
+        play(clone, rng, 5)
+        assert_views_fresh(state)
+        play(state, rng, 3)
+        assert_views_fresh(clone)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_determinizations_are_encoded_afresh(players: int) -> None:
+    """``resample_hidden`` gives new stamps: its views, and those of the original after
+    it, equal views computed afresh, also once both have moved on."""
+    rng = random.Random(200 + players)
+    state = KultGame(num_players=players).new_state(seed=players + 7)
+    for _ in range(10):
+        play(state, rng, 23)
+        if state.is_terminal():
+            break
+        for observer in range(players):
+            other = state.resample_hidden(observer, random.Random(rng.getrandbits(32)))
+            assert not set(other.seat_stamps) & set(state.seat_stamps)
+            assert_views_fresh(other)
+            play(other, rng, 4)
+            assert_views_fresh(state)
+
+
+def test_a_position_edited_by_hand_and_settled_is_encoded_afresh() -> None:
+    """``settle`` after an edit the rules did not make restamps every seat."""
+    state = stacked(
+        {"cross": {5: {"card": "Street Prophet", "tokens": 1}, 2: "Old Cemetery"}},
+        {"cross": {6: "Changeling"}},
+        phase="actions",
+    )  # fmt: skip
+    assert_views_fresh(state)
+    stamps = list(state.seat_stamps)
+    state.crosses[0][4].tokens = 0
+    state.crosses[0][1].face_up = False
+    state.settle()
+    assert not set(stamps) & set(state.seat_stamps)
+    assert_views_fresh(state)
+
+
+def test_encodings_are_new_arrays_each_call() -> None:
+    """The working copy stays the encoder's: what ``encode`` returns may be modified."""
+    state = KultGame(num_players=2).new_state(seed=3)
+    for name, encoder in ENCODERS.items():
+        first = encoder.encode(state, 0)
+        first[...] = -1.0
+        second = encoder.encode(state, 0)
+        assert not np.shares_memory(first, second), name
+        with afresh():
+            assert np.array_equal(second, encoder.encode(state, 0))
