@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,8 @@ BEST_POLICY = "best_policy.pt"
 LAST_POLICY = "last_policy.pt"
 SNAPSHOTS = "snapshots"
 TENSORBOARD = "tb"
-RUN_FILES = (SETTINGS, CHECKPOINT, CHECKPOINT_INFO, LOG, BEST_POLICY, LAST_POLICY)
+IMITATION = "imitation.json"
+RUN_FILES = (SETTINGS, CHECKPOINT, CHECKPOINT_INFO, LOG, BEST_POLICY, LAST_POLICY, IMITATION)
 RUN_DIRS = (SNAPSHOTS, TENSORBOARD)
 """What a run writes in its directory: ``--overwrite`` deletes these and nothing else."""
 EVAL_SEED_OFFSET = 1_000_000
@@ -67,6 +68,8 @@ class TrainSettings:
     run: dict[str, Any]
     subprocesses: bool = False
     """Run the envs in SubprocVecEnv workers (when more than one) instead of in-process."""
+    imitation: dict[str, Any] = field(default_factory=lambda: {"games": 0})
+    """The warm start from the heuristic (training/imitation.py); ``games`` 0 is none."""
 
     @property
     def in_subprocesses(self) -> bool:
@@ -109,6 +112,7 @@ class TrainSettings:
             selfplay=config["selfplay"],
             run=run,
             subprocesses=config["subprocesses"],
+            imitation=config["imitation"],
         )
 
 

@@ -41,6 +41,7 @@ from tabletop.training.evaluate import (
     play_games,
     team_result,
 )
+from tabletop.training.imitation import ImitationResult, collect, imitate
 from tabletop.training.records import GameRecord
 from tabletop.training.results import wilson_interval
 from tabletop.training.runs import (
@@ -48,6 +49,7 @@ from tabletop.training.runs import (
     CHECKPOINT,
     CHECKPOINT_INFO,
     EVAL_SEED_OFFSET,
+    IMITATION,
     LAST_POLICY,
     LOG,
     LOG_FIELDS,
@@ -59,6 +61,10 @@ from tabletop.training.runs import (
     write_json,
 )
 from tabletop.wrappers import OpponentPool, SingleAgentEnv
+
+IMITATION_SEED_OFFSET = 2_000_000
+"""The warm start's deals are seeds ``seed + IMITATION_SEED_OFFSET + k``, apart from the
+training deals and from the evaluation deals (``EVAL_SEED_OFFSET``)."""
 
 TORCH_THREADS = 1
 """Torch threads of the learner process. PPO's small matrices gain nothing from a second
@@ -193,6 +199,7 @@ class Trainer:
         self.model = self._resumed_model() if resume else self._new_model()
         self.log = RunLog(self.out / LOG, self.info.steps if resume else None)
         self.started = time.perf_counter() - self.info.elapsed_s
+        self.resumed = resume
         if resume:
             self._restore_snapshots()
 
@@ -374,15 +381,44 @@ class Trainer:
             self.info.best_step = self.steps
             self.save_policy(self.out / BEST_POLICY)
 
+    def imitate(self) -> ImitationResult:
+        """The warm start (training/imitation.py): the policy copies the heuristic's play
+        on ``imitation.games`` deals apart from the training and evaluation deals; written
+        to ``imitation.json`` and checkpointed, so a resumed run does not repeat it."""
+        settings, options = self.settings, self.settings.imitation
+        began = time.perf_counter()
+        seed = settings.seed + IMITATION_SEED_OFFSET
+        demos, split = collect(settings.game, settings.env_options, self.encoder,
+                               options["games"], seed, settings.ppo["gamma"])  # fmt: skip
+        policy_loss, value_loss, agreement = imitate(
+            self.model.policy, demos, split, epochs=options["epochs"],
+            batch_size=options["batch_size"], learning_rate=options["learning_rate"],
+            vf_coef=settings.ppo["vf_coef"], seed=seed,
+        )  # fmt: skip
+        result = ImitationResult(options["games"], len(demos), options["epochs"], policy_loss,
+                                 value_loss, agreement, time.perf_counter() - began)  # fmt: skip
+        write_json(self.out / IMITATION, asdict(result))
+        self.checkpoint()
+        return result
+
     # ----- the run --------------------------------------------------------------------------
 
     def run(self) -> CheckpointInfo:
-        """Train up to ``settings.steps``, then evaluate and checkpoint a last time."""
+        """Train up to ``settings.steps`` (after the warm start, if any, in a new run), then
+        evaluate and checkpoint a last time."""
         fresh = self.info.steps == 0
         remaining = self.settings.steps - self.steps
         if remaining <= 0:
             self.vec_env.close()
             raise ValueError(f"the run is already at {self.steps} steps; ask for more --steps")
+        if not self.resumed and self.settings.imitation["games"] > 0:
+            result = self.imitate()
+            print(
+                f"imitation: {result.decisions} decisions of {result.games} heuristic games, "
+                f"{result.epochs} epochs in {result.seconds:.0f} s; agreement with the "
+                f"heuristic on held-out games {result.held_out_agreement:.3f}",
+                file=sys.stderr,
+            )
         self.model.learn(
             remaining,
             callback=ProgressCallback(self),

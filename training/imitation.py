@@ -1,0 +1,191 @@
+"""Imitation before reinforcement: a run may start by copying the game's heuristic.
+
+Against a strong rule-based opponent, a learner starting from random weights loses every
+game, so the ±1 tells it nothing about how to win; it first has to stumble on a win. A few
+minutes of behaviour cloning (the heuristic plays every seat; the policy head learns its
+choices by cross-entropy over the legal actions, the value head the mover's discounted
+return from each decision on) start PPO from a policy that already plays like the
+heuristic and a value function that already knows what such play is worth. PPO then has
+to improve on its teacher rather than discover the game. Off unless ``imitation.games``
+is set (training/configs.toml).
+
+Returns are counted as ``SingleAgentEnv`` delivers them to a learner in that seat: a
+decision's reward is what the seat earned from that decision until its next one, and what
+it earned before its first decision comes with the first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+from tabletop import envs
+from tabletop.envs.core.protocol import Encoder
+
+HELD_OUT_SHARE = 0.1
+"""Share of the games kept out of training to measure how often the policy agrees with its
+teacher on positions it has not seen."""
+MAX_GRAD_NORM = 0.5
+"""Gradient clipping, as PPO's own default."""
+
+
+@dataclass(frozen=True)
+class Demonstrations:
+    """The teacher's decisions, one row each, from the mover's seat."""
+
+    observations: np.ndarray
+    masks: np.ndarray
+    """Legal actions, a bool row per decision."""
+    actions: np.ndarray
+    returns: np.ndarray
+    """The mover's discounted return from the decision on (value targets)."""
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def rows(self, index: np.ndarray) -> tuple[torch.Tensor, ...]:
+        """The tensors of the rows ``index``, as the policy takes them."""
+        return (
+            torch.as_tensor(self.observations[index]),
+            torch.as_tensor(self.actions[index]),
+            torch.as_tensor(self.masks[index]),
+            torch.as_tensor(self.returns[index]),
+        )
+
+
+@dataclass(frozen=True)
+class ImitationResult:
+    """How the warm start went: written to the run directory and printed."""
+
+    games: int
+    decisions: int
+    epochs: int
+    policy_loss: float
+    """Mean cross-entropy over the last epoch's training rows."""
+    value_loss: float
+    """Mean squared error of the value head over the last epoch's training rows."""
+    held_out_agreement: float
+    """How often the policy's most likely legal action is the teacher's, on held-out games."""
+    seconds: float
+
+
+def collect(
+    game_name: str, env_options: dict[str, Any], encoder: Encoder, games: int, seed: int,
+    gamma: float,
+) -> tuple[Demonstrations, int]:  # fmt: skip
+    """``games`` games of the heuristic at every seat (deals ``seed``, ``seed + 1`` …); the
+    demonstrations and where the held-out games' rows begin (the last ``HELD_OUT_SHARE``
+    of the games, at least one when there are two or more)."""
+    game = envs.make_game(game_name, **env_options)
+    teacher = envs.spec(game_name).heuristic(seed)
+    held_out = max(1, round(games * HELD_OUT_SHARE)) if games > 1 else 0
+    columns: tuple[list, list, list, list] = ([], [], [], [])
+    split = 0
+    for index in range(games):
+        if index == games - held_out:
+            split = len(columns[2])
+        for column, part in zip(columns, _one_game(game.new_state(seed + index), teacher,
+                                                   encoder, gamma), strict=True):  # fmt: skip
+            column.extend(part)
+    if held_out == 0:
+        split = len(columns[2])
+    observations, masks, actions, returns = columns
+    demos = Demonstrations(
+        observations=np.asarray(observations, dtype=np.float32),
+        masks=np.asarray(masks, dtype=bool),
+        actions=np.asarray(actions, dtype=np.int64),
+        returns=np.asarray(returns, dtype=np.float32),
+    )
+    return demos, split
+
+
+def _one_game(state: Any, teacher: Any, encoder: Encoder, gamma: float) -> tuple[list, ...]:
+    """One game's rows, in order of play."""
+    teacher.reset()
+    num_actions = state.game.num_actions
+    observations, masks, actions, movers = [], [], [], []
+    rewards: list[float] = []
+    last_decision: dict[int, int] = {}
+    unclaimed = [0.0] * state.game.num_players
+    while not state.is_terminal():
+        seat = state.current_player
+        legal = state.legal_actions()
+        mask = np.zeros(num_actions, dtype=bool)
+        mask[legal] = True
+        action = teacher.act(state, seat)
+        observations.append(encoder.encode(state, seat))
+        masks.append(mask)
+        actions.append(action)
+        movers.append(seat)
+        rewards.append(unclaimed[seat])
+        unclaimed[seat] = 0.0
+        last_decision[seat] = len(rewards) - 1
+        state.apply(action)
+        for player, reward in enumerate(state.rewards()):
+            if player in last_decision:
+                rewards[last_decision[player]] += reward
+            else:
+                unclaimed[player] += reward
+    return observations, masks, actions, _discounted(rewards, movers, gamma)
+
+
+def _discounted(rewards: list[float], movers: list[int], gamma: float) -> list[float]:
+    """Each decision's return: its reward plus ``gamma`` times the mover's next return."""
+    returns = [0.0] * len(rewards)
+    following: dict[int, float] = {}
+    for index in range(len(rewards) - 1, -1, -1):
+        seat = movers[index]
+        returns[index] = following[seat] = rewards[index] + gamma * following.get(seat, 0.0)
+    return returns
+
+
+def imitate(
+    policy: MaskableActorCriticPolicy, demos: Demonstrations, split: int, *, epochs: int,
+    batch_size: int, learning_rate: float, vf_coef: float, seed: int,
+) -> tuple[float, float, float]:  # fmt: skip
+    """Train ``policy`` on the rows before ``split``; returns the last epoch's mean policy
+    and value losses and the agreement with the teacher on the rows from ``split`` on."""
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    generator = np.random.default_rng(seed)
+    policy.set_training_mode(True)
+    policy_loss = value_loss = float("nan")
+    for _ in range(epochs):
+        policy_loss, value_loss = _epoch(policy, demos, generator.permutation(split),
+                                         optimizer, batch_size, vf_coef)  # fmt: skip
+    policy.set_training_mode(False)
+    return policy_loss, value_loss, agreement(policy, demos, np.arange(split, len(demos)))
+
+
+def _epoch(
+    policy: MaskableActorCriticPolicy, demos: Demonstrations, order: np.ndarray,
+    optimizer: torch.optim.Optimizer, batch_size: int, vf_coef: float,
+) -> tuple[float, float]:  # fmt: skip
+    policy_total = value_total = 0.0
+    for start in range(0, len(order), batch_size):
+        index = order[start : start + batch_size]
+        observations, actions, masks, returns = demos.rows(index)
+        values, log_prob, _ = policy.evaluate_actions(observations, actions, action_masks=masks)
+        policy_loss = -log_prob.mean()
+        value_loss = torch.nn.functional.mse_loss(values.flatten(), returns)
+        optimizer.zero_grad()
+        (policy_loss + vf_coef * value_loss).backward()
+        torch.nn.utils.clip_grad_norm_(policy.parameters(), MAX_GRAD_NORM)
+        optimizer.step()
+        policy_total += policy_loss.item() * len(index)
+        value_total += value_loss.item() * len(index)
+    return policy_total / max(1, len(order)), value_total / max(1, len(order))
+
+
+def agreement(policy: MaskableActorCriticPolicy, demos: Demonstrations, index: np.ndarray) -> float:
+    """Share of the rows ``index`` where the policy's most likely legal action is the
+    teacher's (NaN for no rows)."""
+    if len(index) == 0:
+        return float("nan")
+    observations, actions, masks, _ = demos.rows(index)
+    with torch.no_grad():
+        chosen = policy.get_distribution(observations, action_masks=masks).mode()
+    return float((chosen == actions).float().mean())
