@@ -28,6 +28,7 @@ TINY = {
     "network": {"net_arch": [16]},
     "selfplay": {"snapshot_every": 64},
     "run": {"checkpoint_every": 128, "eval_every": 128, "eval_games": 4},
+    "imitation": {"games": 2, "epochs": 1},  # a game's configured warm start, made tiny
 }
 TINY_FLAGS = [
     "--envs=1",
