@@ -204,7 +204,7 @@ def attract(state: KultState, seat: int, source: int, target: int) -> None:
     else:
         cross[target].tokens += 1
         turn_face_down(state, seat, target)
-    turn_face_down(state, seat, source)  # restamps the seat
+    turn_face_down(state, seat, source)  # restamps both stations
     state._record("token_attracted", player=seat, source=source, target=target)
 
 
@@ -228,7 +228,7 @@ def recruit(state: KultState, seat: int, station: int) -> None:
     state.pool_tokens -= 1
     state.crosses[seat][station].tokens += 1
     state.recruited.add(station)
-    state.restamp(seat)
+    state.restamp(seat, station)
     state._record("token_recruited", player=seat, station=station)
 
 
@@ -246,7 +246,7 @@ def recruit_extra(state: KultState, seat: int, tokens: int) -> None:
             return
         state.pool_tokens -= 1
         state.crosses[seat][target].tokens += 1
-        state.restamp(seat)
+        state.restamp(seat, target)
         state._record("token_recruited", player=seat, station=target)
 
 
@@ -281,11 +281,12 @@ def push(state: KultState, seat: int, source: int, target: int, colour: int | No
         state.hub_tokens[seat] -= 1
     else:
         cross[source].tokens -= 1
+        state.restamp(seat, source)
     if target == POOL:
         state.pool_tokens += 1
     else:
         cross[target].tokens += 1
-    state.restamp(seat)
+        state.restamp(seat, target)
     if colour is not None:
         state.temp_keys[seat][colour] += 1
     state.counters["pushes"] += 1
@@ -300,7 +301,7 @@ def turn_face_down(state: KultState, seat: int, station: int) -> None:
     so figures cached from face-up cards are recomputed."""
     state.crosses[seat][station].face_up = False
     state.table.touch()
-    state.restamp(seat)
+    state.restamp(seat, station)
 
 
 def refresh_cross(state: KultState, seat: int) -> None:
@@ -310,7 +311,8 @@ def refresh_cross(state: KultState, seat: int) -> None:
         state.crosses[seat][station].face_up = True
     if turned:
         state.table.touch()
-        state.restamp(seat)
+        for station in turned:
+            state.restamp(seat, station)
         state._record("cards_refreshed", player=seat, stations=turned)
 
 
@@ -350,7 +352,7 @@ def _step_out(state: KultState, seat: int, station: int) -> None:
             state.pending_token = (seat, station)
             return
         base.tokens -= 1
-        state.restamp(seat)
+        state.restamp(seat, station)
         _move_token(state, seat, station, (seat, targets[0]) if targets else None)
     state.pending_token = None
     _leave(state, seat, station, None)
@@ -360,7 +362,7 @@ def place_token(state: KultState, target: int) -> None:
     """The controller's choice of the Cast card for a token stepping out (KU-8.1)."""
     seat, station = state.pending_token
     state.crosses[seat][station].tokens -= 1
-    state.restamp(seat)
+    state.restamp(seat, station)
     _move_token(state, seat, station, (seat, target))
     _step_out(state, seat, station)
 
@@ -370,7 +372,7 @@ def _leave(state: KultState, seat: int, station: int, tokens_to: tuple[int, int]
     for attachment in attachments_on(state, seat, station):
         _to_discard(state, attachment, ("influences", seat))
     tokens, base.tokens = base.tokens, 0
-    _to_discard(state, base, ("cross", seat))  # restamps the seat
+    _to_discard(state, base, ("cross", seat))  # restamps the seat and the pile
     for _ in range(tokens):
         _token_leaves(state, seat, station, tokens_to)
 
@@ -380,6 +382,7 @@ def _to_discard(state: KultState, entry: Base | Attachment, zone: tuple[str, int
     state.table.remove(entry, zone)
     state.restamp(zone[1])
     state.table.put(entry.iid, ("discard", owner))
+    state.restamp_pile(owner)
     state._record("card_discarded", seat=zone[1], card=entry.card.index, owner=owner)
 
 
@@ -397,5 +400,5 @@ def _move_token(state: KultState, seat: int, station: int, to: tuple[int, int] |
         to = (-1, POOL)
     else:
         state.crosses[to[0]][to[1]].tokens += 1
-        state.restamp(to[0])
+        state.restamp(*to)
     state._record("token_moved", seat=seat, source=station, to_seat=to[0], target=to[1])

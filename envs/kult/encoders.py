@@ -119,12 +119,16 @@ class Geometry:
         self.static = self._static_rows()
         self.empty_index = len(pool.cards)
         """The all-zero row of ``static``: an empty station's card features."""
-        self.owner_hot = [[float(o == k) for k in range(players)] for o in range(players)]
-        """One-hot lists of a relative seat (an owner's, in the state columns)."""
+        self.owner_table = np.eye(players + 1, players, dtype=np.float32)
+        """The owner columns by relative seat, and all 0 (row ``players``) for no card."""
+        self.owner_columns = slice(self.P + self.C + 4, self.P + self.C + 4 + players)
+        self.no_position = np.zeros(self.P, dtype=np.float32)
         self.positions = self._positions()
         self.seat_cache: dict[tuple[int, int], SeatView] = {}
         """``seat_views``' cache: a seat's view by its stamp and relative seat."""
-        self._empty_states: dict[int, list[float]] = {}
+        self.station_cache: dict[int, StationEntry] = {}
+        """``SeatView``'s cache: a station's entry by its stamp."""
+        self._empty_states: dict[int, np.ndarray] = {}
         self._starts: dict[tuple[int, int | None], list[int]] = {}
         self.hand_cache: dict[tuple, tuple[list, np.ndarray]] = {}
         """``hand_rows``' cache: the hand rows by its instances and which are playable."""
@@ -176,11 +180,11 @@ class Geometry:
             self._starts[rows, counts] = starts
         return starts
 
-    def empty_state(self, station_influences: int) -> list[float]:
+    def empty_state(self, station_influences: int) -> np.ndarray:
         """The state columns of an empty station with ``station_influences`` on it."""
         columns = self._empty_states.get(station_influences)
         if columns is None:
-            columns = [0.0] * self.D
+            columns = np.zeros(self.D, dtype=np.float32)
             columns[7 + self.players] = station_influences / 3
             self._empty_states[station_influences] = columns
         return columns
@@ -375,13 +379,13 @@ gives any pool's and player count's."""
 
 
 class SeatView:
-    """One seat's part of a view from relative seat ``k``, built in one pass over its
-    cross and Influences and cached with the seat's stamp: its 8 card rows (``flat``) and
-    the figures the seat block and the unseen counts read of it (tokens in the Scene and
-    the Cast, the permanent keys as ``crosses.permanent_keys`` counts them, the Hub
-    Influences and the Arcanum, who owns which card). Holding limits and combat values are
-    summed as ``crosses.holding_limit`` and ``crosses.combat_value`` sum them (a test holds
-    rows and keys equal to the engine's figures)."""
+    """One seat's part of a view from relative seat ``k``, cached with the seat's stamp:
+    its 8 card rows (``flat``, each row cached with its station's stamp) and the figures
+    the seat block and the unseen counts read of it (tokens in the Scene and the Cast, the
+    permanent keys as ``crosses.permanent_keys`` counts them, the Hub Influences and the
+    Arcanum, who owns which card). Holding limits and combat values are summed as
+    ``crosses.holding_limit`` and ``crosses.combat_value`` sum them (a test holds rows and
+    keys equal to the engine's figures)."""
 
     __slots__ = ("flat", "permanent", "quarters", "owned", "indices", "tokens", "tail")
 
@@ -390,35 +394,75 @@ class SeatView:
         """Owner -> pool indices of the cards in this cross it owns (cards and Influences)."""
         self.indices: set[int] = set()
         """Pool indices of every card in this cross and on it (unique cards, KU-3.5)."""
-        marks, hub, keys = self._influences(state, seat, geo)
-        pool_combat = pool_holds = 0
-        for attachment in state.pool_influences:
-            pool_combat += attachment.card.combat_bonus
-            pool_holds += attachment.card.holds_bonus
-        self._stations(state, seat, k, player, geo, marks, (hub[2], pool_combat, pool_holds), keys)
-        self.tail = (hub[0] / 3, hub[1] / 3, *geo.arcanum_values[state.arcana[seat].name])
+        context = StationContext(state, seat, geo)
+        keys = context.keys
+        for attachment in state.influences[seat]:
+            index = attachment.card.index
+            self.owned.setdefault(state.table.owners[attachment.iid], []).append(index)
+            self.indices.add(index)
+        rows = []
+        owners = []
+        scene = cast = 0
+        cache = geo.station_cache
+        stamps = state.station_stamps[seat]
+        for station in range(STATIONS):
+            entry = cache.get(stamps[station]) if CACHE_SEATS else None
+            if entry is None:
+                entry = context.station(station)
+                if CACHE_SEATS:
+                    if len(cache) >= CACHE_SIZE:
+                        cache.clear()
+                    cache[stamps[station]] = entry
+            row, tokens, colours, owner, index = entry
+            rows.append(row)
+            if index < 0:
+                owners.append(geo.players)  # the all-zero row of ``owner_table``
+                continue
+            owners.append((owner - player) % geo.players)
+            self.owned.setdefault(owner, []).append(index)
+            self.indices.add(index)
+            if station >= _CAST_START:
+                cast += tokens
+            else:
+                scene += tokens
+            if colours is not None:
+                keys = [key + c for key, c in zip(keys, colours, strict=True)]
+        block = np.concatenate(rows).reshape(STATIONS, geo.width)
+        block[:, : geo.P] = geo.positions[k * STATIONS : (k + 1) * STATIONS]
+        block[:, geo.owner_columns] = geo.owner_table.take(owners, axis=0)
+        self.flat = block.reshape(-1)
+        """The 8 card rows, flattened."""
+        self.permanent = tuple(keys)
+        self.quarters = [key / 4 for key in keys]
+        """The permanent keys / 4: the seat block's keys while no temporary key is held."""
+        self.tokens = (scene / 4, cast / 4)
+        """Its tokens figures in the seat block, as ``table_values`` writes them."""
+        self.tail = context.tail
         """The end of its seat block: the Hub Influences' figures and the Arcanum's."""
 
-    def _influences(
-        self, state: KultState, seat: int, geo: Geometry
-    ) -> tuple[dict[int, list], tuple[float, int, int], list[int]]:
-        """Per station, the Influences on its card (count, their combat and holds as
-        printed, the engine's combat and holds bonuses) and on the station (count, combat
-        and holds bonuses); the Hub's (combat as printed, keys, combat bonus); the
-        Arcanum's keys with those the Influences give."""
+
+StationEntry = tuple[np.ndarray, int, "tuple[int, ...] | None", int, int]
+"""A station's row, but for its position and owner columns (they depend on the observer),
+and what the seat figures take from it: its tokens, the colours of a face-up Place (else
+``None``), the card's owner and pool index (-1 for an empty station)."""
+
+
+class StationContext:
+    """What a seat's station rows are read from besides their stations, gathered once
+    per seat view: per station, the Influences on its card (count, their combat and holds
+    as printed, the engine's combat and holds bonuses) and on the station (count, combat
+    and holds bonuses); the Hub's and the Pool's bonuses; the turn and the fight."""
+
+    def __init__(self, state: KultState, seat: int, geo: Geometry) -> None:
+        self.state, self.seat, self.geo = state, seat, geo
         mods = geo.modifiers
-        owners = state.table.owners
-        owned, indices = self.owned, self.indices
         marks: dict[int, list] = {}
         hub_combat = 0.0
         hub_keys = hub_bonus = 0
         keys = list(state.arcana[seat].keys)
         for attachment in state.influences[seat]:
             card = attachment.card
-            index = card.index
-            owned.setdefault(owners[attachment.iid], []).append(index)
-            indices.add(index)
-            combat, holds, given = mods[index]
+            combat, holds, given = mods[card.index]
             if any(given):
                 hub_keys += sum(given)
                 keys = [k + g for k, g in zip(keys, given, strict=True)]
@@ -440,89 +484,57 @@ class SeatView:
                 mark[2] += holds
                 mark[6] += card.combat_bonus
                 mark[7] += card.holds_bonus
-        return marks, (hub_combat, hub_keys, hub_bonus), keys
+        self.marks = marks
+        self.keys = keys
+        """The Arcanum's keys with those the Influences give (the Places' are added by
+        the stations)."""
+        self.hub_bonus = hub_bonus
+        self.tail = (hub_combat / 3, hub_keys / 3, *geo.arcanum_values[state.arcana[seat].name])
+        self.pool_combat = self.pool_holds = 0
+        for attachment in state.pool_influences:
+            self.pool_combat += attachment.card.combat_bonus
+            self.pool_holds += attachment.card.holds_bonus
 
-    def _stations(
-        self, state: KultState, seat: int, k: int, player: int, geo: Geometry,
-        marks: dict[int, list], bonuses: tuple[int, int, int], keys: list[int],
-    ) -> None:  # fmt: skip
-        """The rows, the tokens figures and the permanent keys, from the stations."""
-        hub_bonus, pool_combat, pool_holds = bonuses
-        players = geo.players
-        owners = state.table.owners
-        owner_hot = geo.owner_hot
-        owned, seen = self.owned, self.indices
+    def station(self, station: int) -> StationEntry:
+        """The station's row (card features, state; position and owner left 0) and its
+        seat figures."""
+        state, seat, geo = self.state, self.seat, self.geo
+        mark = self.marks.get(station, _NO_MARK)
+        position = geo.no_position
+        base = state.crosses[seat][station]
+        if base is None:
+            row = np.concatenate((position, geo.static[geo.empty_index], geo.empty_state(mark[3])))
+            return row, 0, None, -1, -1
+        card = base.card
+        owner = state.table.owners[base.iid]
+        face_up = base.face_up
+        kind = card.kind
+        limit = card.holds + mark[5] + (mark[7] if face_up else 0)
+        if kind == "place" or kind == "being":
+            limit += self.pool_holds
+        combat = 0.0
+        if kind == "being":
+            value = card.combat + mark[4] + (mark[6] if face_up else 0) + self.pool_combat
+            combat = (value + self.hub_bonus if station >= _CAST_START else value) / 5
         fight = state.fight
-        attacking = defending = -1
-        if fight is not None:
-            attacking = fight.attacker[1] if fight.attacker[0] == seat else -1
-            defending = fight.defender[1] if fight.defender[0] == seat else -1
-        recruited = invoked = ()
-        if seat == state.active:
-            recruited, invoked = state.recruited, state.invoked
-        k0, k1, k2, k3, k4 = keys
-        indices = []
-        dynamic: list[float] = []
-        scene = cast = 0
-        for station, base in enumerate(state.crosses[seat]):
-            mark = marks.get(station, _NO_MARK) if marks else _NO_MARK
-            if base is None:
-                indices.append(geo.empty_index)
-                dynamic += geo.empty_state(mark[3])
-                continue
-            card = base.card
-            index = card.index
-            owner = owners[base.iid]
-            owned.setdefault(owner, []).append(index)
-            seen.add(index)
-            indices.append(index)
-            face_up = base.face_up
-            tokens = base.tokens
-            in_cast = station >= _CAST_START
-            if in_cast:
-                cast += tokens
-            else:
-                scene += tokens
-            kind = card.kind
-            if face_up and kind == "place":
-                c0, c1, c2, c3, c4 = card.colours
-                k0, k1, k2, k3, k4 = k0 + c0, k1 + c1, k2 + c2, k3 + c3, k4 + c4
-            limit = card.holds + mark[5] + (mark[7] if face_up else 0)
-            if kind == "place" or kind == "being":
-                limit += pool_holds
-            combat = 0.0
-            if kind == "being":
-                value = card.combat + mark[4] + (mark[6] if face_up else 0) + pool_combat
-                combat = (value + hub_bonus if in_cast else value) / 5
-            dynamic += (float(face_up), tokens / 3, limit / 3, combat)
-            dynamic += owner_hot[(owner - player) % players]
-            if mark[0]:
-                dynamic += (mark[0] / 3, mark[1] / 3, mark[2] / 3)
-            else:
-                dynamic += _ZEROS[:3]
-            dynamic += (
-                mark[3] / 3,
-                float(station in recruited),
-                float(station in invoked),
-                float(station == attacking),
-                float(station == defending and station != attacking),
-                0.0,
-            )
-        rows = np.concatenate(
-            (
-                geo.positions[k * STATIONS : (k + 1) * STATIONS],
-                geo.static.take(indices, axis=0),
-                np.array(dynamic, dtype=np.float32).reshape(STATIONS, geo.D),
-            ),
-            axis=1,
+        at = (seat, station)
+        attacking = fight is not None and fight.attacker == at
+        defending = fight is not None and not attacking and fight.defender == at
+        active = seat == state.active
+        dynamic = [float(face_up), base.tokens / 3, limit / 3, combat]
+        dynamic += _ZEROS[: geo.players]  # the owner, relative to the observer: filled in
+        dynamic += (mark[0] / 3, mark[1] / 3, mark[2] / 3) if mark[0] else _ZEROS[:3]
+        dynamic += (
+            mark[3] / 3,
+            float(active and station in state.recruited),
+            float(active and station in state.invoked),
+            float(attacking),
+            float(defending),
+            0.0,
         )
-        self.flat = rows.reshape(-1)
-        """The 8 card rows, flattened."""
-        self.permanent = (k0, k1, k2, k3, k4)
-        self.quarters = [k0 / 4, k1 / 4, k2 / 4, k3 / 4, k4 / 4]
-        """The permanent keys / 4: the seat block's keys while no temporary key is held."""
-        self.tokens = (scene / 4, cast / 4)
-        """Its tokens figures in the seat block, as ``table_values`` writes them."""
+        row = np.concatenate((position, geo.static[card.index], np.array(dynamic, np.float32)))
+        colours = card.colours if face_up and kind == "place" else None
+        return row, base.tokens, colours, owner, card.index
 
 
 _CAST_START = CAST.start

@@ -56,6 +56,7 @@ from tabletop.envs.kult.actions import (
     NO_COLOUR,
     NUM_ACTIONS,
     PLAY_BASE,
+    STATIONS,
     TURN_BASE,
     decode,
     push_action,
@@ -299,7 +300,7 @@ class KultState(PhasedState):
         "influences", "pool_influences", "hands", "decks", "discards", "hub_cards", "turn",
         "plies", "active", "phase", "window", "fight", "last_fight", "pending_push",
         "pending_token", "recruited", "invoked", "attacked", "embargo", "moves", "winner",
-        "counters", "seat_stamps", "encodings",
+        "counters", "seat_stamps", "station_stamps", "pile_stamps", "encodings",
         "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
@@ -333,7 +334,15 @@ class KultState(PhasedState):
         self.winner: int | None = None
         self.moves: list[Move] = []
         self.counters = {"cards_played": 0, "pushes": 0, "attacks": 0, "cards_drawn": 0}
-        self.seat_stamps = [next(_STAMPS) for _ in range(players)]
+        self.seat_stamps = [0] * players
+        """Per seat, a number the rules renew (``restamp``) whenever what the encoders
+        read of its cross changes; never given twice in a process, so that a copy of the
+        position that moves on never finds the views of the other."""
+        self.station_stamps = [[0] * STATIONS for _ in range(players)]
+        """The same per station of each cross."""
+        self.pile_stamps = [0] * players
+        """The same per discard pile (``restamp_pile``)."""
+        self.restamp_all()
         self.encodings: dict[tuple[str, int], Any] = {}
         """The encoders' working copies of this position's views (never copied)."""
         self._rewards = [0.0] * players
@@ -470,20 +479,33 @@ class KultState(PhasedState):
 
     # ----- what changed, for the encoders' caches ------------------------------------------
 
-    def restamp(self, seat: int) -> None:
-        """Say that what the encoders read of ``seat``'s cross changed: its cards, their
-        faces and tokens, its Influences, the Pool's Influences, the turn's recruits and
-        push abilities while it is active, its part in a fight. The rules call it wherever
-        they change one of these, so that a seat's view is cached by its stamp alone."""
+    def restamp(self, seat: int, station: int | None = None) -> None:
+        """Say that what the encoders read of ``seat``'s cross changed at ``station`` (its
+        card, face, tokens, the Influences on it, whether it recruited, pushed for its
+        ability, fights) or, with ``station=None``, anywhere in it (Influences on its Hub,
+        the Pool's, the turn's end, a card leaving play). The rules call it wherever they
+        change one of these, so that a seat's view is cached by its stamp alone and a
+        station's row by the station's."""
         self.seat_stamps[seat] = next(_STAMPS)
+        if station is None:
+            self.station_stamps[seat] = [next(_STAMPS) for _ in range(STATIONS)]
+        else:
+            self.station_stamps[seat][station] = next(_STAMPS)
+
+    def restamp_pile(self, seat: int) -> None:
+        """Say that ``seat``'s discard pile changed (``pile_stamps``)."""
+        self.pile_stamps[seat] = next(_STAMPS)
 
     def restamp_all(self) -> None:
-        """``restamp`` every seat (the Pool's Influences, or an edit nobody described)."""
-        self.seat_stamps = [next(_STAMPS) for _ in self.seat_stamps]
+        """``restamp`` every seat and pile (the Pool's Influences, a finished game, or an
+        edit nobody described)."""
+        for seat in range(len(self.seat_stamps)):
+            self.restamp(seat)
+            self.restamp_pile(seat)
 
     def settle(self) -> None:
         """``EngineState.settle`` for a position built or edited by hand: such an edit
-        says nothing of what it changed, so every seat is restamped first."""
+        says nothing of what it changed, so every seat and pile is restamped first."""
         self.restamp_all()
         EngineState.settle(self)
 
@@ -528,6 +550,7 @@ class KultState(PhasedState):
         count = len(pile)
         self.decks[seat].extend(pile)
         pile.clear()
+        self.restamp_pile(seat)
         self.table.shuffle(("deck", seat), self.rng)
         self._record("deck_reshuffled", player=seat, count=count)
 
@@ -571,6 +594,8 @@ class KultState(PhasedState):
         other.moves = list(self.moves)
         other.counters = dict(self.counters)
         other.seat_stamps = self.seat_stamps[:]  # a diverging copy draws new stamps
+        other.station_stamps = [stamps[:] for stamps in self.station_stamps]
+        other.pile_stamps = self.pile_stamps[:]
         other.encodings = {}
         other._rewards = self._rewards[:]
         other._returns = self._returns[:]

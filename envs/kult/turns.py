@@ -246,6 +246,7 @@ class Discard(Phase):
         if action != DONE:
             seat = state.active
             iid = state.table.take(("hand", seat), decode(action)[1][0], ("discard", seat))
+            state.restamp_pile(seat)
             state._record("card_discarded", seat=seat, card=state.table.cards[iid].index,
                           owner=seat, from_hand=True)  # fmt: skip
         end_turn(state)
