@@ -132,8 +132,8 @@ class Geometry:
         self._starts: dict[tuple[int, int | None], list[int]] = {}
         self.hand_cache: dict[tuple, tuple[list, np.ndarray]] = {}
         """``hand_rows``' cache: the hand rows by its instances and which are playable."""
-        self.pile_cache: dict[tuple, tuple[list, np.ndarray]] = {}
-        """``_pile_counts``' cache: a discard pile's counts by its instances."""
+        self.pile_cache: dict[int, np.ndarray] = {}
+        """``_pile_counts``' cache: a discard pile's counts by its stamp."""
         self.unseen_cache: dict[tuple, tuple[list, np.ndarray]] = {}
         """``unseen_counts``' cache: by the instances seen and the own cards in play."""
         self.index_cache: dict[int, CardIndex] = {}
@@ -793,19 +793,18 @@ def card_index(geo: Geometry, cards: list[Card]) -> CardIndex:
     return cached
 
 
-def _pile_counts(geo: Geometry, pile: list[int], index: CardIndex) -> np.ndarray:
-    """Copies of each pool card in a discard pile / 3 (cached by the pile's instances)."""
+def _pile_counts(geo: Geometry, pile: list[int], stamp: int, index: CardIndex) -> np.ndarray:
+    """Copies of each pool card in a discard pile / 3, cached by the pile's stamp
+    (``KultState.pile_stamps``)."""
     if not pile:
         return geo.no_counts
-    key = (id(index.cards), tuple(pile))
-    cached = geo.pile_cache.get(key) if CACHE_SEATS else None
-    if cached is not None:
-        return cached[1]
-    counts = np.bincount(index.array[pile], minlength=geo.counts).astype(np.float32) / 3
-    if CACHE_SEATS:
-        if len(geo.pile_cache) >= CACHE_SIZE:
-            geo.pile_cache.clear()
-        geo.pile_cache[key] = (index.cards, counts)
+    counts = geo.pile_cache.get(stamp) if CACHE_SEATS else None
+    if counts is None:
+        counts = np.bincount(index.array[pile], minlength=geo.counts).astype(np.float32) / 3
+        if CACHE_SEATS:
+            if len(geo.pile_cache) >= CACHE_SIZE:
+                geo.pile_cache.clear()
+            geo.pile_cache[stamp] = counts
     return counts
 
 
@@ -816,8 +815,11 @@ def count_parts(
     unseen cards (``unseen_counts``), each / 3: do not modify the arrays returned."""
     players = geo.players
     index = card_index(geo, state.table.cards)
-    discards = state.discards
-    parts = [_pile_counts(geo, discards[(player + k) % players], index) for k in range(players)]
+    discards, stamps = state.discards, state.pile_stamps
+    parts = []
+    for k in range(players):
+        seat = (player + k) % players
+        parts.append(_pile_counts(geo, discards[seat], stamps[seat], index))
     parts.append(unseen_counts(state, player, geo, views, index))
     return parts
 
@@ -827,17 +829,18 @@ def unseen_counts(
 ) -> np.ndarray:
     """The observer's deck list less its hand, its discard pile and its cards in play
     anywhere (what remains is its deck and Hub card together, in an unknown order) / 3;
-    cached by those instances and cards."""
-    seen = state.hands[player] + state.discards[player]
+    cached by the hand's instances, the pile's stamp and the cards in play."""
     owners = state.table.owners
     in_play = [a.card.index for a in state.pool_influences if owners[a.iid] == player]
     for view in views:
         in_play += view.owned.get(player, ())
-    key = (id(index.cards), player, tuple(seen), tuple(in_play))
+    hand = state.hands[player]
+    key = (id(index.cards), player, tuple(hand), state.pile_stamps[player], tuple(in_play))
     cached = geo.unseen_cache.get(key) if CACHE_SEATS else None
     if cached is not None:
         return cached[1]
     size = geo.counts
+    seen = hand + state.discards[player]
     held = np.bincount(index.array[seen], minlength=size) if seen else 0
     if in_play:
         held = held + np.bincount(in_play, minlength=size)
