@@ -395,7 +395,7 @@ class SeatView:
         self.indices: set[int] = set()
         """Pool indices of every card in this cross and on it (unique cards, KU-3.5)."""
         context = StationContext(state, seat, geo)
-        keys = context.keys
+        k0, k1, k2, k3, k4 = context.keys
         for attachment in state.influences[seat]:
             index = attachment.card.index
             self.owned.setdefault(state.table.owners[attachment.iid], []).append(index)
@@ -426,14 +426,15 @@ class SeatView:
             else:
                 scene += tokens
             if colours is not None:
-                keys = [key + c for key, c in zip(keys, colours, strict=True)]
+                c0, c1, c2, c3, c4 = colours
+                k0, k1, k2, k3, k4 = k0 + c0, k1 + c1, k2 + c2, k3 + c3, k4 + c4
         block = np.concatenate(rows).reshape(STATIONS, geo.width)
         block[:, : geo.P] = geo.positions[k * STATIONS : (k + 1) * STATIONS]
         block[:, geo.owner_columns] = geo.owner_table.take(owners, axis=0)
         self.flat = block.reshape(-1)
         """The 8 card rows, flattened."""
-        self.permanent = tuple(keys)
-        self.quarters = [key / 4 for key in keys]
+        self.permanent = (k0, k1, k2, k3, k4)
+        self.quarters = [k0 / 4, k1 / 4, k2 / 4, k3 / 4, k4 / 4]
         """The permanent keys / 4: the seat block's keys while no temporary key is held."""
         self.tokens = (scene / 4, cast / 4)
         """Its tokens figures in the seat block, as ``table_values`` writes them."""

@@ -181,13 +181,16 @@ def attachable(
 
 
 def commands(state: KultState, seat: int, timings: tuple[float, ...]) -> list[int]:
-    """Commands ``seat`` can pay for now whose timing is one of ``timings``."""
-    available = crosses.keys(state, seat)
-    return [
-        COMMAND_BASE + slot for slot, card in distinct_hand(state, seat)
+    """Commands ``seat`` can pay for now whose timing is one of ``timings`` (its keys are
+    counted only when it holds one: most answers in a Commands window are passes)."""
+    held = [
+        (slot, card) for slot, card in distinct_hand(state, seat)
         if card.kind == COMMAND and card.timing in timings
-        and may_play(state, seat, card, available)
     ]  # fmt: skip
+    if not held:
+        return []
+    available = crosses.keys(state, seat)
+    return [COMMAND_BASE + slot for slot, card in held if may_play(state, seat, card, available)]
 
 
 def pushes(state: KultState, seat: int, paying: bool) -> list[int]:
