@@ -15,6 +15,8 @@ Every player maximises their own return (in a cooperative game they share it); e
 stores the return of the player who chose the action leading to it. A rollout plays to the
 end, or, with a depth cap, stops after that many plies and scores the position with the
 game's own evaluation (``GameSpec.evaluate``): long games then cost a few plies an iteration.
+With a prior the tree leans towards the rollout policy's move at each node, so that few
+iterations refine a strong policy rather than replace it by noise.
 """
 
 from __future__ import annotations

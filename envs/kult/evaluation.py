@@ -7,7 +7,8 @@ Hub tokens, the tokens on its Scene cards (one attraction from the Hub) and on i
 cards (two), its face-up Cast cards that can hold a token (lanes from the Pool) and the
 combat values of its face-up Beings. The chance that a seat wins is the softmax of the
 strengths (a logistic model of the difference with 2 players), and the estimate is that
-chance's expected return, ``2 * p - 1``: the payoff's own shape for any number of players.
+chance's expected return, ``2 * p - 1``: the payoff's own shape for any number of players,
+added to the returns so far (0 mid-game unless the game's ``shaped_reward`` is on).
 
 The weights were fitted (logistic regression, 2 players, continent game) to the winners of
 1,500 games of heuristic self-play with 5% random moves, 148k positions, so that the
@@ -65,12 +66,14 @@ def strength(state: KultState, seat: int) -> float:
 
 
 def evaluate(state: KultState) -> list[float]:
-    """Each seat's expected return if its chance of winning is the softmax of the seats'
-    strengths; the real returns once the game is over."""
+    """Each seat's returns so far plus the expected return of the win, its chance of
+    winning being the softmax of the seats' strengths; the real returns once it is over."""
+    returns = state.returns()
     if state.is_terminal():
-        return list(state.returns())
+        return list(returns)
     strengths = [strength(state, seat) for seat in range(len(state.crosses))]
     top = max(strengths)
     weights = [math.exp(value - top) for value in strengths]
     total = sum(weights)
-    return [2.0 * weight / total - 1.0 for weight in weights]
+    chances = zip(returns, weights, strict=True)
+    return [so_far + 2.0 * weight / total - 1.0 for so_far, weight in chances]

@@ -6,6 +6,7 @@ position evaluation (``SPEC.evaluate``, what search scores cut-off rollouts with
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -14,7 +15,7 @@ from kult_positions import stacked
 from tabletop import envs
 from tabletop.agents import RandomAgent, play_game
 from tabletop.envs.kult.engine import KultGame, KultState
-from tabletop.envs.kult.evaluation import evaluate
+from tabletop.envs.kult.evaluation import evaluate, strength
 from tabletop.envs.kult.heuristic import KultHeuristic
 
 
@@ -175,3 +176,14 @@ def test_the_evaluation_is_the_games_own_and_reads_no_hidden_card() -> None:
         assert evaluate(state.resample_hidden(state.current_player, rng)) == values
         state.apply(KultHeuristic().act(state, state.current_player))
     assert evaluate(state) == state.returns()
+
+
+def test_the_evaluation_adds_the_returns_so_far_of_a_shaped_game() -> None:
+    state = KultGame(shaped_reward=True).new_state(seed=4)
+    for _ in range(30):
+        state.apply(KultHeuristic().act(state, state.current_player))
+    returns = state.returns()
+    assert any(returns)
+    lead = strength(state, 0) - strength(state, 1)
+    win = 2 / (1 + math.exp(-lead)) - 1
+    assert evaluate(state) == pytest.approx([returns[0] + win, returns[1] - win])
