@@ -370,17 +370,21 @@ def place_token(state: KultState, target: int) -> None:
 def _leave(state: KultState, seat: int, station: int, tokens_to: tuple[int, int] | None) -> None:
     base: Base = state.crosses[seat][station]
     for attachment in attachments_on(state, seat, station):
-        _to_discard(state, attachment, ("influences", seat))
+        _to_discard(state, attachment, ("influences", seat), station)
     tokens, base.tokens = base.tokens, 0
-    _to_discard(state, base, ("cross", seat))  # restamps the seat and the pile
+    _to_discard(state, base, ("cross", seat), station)  # restamps the station and the pile
     for _ in range(tokens):
         _token_leaves(state, seat, station, tokens_to)
 
 
-def _to_discard(state: KultState, entry: Base | Attachment, zone: tuple[str, int]) -> None:
+def _to_discard(
+    state: KultState, entry: Base | Attachment, zone: tuple[str, int], station: int
+) -> None:
+    """A card leaving ``station`` of a cross, or an Influence on its card, goes to its
+    owner's discard pile: only that station's row and the pile change."""
     owner = state.table.owners[entry.iid]
     state.table.remove(entry, zone)
-    state.restamp(zone[1])
+    state.restamp(zone[1], station)
     state.table.put(entry.iid, ("discard", owner))
     state.restamp_pile(owner)
     state._record("card_discarded", seat=zone[1], card=entry.card.index, owner=owner)

@@ -113,23 +113,22 @@ class Geometry:
         self.card_rows = self.cross_rows + MAX_HAND
         self.table_features = _table_features(pool, players)
         self.table_size = sum(size for _, size, _ in self.table_features)
+        self.seat_size = seat_size(len(pool.arcana))
+        self.head_size = self.table_size - players * self.seat_size
+        """The table features before the seat blocks (``table_values``)."""
         self.table_rows = -(-self.table_size // self.width)
         self.counts = len(pool.cards)
         self.flat_size = self.table_size + self.card_rows * self.width + (players + 1) * self.counts
         self.static = self._static_rows()
-        self.empty_index = len(pool.cards)
-        """The all-zero row of ``static``: an empty station's card features."""
-        self.owner_table = np.eye(players + 1, players, dtype=np.float32)
-        """The owner columns by relative seat, and all 0 (row ``players``) for no card."""
-        self.owner_columns = slice(self.P + self.C + 4, self.P + self.C + 4 + players)
-        self.no_position = np.zeros(self.P, dtype=np.float32)
+        self.owner_column = self.C + 4
+        """Where a station row without its position columns has its owner columns."""
         self.positions = self._positions()
         self.seat_cache: dict[tuple[int, int], SeatView] = {}
         """``seat_views``' cache: a seat's view by its stamp and relative seat."""
         self.station_cache: dict[int, StationEntry] = {}
         """``SeatView``'s cache: a station's entry by its stamp."""
-        self._empty_states: dict[int, np.ndarray] = {}
-        self._starts: dict[tuple[int, int | None], list[int]] = {}
+        self._empty_rows: dict[int, np.ndarray] = {}
+        self._starts: dict[tuple[int, int, int | None], list[int]] = {}
         self.hand_cache: dict[tuple, tuple[list, np.ndarray]] = {}
         """``hand_rows``' cache: the hand rows by its instances and which are playable."""
         self.pile_cache: dict[int, np.ndarray] = {}
@@ -166,28 +165,32 @@ class Geometry:
         ]
         """``static_amounts[card.index]``: its amount of every ``STATIC_NAMES`` modifier."""
 
-    def part_starts(self, rows: int, counts: int | None) -> list[int]:
-        """Where each part of an encoding starts, its card rows at ``rows`` and (flat) its
-        counts at ``counts``: every seat's rows, the hand rows, every discard pile's
+    def part_starts(self, table: int, rows: int, counts: int | None) -> list[int]:
+        """Where each part of an encoding starts, its table features at ``table``, its
+        card rows at ``rows`` and (flat) its counts at ``counts``: every station's row
+        after its position columns, every seat block, the hand rows, every discard pile's
         counts, the unseen counts (``_Encoder.encode``'s parts)."""
-        starts = self._starts.get((rows, counts))
+        starts = self._starts.get((table, rows, counts))
         if starts is None:
-            block = STATIONS * self.width
-            starts = [rows + k * block for k in range(self.players)]
+            starts = [rows + row * self.width + self.P for row in range(self.cross_rows)]
+            blocks = table + self.head_size
+            starts += [blocks + k * self.seat_size for k in range(self.players)]
             starts.append(rows + self.cross_rows * self.width)
             if counts is not None:
                 starts += [counts + j * self.counts for j in range(self.players + 1)]
-            self._starts[rows, counts] = starts
+            self._starts[table, rows, counts] = starts
         return starts
 
-    def empty_state(self, station_influences: int) -> np.ndarray:
-        """The state columns of an empty station with ``station_influences`` on it."""
-        columns = self._empty_states.get(station_influences)
-        if columns is None:
-            columns = np.zeros(self.D, dtype=np.float32)
-            columns[7 + self.players] = station_influences / 3
-            self._empty_states[station_influences] = columns
-        return columns
+    def empty_row(self, station_influences: int) -> np.ndarray:
+        """The row (without position columns) of an empty station with
+        ``station_influences`` on it: one array for all, so that a station that stays
+        empty is never written again."""
+        row = self._empty_rows.get(station_influences)
+        if row is None:
+            row = np.zeros(self.C + self.D, dtype=np.float32)
+            row[self.C + 7 + self.players] = station_influences / 3
+            self._empty_rows[station_influences] = row
+        return row
 
     def _positions(self) -> np.ndarray:
         """The position columns of the cross rows: in a cross, the seat, the station."""
@@ -201,9 +204,8 @@ class Geometry:
         return positions
 
     def _static_rows(self) -> np.ndarray:
-        """``static[card.index]``: the card's ``static_features`` (one row per pool card),
-        then a row of zeros (``empty_index``)."""
-        rows = np.zeros((len(self.pool.cards) + 1, self.C), dtype=np.float32)
+        """``static[card.index]``: the card's ``static_features`` (one row per pool card)."""
+        rows = np.zeros((len(self.pool.cards), self.C), dtype=np.float32)
         for card in self.pool.cards:
             rows[card.index] = static_features(card, self.allegiances)
         return rows
@@ -379,17 +381,17 @@ gives any pool's and player count's."""
 
 
 class SeatView:
-    """One seat's part of a view from relative seat ``k``, cached with the seat's stamp:
-    its 8 card rows (``flat``, each row cached with its station's stamp) and the figures
-    the seat block and the unseen counts read of it (tokens in the Scene and the Cast, the
+    """One seat's part of ``player``'s view, cached with the seat's stamp:
+    its 8 card rows (``rows``, each cached with its station's stamp) and the figures the
+    seat block and the unseen counts read of it (tokens in the Scene and the Cast, the
     permanent keys as ``crosses.permanent_keys`` counts them, the Hub Influences and the
     Arcanum, who owns which card). Holding limits and combat values are summed as
     ``crosses.holding_limit`` and ``crosses.combat_value`` sum them (a test holds rows and
     keys equal to the engine's figures)."""
 
-    __slots__ = ("flat", "permanent", "quarters", "owned", "indices", "tokens", "tail")
+    __slots__ = ("rows", "permanent", "quarters", "owned", "indices", "tokens", "tail", "_block")
 
-    def __init__(self, state: KultState, seat: int, k: int, player: int, geo: Geometry) -> None:
+    def __init__(self, state: KultState, seat: int, player: int, geo: Geometry) -> None:
         self.owned: dict[int, list[int]] = {}
         """Owner -> pool indices of the cards in this cross it owns (cards and Influences)."""
         self.indices: set[int] = set()
@@ -400,11 +402,13 @@ class SeatView:
             index = attachment.card.index
             self.owned.setdefault(state.table.owners[attachment.iid], []).append(index)
             self.indices.add(index)
-        rows = []
-        owners = []
+        self.rows: list[np.ndarray] = []
+        """The 8 card rows without their position columns (``WorkingCopy`` writes those
+        once), the owner columns relative to the observer."""
         scene = cast = 0
         cache = geo.station_cache
         stamps = state.station_stamps[seat]
+        players = geo.players
         for station in range(STATIONS):
             entry = cache.get(stamps[station]) if CACHE_SEATS else None
             if entry is None:
@@ -413,39 +417,83 @@ class SeatView:
                     if len(cache) >= CACHE_SIZE:
                         cache.clear()
                     cache[stamps[station]] = entry
-            row, tokens, colours, owner, index = entry
-            rows.append(row)
+            index = entry.index
             if index < 0:
-                owners.append(geo.players)  # the all-zero row of ``owner_table``
+                self.rows.append(entry.row)
                 continue
-            owners.append((owner - player) % geo.players)
+            owner = entry.owner
+            self.rows.append(entry.row_for((owner - player) % players, geo))
             self.owned.setdefault(owner, []).append(index)
             self.indices.add(index)
             if station >= _CAST_START:
-                cast += tokens
+                cast += entry.tokens
             else:
-                scene += tokens
+                scene += entry.tokens
+            colours = entry.colours
             if colours is not None:
                 c0, c1, c2, c3, c4 = colours
                 k0, k1, k2, k3, k4 = k0 + c0, k1 + c1, k2 + c2, k3 + c3, k4 + c4
-        block = np.concatenate(rows).reshape(STATIONS, geo.width)
-        block[:, : geo.P] = geo.positions[k * STATIONS : (k + 1) * STATIONS]
-        block[:, geo.owner_columns] = geo.owner_table.take(owners, axis=0)
-        self.flat = block.reshape(-1)
-        """The 8 card rows, flattened."""
         self.permanent = (k0, k1, k2, k3, k4)
         self.quarters = [k0 / 4, k1 / 4, k2 / 4, k3 / 4, k4 / 4]
         """The permanent keys / 4: the seat block's keys while no temporary key is held."""
         self.tokens = (scene / 4, cast / 4)
-        """Its tokens figures in the seat block, as ``table_values`` writes them."""
+        """Its tokens figures in the seat block, as ``seat_block`` writes them."""
         self.tail = context.tail
         """The end of its seat block: the Hub Influences' figures and the Arcanum's."""
+        self._block: tuple[tuple, np.ndarray] | None = None
+
+    def block(self, figures: SeatFigures, target: int) -> np.ndarray:
+        """The seat block with the seat's other ``figures`` (active, responder, Hub
+        tokens, temporary keys, hand, deck and discard sizes), Hub ``target``; the last
+        one is kept (a seat's view lives for one Hub target, its game's)."""
+        last = self._block
+        if last is not None and last[0] == figures:
+            return last[1]
+        active, responder, hub, temp, hand, deck, discard = figures
+        values = [float(active), float(responder), hub / target, *self.tokens]
+        if any(temp):
+            values += [(key + t) / 4 for key, t in zip(self.permanent, temp, strict=True)]
+            values += [t / 4 for t in temp]
+        else:
+            values += self.quarters
+            values += _ZEROS[:NUM_COLOURS]
+        values += (hand / MAX_HAND, deck / 30, discard / 30)
+        values += self.tail
+        block = np.array(values, dtype=np.float32)
+        if CACHE_SEATS:
+            self._block = (figures, block)
+        return block
 
 
-StationEntry = tuple[np.ndarray, int, "tuple[int, ...] | None", int, int]
-"""A station's row, but for its position and owner columns (they depend on the observer),
-and what the seat figures take from it: its tokens, the colours of a face-up Place (else
-``None``), the card's owner and pool index (-1 for an empty station)."""
+SeatFigures = tuple[bool, bool, int, tuple[int, ...], int, int, int]
+"""What a seat block reads besides the seat's view (``SeatView.block``)."""
+
+
+class StationEntry:
+    """A station's row but for its position columns, and what the seat figures take from
+    it: its tokens, the colours of a face-up Place (else ``None``), the card's owner and
+    pool index (-1 for an empty station). The owner columns depend on the observer: the
+    row is kept once per relative owner, made when first asked for."""
+
+    __slots__ = ("row", "tokens", "colours", "owner", "index", "_by_owner")
+
+    def __init__(
+        self, row: np.ndarray, tokens: int, colours: tuple[int, ...] | None, owner: int,
+        index: int,
+    ) -> None:  # fmt: skip
+        self.row = row
+        """Owner columns 0: the row of an empty station as it is."""
+        self.tokens, self.colours, self.owner, self.index = tokens, colours, owner, index
+        self._by_owner: dict[int, np.ndarray] = {}
+
+    def row_for(self, relative: int, geo: Geometry) -> np.ndarray:
+        """The row with the owner at seat ``+relative`` of the observer (do not modify)."""
+        row = self._by_owner.get(relative)
+        if row is None:
+            row = self.row.copy()
+            row[geo.owner_column + relative] = 1.0
+            self._by_owner[relative] = row
+        return row
 
 
 class StationContext:
@@ -501,11 +549,9 @@ class StationContext:
         seat figures."""
         state, seat, geo = self.state, self.seat, self.geo
         mark = self.marks.get(station, _NO_MARK)
-        position = geo.no_position
         base = state.crosses[seat][station]
         if base is None:
-            row = np.concatenate((position, geo.static[geo.empty_index], geo.empty_state(mark[3])))
-            return row, 0, None, -1, -1
+            return StationEntry(geo.empty_row(mark[3]), 0, None, -1, -1)
         card = base.card
         owner = state.table.owners[base.iid]
         face_up = base.face_up
@@ -533,9 +579,9 @@ class StationContext:
             float(defending),
             0.0,
         )
-        row = np.concatenate((position, geo.static[card.index], np.array(dynamic, np.float32)))
+        row = np.concatenate((geo.static[card.index], np.array(dynamic, np.float32)))
         colours = card.colours if face_up and kind == "place" else None
-        return row, base.tokens, colours, owner, card.index
+        return StationEntry(row, base.tokens, colours, owner, card.index)
 
 
 _CAST_START = CAST.start
@@ -546,7 +592,7 @@ CACHE_SEATS = True
 """Reuse what an observation is made of while everything it is read from is unchanged: a
 seat's rows and summary (by the seat's stamp), a station's row, the hand rows and a discard
 pile's counts; off, every view is computed afresh (a test compares the two)."""
-CACHE_SIZE = 1024
+CACHE_SIZE = 4096
 """Cached entries per cache of a geometry; a cache is emptied when it is full."""
 
 
@@ -564,7 +610,7 @@ def seat_views(state: KultState, player: int, geo: Geometry) -> list[SeatView]:
         key = (stamps[seat], k)
         view = cache.get(key) if CACHE_SEATS else None
         if view is None:
-            view = SeatView(state, seat, k, player, geo)
+            view = SeatView(state, seat, player, geo)
             if CACHE_SEATS:
                 if len(cache) >= CACHE_SIZE:
                     cache.clear()
@@ -573,20 +619,18 @@ def seat_views(state: KultState, player: int, geo: Geometry) -> list[SeatView]:
     return views
 
 
-def table_values(
-    state: KultState, player: int, geo: Geometry, views: list[SeatView]
-) -> list[float]:
-    """The table features (``Geometry.table_features``) of ``player``'s view, in order."""
+def table_values(state: KultState, player: int, geo: Geometry) -> list[float]:
+    """The table features (``Geometry.table_features``) of ``player``'s view before the
+    seat blocks (``seat_blocks``), in order."""
     game = state.game
     players = geo.players
-    over = state.phase == OVER
     values: list[float] = [
         state.pool_tokens / game.tokens,
         game.target / 10,
         state.plies / game.max_plies,
     ]
     values += geo.phase_one_hot[state.phase]
-    values.append(float(not over and state.player == player))
+    values.append(float(state.phase != OVER and state.player == player))
     values += _turn_values(state)
     stepping = state.pending_token
     if stepping is None:
@@ -605,9 +649,6 @@ def table_values(
         values += (float(last.result == r) for r in FIGHT_RESULTS)
         values += (last.values[0] / 5, last.values[1] / 5)
     values += _pool_values(state, geo)
-    window = state.window
-    responder = window.responder if window is not None else -1
-    _seat_values(state, player, -1 if over else state.active, responder, views, values)
     return values
 
 
@@ -637,28 +678,26 @@ def _pool_values(state: KultState, geo: Geometry) -> list[float]:
     return values
 
 
-def _seat_values(
-    state: KultState, player: int, active: int, responder: int, views: list[SeatView],
-    values: list[float],
-) -> None:  # fmt: skip
-    """Append the seat blocks (``SEAT_FEATURES``), the observer's first."""
+def seat_blocks(state: KultState, player: int, views: list[SeatView]) -> list[np.ndarray]:
+    """The seat blocks (``SEAT_FEATURES``), the observer's first: each kept by its seat's
+    view with what else it is read from (``SeatView.block``), so that a seat whose
+    figures did not change is not written again. Do not modify the arrays returned."""
     players = len(views)
+    active = -1 if state.phase == OVER else state.active
+    window = state.window
+    responder = window.responder if window is not None else -1
     target = state.game.target
     hub_tokens, temp_keys = state.hub_tokens, state.temp_keys
     hands, decks, discards = state.hands, state.decks, state.discards
+    blocks = []
     for k, view in enumerate(views):
         seat = (player + k) % players
-        values += (float(active == seat), float(responder == seat), hub_tokens[seat] / target)
-        values += view.tokens
-        temp = temp_keys[seat]
-        if any(temp):
-            values += [(key + t) / 4 for key, t in zip(view.permanent, temp, strict=True)]
-            values += [t / 4 for t in temp]
-        else:
-            values += view.quarters
-            values += _ZEROS[:NUM_COLOURS]
-        values += (len(hands[seat]) / MAX_HAND, len(decks[seat]) / 30, len(discards[seat]) / 30)
-        values += view.tail
+        figures = (
+            active == seat, responder == seat, hub_tokens[seat], tuple(temp_keys[seat]),
+            len(hands[seat]), len(decks[seat]), len(discards[seat]),
+        )  # fmt: skip
+        blocks.append(view.block(figures, target))
+    return blocks
 
 
 _ZEROS = [0.0] * 32
@@ -855,28 +894,44 @@ def unseen_counts(
 
 class WorkingCopy:
     """An observer's last encoding of one position (``KultState.encodings``, never copied
-    with the state), and what each part of it was written from: a part (a seat's rows, the
-    hand rows, a count vector: cached arrays, never modified) is written again only when
-    it is another object, so a step rewrites what changed and the table features."""
+    with the state), and what each part of it was written from: a part (a station's row,
+    a seat block, the hand rows, a count vector: cached arrays, never modified) is written
+    again only when it is another object, so a step rewrites what changed and the table
+    features before the seat blocks. The position columns of the cross rows never change:
+    they are written once."""
 
-    __slots__ = ("vector", "written")
+    __slots__ = ("vector", "views", "written")
 
-    def __init__(self, size: int, parts: int) -> None:
+    def __init__(self, size: int, parts: int, geo: Geometry, rows: int) -> None:
         self.vector = np.zeros(size, dtype=np.float32)
-        self.written: list[np.ndarray | None] = [None] * parts
+        cross = self.vector[rows : rows + geo.cross_rows * geo.width]
+        cross.reshape(geo.cross_rows, geo.width)[:, : geo.P] = geo.positions
+        self.views: list[SeatView | None] = [None] * geo.players
+        """The seat views whose station rows were written last."""
+        self.written: list[np.ndarray | None] = [None] * (geo.cross_rows + parts)
 
-    def update(self, parts: list[np.ndarray], starts: list[int]) -> None:
-        """Write each part that changed at its start."""
-        written, vector = self.written, self.vector
-        for i, part in enumerate(parts):
+    def update(self, views: list[SeatView], parts: list[np.ndarray], starts: list[int]) -> None:
+        """Write each station row of a view that changed, and each other part that
+        changed, at its start."""
+        written, vector, last = self.written, self.vector, self.views
+        for k, view in enumerate(views):
+            if last[k] is view:
+                continue
+            last[k] = view
+            for i, row in enumerate(view.rows, k * STATIONS):
+                if written[i] is not row:
+                    vector[starts[i] : starts[i] + row.size] = row
+                    written[i] = row
+        for i, part in enumerate(parts, len(views) * STATIONS):
             if written[i] is not part:
                 vector[starts[i] : starts[i] + part.size] = part
                 written[i] = part
 
 
 class _Encoder:
-    """Both encoders: the same parts (``seat_views``, ``hand_rows``, ``count_parts``,
-    ``table_values``) written into a ``WorkingCopy`` at the encoder's offsets."""
+    """Both encoders: the same parts (``seat_views``, ``seat_blocks``, ``hand_rows``,
+    ``count_parts``, ``table_values``) written into a ``WorkingCopy`` at the encoder's
+    offsets."""
 
     name = ""
     version = 0
@@ -894,22 +949,23 @@ class _Encoder:
         geo = geometry(state.game.pool, state.game.num_players)
         table, rows, counts = self.offsets(geo)
         views = seat_views(state, player, geo)
-        parts = [view.flat for view in views]
+        parts = seat_blocks(state, player, views)
         parts.append(hand_rows(state, player, geo, views))
         if self.counts:
             parts += count_parts(state, player, geo, views)
         shape = self.shape(state.game)
-        copy = self._working_copy(state, player, shape, len(parts))
-        copy.update(parts, geo.part_starts(rows, counts if self.counts else None))
-        copy.vector[table : table + geo.table_size] = table_values(state, player, geo, views)
+        copy = self._working_copy(state, player, shape, geo, rows, len(parts))
+        copy.update(views, parts, geo.part_starts(table, rows, counts if self.counts else None))
+        copy.vector[table : table + geo.head_size] = table_values(state, player, geo)
         return copy.vector.reshape(shape).copy()  # a new array: callers may keep it
 
     def _working_copy(
-        self, state: KultState, player: int, shape: tuple[int, ...], parts: int
-    ) -> WorkingCopy:
+        self, state: KultState, player: int, shape: tuple[int, ...], geo: Geometry, rows: int,
+        parts: int,
+    ) -> WorkingCopy:  # fmt: skip
         copy = state.encodings.get((self.name, player)) if CACHE_SEATS else None
         if copy is None:
-            copy = WorkingCopy(math.prod(shape), parts)
+            copy = WorkingCopy(math.prod(shape), parts, geo, rows)
             if CACHE_SEATS:
                 state.encodings[self.name, player] = copy
         return copy

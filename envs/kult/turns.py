@@ -273,9 +273,10 @@ def end_turn(state: KultState) -> None:
     crosses.refresh_cross(state, state.active)
     for keys in state.temp_keys:
         keys[:] = [0] * len(keys)
+    for station in state.recruited | state.invoked:  # their rows mark this turn's uses
+        state.restamp(state.active, station)
     state.recruited.clear()
     state.invoked.clear()
-    state.restamp(state.active)
     state.embargo = False
     state.attacked = False
     begin_turn(state, (state.active + 1) % state.game.num_players)

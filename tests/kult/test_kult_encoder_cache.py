@@ -131,3 +131,37 @@ def test_encodings_are_new_arrays_each_call() -> None:
         assert not np.shares_memory(first, second), name
         with afresh():
             assert np.array_equal(second, encoder.encode(state, 0))
+
+
+def cross_rows(state: KultState) -> np.ndarray:
+    """Seat 0's entity view of every station, computed afresh (row ``seat * 8 + station``)."""
+    geo = encoders.geometry(state.game.pool, state.game.num_players)
+    with afresh():
+        return ENCODERS["entity"].encode(state, 0)[: geo.cross_rows]
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_station_whose_stamp_stays_keeps_its_row(players: int) -> None:
+    """The rules restamp a station only where its row changes (a card leaving restamps
+    its station, a turn's end those that recruited or used a push ability): every
+    station whose stamp a move leaves as it was shows the same row after the move."""
+    rng = random.Random(300 + players)
+    heuristic = KultHeuristic()
+    kept = 0
+    for seed in range(2):
+        state = KultGame(num_players=players).new_state(seed=seed)
+        while not state.is_terminal() and state.plies < 300:
+            before, stamps = cross_rows(state), [s[:] for s in state.station_stamps]
+            player = state.current_player
+            smart = player == seed % players
+            state.apply(
+                heuristic.act(state, player) if smart else rng.choice(state.legal_actions())
+            )
+            after = cross_rows(state)
+            for seat in range(players):
+                for station in range(8):
+                    if state.station_stamps[seat][station] == stamps[seat][station]:
+                        row = seat * 8 + station
+                        assert np.array_equal(before[row], after[row]), (seat, station)
+                        kept += 1
+    assert kept > 1_000
