@@ -30,7 +30,7 @@ import numpy as np
 
 from tabletop.envs.core.layout import stack_layout
 from tabletop.envs.kult import crosses
-from tabletop.envs.kult.actions import CAST, MAX_HAND, NUM_COLOURS, STATIONS
+from tabletop.envs.kult.actions import CAST, MAX_HAND, MAX_PLAYERS, NUM_COLOURS, STATIONS
 from tabletop.envs.kult.cards import ATTACH, INTO, NEUTRAL, Card, Pool, load_pool
 from tabletop.envs.kult.combat import Fight
 from tabletop.envs.kult.effects import BEFORE_RECRUIT, COLOURS, FIGHT, VOCAB
@@ -134,6 +134,8 @@ class Geometry:
         self.pile_cache: dict[int, np.ndarray] = {}
         """``_pile_counts``' cache: a discard pile's counts by its stamp."""
         self.unseen_cache: dict[tuple, tuple[list, np.ndarray]] = {}
+        self.pool_cache: dict[tuple[int, ...], tuple[float, ...]] = {}
+        """``_pool_values``' cache: by the pool indices of the Pool's Influences, in order."""
         """``unseen_counts``' cache: by the instances seen and the own cards in play."""
         self.index_cache: dict[int, CardIndex] = {}
         """``card_index``' cache: by ``id`` of a ``Table.cards`` list."""
@@ -389,22 +391,21 @@ class SeatView:
     ``crosses.holding_limit`` and ``crosses.combat_value`` sum them (a test holds rows and
     keys equal to the engine's figures)."""
 
-    __slots__ = ("rows", "permanent", "quarters", "owned", "indices", "tokens", "tail", "_block")
+    __slots__ = (
+        "rows", "entries", "attached", "mine", "permanent", "quarters", "tokens", "tail",
+        "last_block",
+    )  # fmt: skip
 
     def __init__(self, state: KultState, seat: int, player: int, geo: Geometry) -> None:
-        self.owned: dict[int, list[int]] = {}
-        """Owner -> pool indices of the cards in this cross it owns (cards and Influences)."""
-        self.indices: set[int] = set()
-        """Pool indices of every card in this cross and on it (unique cards, KU-3.5)."""
         context = StationContext(state, seat, geo)
         k0, k1, k2, k3, k4 = context.keys
-        for attachment in state.influences[seat]:
-            index = attachment.card.index
-            self.owned.setdefault(state.table.owners[attachment.iid], []).append(index)
-            self.indices.add(index)
-        self.rows: list[np.ndarray] = []
-        """The 8 card rows without their position columns (``WorkingCopy`` writes those
-        once), the owner columns relative to the observer."""
+        influences = state.influences[seat]
+        owners = state.table.owners
+        self.attached = [a.card.index for a in influences]
+        """Pool indices of the Influences on this cross (``holds``)."""
+        mine = [a.card.index for a in influences if owners[a.iid] == player]
+        rows: list[np.ndarray] = []
+        entries: list[StationEntry] = []
         scene = cast = 0
         cache = geo.station_cache
         stamps = state.station_stamps[seat]
@@ -417,14 +418,15 @@ class SeatView:
                     if len(cache) >= CACHE_SIZE:
                         cache.clear()
                     cache[stamps[station]] = entry
-            index = entry.index
-            if index < 0:
-                self.rows.append(entry.row)
+            entries.append(entry)
+            if entry.index < 0:
+                rows.append(entry.row)
                 continue
-            owner = entry.owner
-            self.rows.append(entry.row_for((owner - player) % players, geo))
-            self.owned.setdefault(owner, []).append(index)
-            self.indices.add(index)
+            relative = (entry.owner - player) % players
+            row = entry.by_owner[relative]
+            rows.append(row if row is not None else entry.owned_by(relative, geo))
+            if not relative:
+                mine.append(entry.index)
             if station >= _CAST_START:
                 cast += entry.tokens
             else:
@@ -433,6 +435,12 @@ class SeatView:
             if colours is not None:
                 c0, c1, c2, c3, c4 = colours
                 k0, k1, k2, k3, k4 = k0 + c0, k1 + c1, k2 + c2, k3 + c3, k4 + c4
+        self.rows = rows
+        """The 8 card rows without their position columns (``WorkingCopy`` writes those
+        once), the owner columns relative to the observer."""
+        self.entries = entries
+        self.mine = mine
+        """Pool indices of the cards in this cross and on it that the observer owns."""
         self.permanent = (k0, k1, k2, k3, k4)
         self.quarters = [k0 / 4, k1 / 4, k2 / 4, k3 / 4, k4 / 4]
         """The permanent keys / 4: the seat block's keys while no temporary key is held."""
@@ -440,15 +448,14 @@ class SeatView:
         """Its tokens figures in the seat block, as ``seat_block`` writes them."""
         self.tail = context.tail
         """The end of its seat block: the Hub Influences' figures and the Arcanum's."""
-        self._block: tuple[tuple, np.ndarray] | None = None
+        self.last_block: tuple[SeatFigures | None, np.ndarray | None] = _NO_BLOCK
+        """The last seat block made (``block``) and its figures."""
 
     def block(self, figures: SeatFigures, target: int) -> np.ndarray:
-        """The seat block with the seat's other ``figures`` (active, responder, Hub
+        """Make the seat block with the seat's other ``figures`` (active, responder, Hub
         tokens, temporary keys, hand, deck and discard sizes), Hub ``target``; the last
-        one is kept (a seat's view lives for one Hub target, its game's)."""
-        last = self._block
-        if last is not None and last[0] == figures:
-            return last[1]
+        one is kept (``last_block``: a seat's view lives for one Hub target, its
+        game's)."""
         active, responder, hub, temp, hand, deck, discard = figures
         values = [float(active), float(responder), hub / target, *self.tokens]
         if any(temp):
@@ -461,12 +468,17 @@ class SeatView:
         values += self.tail
         block = np.array(values, dtype=np.float32)
         if CACHE_SEATS:
-            self._block = (figures, block)
+            self.last_block = (figures, block)
         return block
+
+    def holds(self, pool_index: int) -> bool:
+        """Whether a copy of the pool card lies in this cross or on it (KU-3.5)."""
+        return pool_index in self.attached or any(e.index == pool_index for e in self.entries)
 
 
 SeatFigures = tuple[bool, bool, int, tuple[int, ...], int, int, int]
 """What a seat block reads besides the seat's view (``SeatView.block``)."""
+_NO_BLOCK: tuple[None, None] = (None, None)
 
 
 class StationEntry:
@@ -475,7 +487,7 @@ class StationEntry:
     pool index (-1 for an empty station). The owner columns depend on the observer: the
     row is kept once per relative owner, made when first asked for."""
 
-    __slots__ = ("row", "tokens", "colours", "owner", "index", "_by_owner")
+    __slots__ = ("row", "tokens", "colours", "owner", "index", "by_owner")
 
     def __init__(
         self, row: np.ndarray, tokens: int, colours: tuple[int, ...] | None, owner: int,
@@ -484,15 +496,14 @@ class StationEntry:
         self.row = row
         """Owner columns 0: the row of an empty station as it is."""
         self.tokens, self.colours, self.owner, self.index = tokens, colours, owner, index
-        self._by_owner: dict[int, np.ndarray] = {}
+        self.by_owner: list[np.ndarray | None] = [None] * MAX_PLAYERS
+        """The row with the owner at each seat relative to the observer, once made."""
 
-    def row_for(self, relative: int, geo: Geometry) -> np.ndarray:
-        """The row with the owner at seat ``+relative`` of the observer (do not modify)."""
-        row = self._by_owner.get(relative)
-        if row is None:
-            row = self.row.copy()
-            row[geo.owner_column + relative] = 1.0
-            self._by_owner[relative] = row
+    def owned_by(self, relative: int, geo: Geometry) -> np.ndarray:
+        """Make the row with the owner at seat ``+relative`` of the observer (do not
+        modify it)."""
+        row = self.by_owner[relative] = self.row.copy()
+        row[geo.owner_column + relative] = 1.0
         return row
 
 
@@ -663,18 +674,24 @@ def _turn_values(state: KultState) -> list[float]:
     return values
 
 
-def _pool_values(state: KultState, geo: Geometry) -> list[float]:
+def _pool_values(state: KultState, geo: Geometry) -> Sequence[float]:
     """``pool_influences``: their count / 3, then each static's amounts summed / 3."""
     pool_influences = state.pool_influences
     if not pool_influences:
         return _ZEROS[: len(STATIC_NAMES) + 1]
-    values = [len(pool_influences) / 3]
-    amounts = geo.static_amounts
-    for column in range(len(STATIC_NAMES)):
-        total = 0.0
-        for attachment in pool_influences:
-            total += amounts[attachment.card.index][column]
-        values.append(total / 3)
+    key = tuple(attachment.card.index for attachment in pool_influences)
+    values = geo.pool_cache.get(key)
+    if values is None:
+        values = [len(key) / 3]
+        amounts = geo.static_amounts
+        for column in range(len(STATIC_NAMES)):
+            total = 0.0
+            for index in key:
+                total += amounts[index][column]
+            values.append(total / 3)
+        if len(geo.pool_cache) >= CACHE_SIZE:
+            geo.pool_cache.clear()
+        values = geo.pool_cache[key] = tuple(values)
     return values
 
 
@@ -696,7 +713,8 @@ def seat_blocks(state: KultState, player: int, views: list[SeatView]) -> list[np
             active == seat, responder == seat, hub_tokens[seat], tuple(temp_keys[seat]),
             len(hands[seat]), len(decks[seat]), len(discards[seat]),
         )  # fmt: skip
-        blocks.append(view.block(figures, target))
+        last = view.last_block
+        blocks.append(last[1] if last[0] == figures else view.block(figures, target))
     return blocks
 
 
@@ -761,7 +779,7 @@ def _playable(state: KultState, player: int, views: list[SeatView], index: CardI
 
 def _in_play(state: KultState, views: list[SeatView], pool_index: int) -> bool:
     """Whether a copy of the pool card lies in play anywhere (``plays.in_play``)."""
-    if any(pool_index in view.indices for view in views):
+    if any(view.holds(pool_index) for view in views):
         return True
     return any(a.card.index == pool_index for a in state.pool_influences)
 
@@ -873,7 +891,7 @@ def unseen_counts(
     owners = state.table.owners
     in_play = [a.card.index for a in state.pool_influences if owners[a.iid] == player]
     for view in views:
-        in_play += view.owned.get(player, ())
+        in_play += view.mine
     hand = state.hands[player]
     key = (id(index.cards), player, tuple(hand), state.pile_stamps[player], tuple(in_play))
     cached = geo.unseen_cache.get(key) if CACHE_SEATS else None
@@ -900,20 +918,25 @@ class WorkingCopy:
     features before the seat blocks. The position columns of the cross rows never change:
     they are written once."""
 
-    __slots__ = ("vector", "views", "written")
+    __slots__ = ("vector", "shape", "head", "starts", "views", "written")
 
-    def __init__(self, size: int, parts: int, geo: Geometry, rows: int) -> None:
-        self.vector = np.zeros(size, dtype=np.float32)
+    def __init__(self, encoder: _Encoder, geo: Geometry) -> None:
+        table, rows, counts = encoder.offsets(geo)
+        self.shape = encoder.shape_of(geo)
+        self.vector = np.zeros(math.prod(self.shape), dtype=np.float32)
         cross = self.vector[rows : rows + geo.cross_rows * geo.width]
         cross.reshape(geo.cross_rows, geo.width)[:, : geo.P] = geo.positions
+        self.head = slice(table, table + geo.head_size)
+        """Where ``table_values`` go."""
+        self.starts = geo.part_starts(table, rows, counts if encoder.counts else None)
         self.views: list[SeatView | None] = [None] * geo.players
         """The seat views whose station rows were written last."""
-        self.written: list[np.ndarray | None] = [None] * (geo.cross_rows + parts)
+        self.written: list[np.ndarray | None] = [None] * len(self.starts)
 
-    def update(self, views: list[SeatView], parts: list[np.ndarray], starts: list[int]) -> None:
+    def update(self, views: list[SeatView], parts: list[np.ndarray]) -> None:
         """Write each station row of a view that changed, and each other part that
         changed, at its start."""
-        written, vector, last = self.written, self.vector, self.views
+        written, vector, last, starts = self.written, self.vector, self.views, self.starts
         for k, view in enumerate(views):
             if last[k] is view:
                 continue
@@ -939,6 +962,9 @@ class _Encoder:
     """Whether the vector holds the discard and unseen counts (the flat one)."""
 
     def shape(self, game: KultGame) -> tuple[int, ...]:
+        return self.shape_of(geometry(game.pool, game.num_players))
+
+    def shape_of(self, geo: Geometry) -> tuple[int, ...]:
         raise NotImplementedError
 
     def offsets(self, geo: Geometry) -> tuple[int, int, int]:
@@ -947,28 +973,19 @@ class _Encoder:
 
     def encode(self, state: KultState, player: int) -> np.ndarray:
         geo = geometry(state.game.pool, state.game.num_players)
-        table, rows, counts = self.offsets(geo)
+        copy = state.encodings.get((self.name, player)) if CACHE_SEATS else None
+        if copy is None:
+            copy = WorkingCopy(self, geo)
+            if CACHE_SEATS:
+                state.encodings[self.name, player] = copy
         views = seat_views(state, player, geo)
         parts = seat_blocks(state, player, views)
         parts.append(hand_rows(state, player, geo, views))
         if self.counts:
             parts += count_parts(state, player, geo, views)
-        shape = self.shape(state.game)
-        copy = self._working_copy(state, player, shape, geo, rows, len(parts))
-        copy.update(views, parts, geo.part_starts(table, rows, counts if self.counts else None))
-        copy.vector[table : table + geo.head_size] = table_values(state, player, geo)
-        return copy.vector.reshape(shape).copy()  # a new array: callers may keep it
-
-    def _working_copy(
-        self, state: KultState, player: int, shape: tuple[int, ...], geo: Geometry, rows: int,
-        parts: int,
-    ) -> WorkingCopy:  # fmt: skip
-        copy = state.encodings.get((self.name, player)) if CACHE_SEATS else None
-        if copy is None:
-            copy = WorkingCopy(math.prod(shape), parts, geo, rows)
-            if CACHE_SEATS:
-                state.encodings[self.name, player] = copy
-        return copy
+        copy.update(views, parts)
+        copy.vector[copy.head] = table_values(state, player, geo)
+        return copy.vector.reshape(copy.shape).copy()  # a new array: callers may keep it
 
 
 class FlatEncoder(_Encoder):
@@ -977,8 +994,8 @@ class FlatEncoder(_Encoder):
     name = "flat"
     counts = True
 
-    def shape(self, game: KultGame) -> tuple[int, ...]:
-        return (geometry(game.pool, game.num_players).flat_size,)
+    def shape_of(self, geo: Geometry) -> tuple[int, ...]:
+        return (geo.flat_size,)
 
     def offsets(self, geo: Geometry) -> tuple[int, int, int]:
         rows = geo.table_size
@@ -993,8 +1010,7 @@ class EntityEncoder(_Encoder):
 
     name = "entity"
 
-    def shape(self, game: KultGame) -> tuple[int, ...]:
-        geo = geometry(game.pool, game.num_players)
+    def shape_of(self, geo: Geometry) -> tuple[int, ...]:
         return (geo.card_rows + geo.table_rows, geo.width)
 
     def offsets(self, geo: Geometry) -> tuple[int, int, int]:

@@ -98,12 +98,21 @@ def _hand_choices(
     allegiance = state.arcana[seat].allegiance
     a0, a1, a2, a3, a4 = available
     players = state.game.num_players
-    for slot, card in distinct_hand(state, seat):
+    cards = state.table.cards
+    offered: set[int] = set()
+    for slot, iid in enumerate(state.hands[seat]):
+        # the checks read only the card: a copy that fails them fails for every slot, so
+        # checking before skipping later copies offers what ``distinct_hand`` would
+        card = cards[iid]
         if card.allegiance != NEUTRAL and card.allegiance != allegiance:
             continue
         c0, c1, c2, c3, c4 = card.cost
         if a0 < c0 or a1 < c1 or a2 < c2 or a3 < c3 or a4 < c4:
             continue
+        index = card.index
+        if index in offered:
+            continue
+        offered.add(index)
         if card.unique and in_play(state, card):
             continue
         kind = card.kind
@@ -152,15 +161,25 @@ def _attachments(state: KultState, seat: int, slot: int, card: Card) -> list[int
     if card.attach == "pool":
         return [attach_action(slot, POOL_TARGET)]
     actions = []
+    attach = card.attach
+    kind = _ATTACH_KINDS.get(attach)
     for offset in seat_offsets(state, card.into):
-        target_seat = (seat + offset) % state.game.num_players
-        if card.attach == "hub":
+        if attach == "hub":
             actions.append(attach_action(slot, attach_target(offset, HUB)))
             continue
-        for station in range(STATIONS):
-            if attachable(state, target_seat, station, card.attach):
-                actions.append(attach_action(slot, attach_target(offset, station)))
+        cross = state.crosses[(seat + offset) % state.game.num_players]
+        first = attach_action(slot, attach_target(offset, 0))  # the offset's 8 in a row
+        # ``attachable``, inlined: it runs for every station and Influence in hand
+        actions += [
+            first + station
+            for station, base in enumerate(cross)
+            if attach == "station" or (base is not None and kind in (None, base.card.kind))
+        ]
     return actions
+
+
+_ATTACH_KINDS = {"being": BEING, "place": PLACE}
+"""The kind of base card an Influence attached to ``being`` or ``place`` needs."""
 
 
 def attachable(
@@ -177,16 +196,20 @@ def attachable(
     base = state.crosses[seat][station]
     if base is None or (face_up and not base.face_up):
         return False
-    return attach == "card" or base.card.kind == {"being": BEING, "place": PLACE}[attach]
+    return attach == "card" or base.card.kind == _ATTACH_KINDS[attach]
 
 
 def commands(state: KultState, seat: int, timings: tuple[float, ...]) -> list[int]:
     """Commands ``seat`` can pay for now whose timing is one of ``timings`` (its keys are
     counted only when it holds one: most answers in a Commands window are passes)."""
-    held = [
-        (slot, card) for slot, card in distinct_hand(state, seat)
-        if card.kind == COMMAND and card.timing in timings
-    ]  # fmt: skip
+    cards = state.table.cards
+    held = []
+    offered: set[int] = set()
+    for slot, iid in enumerate(state.hands[seat]):  # the first copy of each, as distinct_hand
+        card = cards[iid]
+        if card.kind == COMMAND and card.timing in timings and card.index not in offered:
+            offered.add(card.index)
+            held.append((slot, card))
     if not held:
         return []
     available = crosses.keys(state, seat)
