@@ -142,9 +142,11 @@ class Geometry:
         self.no_hand = np.zeros(MAX_HAND * self.width, dtype=np.float32)
         self.no_counts = np.zeros(self.counts, dtype=np.float32)
         self.phase_one_hot = [
-            [float(p == phase) for p in range(len(PHASE_NAMES))]
+            tuple(float(p == phase) for p in range(len(PHASE_NAMES)))
             for phase in range(len(PHASE_NAMES))
         ]
+        self.zeros = (0.0,) * self.table_size
+        """Zeros to slice the table features' empty parts from."""
         self.modifiers = [
             (
                 _static_amount(card.static("combat")),
@@ -161,6 +163,10 @@ class Geometry:
             for arcanum in pool.arcana
         }
         """The fixed end of a seat block per Arcanum: its one-hot, Hierarchy, hand size."""
+        self.bare_tails = {
+            name: (0.0, 0.0, *values) for name, values in self.arcanum_values.items()
+        }
+        """A seat block's tail without Influences on its cross (``_influence_figures``)."""
         self.arcanum_index = {a.name: a.index for a in pool.arcana}
         self.static_amounts = [
             tuple(_static_amount(card.static(name)) for name in STATIC_NAMES) for card in pool.cards
@@ -393,12 +399,15 @@ class SeatView:
 
     __slots__ = (
         "rows", "entries", "attached", "mine", "permanent", "quarters", "tokens", "tail",
-        "last_block",
+        "indices", "last_block",
     )  # fmt: skip
 
     def __init__(self, state: KultState, seat: int, player: int, geo: Geometry) -> None:
-        context = StationContext(state, seat, geo)
-        k0, k1, k2, k3, k4 = context.keys
+        context = None  # made at the first station whose row is not cached
+        keys, self.tail = _influence_figures(state, seat, geo)
+        """``tail``: the end of its seat block, the Hub Influences' figures and the
+        Arcanum's."""
+        k0, k1, k2, k3, k4 = keys
         influences = state.influences[seat]
         owners = state.table.owners
         self.attached = [a.card.index for a in influences]
@@ -413,6 +422,7 @@ class SeatView:
         for station in range(STATIONS):
             entry = cache.get(stamps[station]) if CACHE_SEATS else None
             if entry is None:
+                context = context or StationContext(state, seat, geo)
                 entry = context.station(station)
                 if CACHE_SEATS:
                     if len(cache) >= CACHE_SIZE:
@@ -446,8 +456,7 @@ class SeatView:
         """The permanent keys / 4: the seat block's keys while no temporary key is held."""
         self.tokens = (scene / 4, cast / 4)
         """Its tokens figures in the seat block, as ``seat_block`` writes them."""
-        self.tail = context.tail
-        """The end of its seat block: the Hub Influences' figures and the Arcanum's."""
+        self.indices: frozenset[int] | None = None
         self.last_block: tuple[SeatFigures | None, np.ndarray | None] = _NO_BLOCK
         """The last seat block made (``block``) and its figures."""
 
@@ -473,7 +482,9 @@ class SeatView:
 
     def holds(self, pool_index: int) -> bool:
         """Whether a copy of the pool card lies in this cross or on it (KU-3.5)."""
-        return pool_index in self.attached or any(e.index == pool_index for e in self.entries)
+        if self.indices is None:  # asked for unique cards in hand only: made then, once
+            self.indices = frozenset([*self.attached, *(e.index for e in self.entries)])
+        return pool_index in self.indices
 
 
 SeatFigures = tuple[bool, bool, int, tuple[int, ...], int, int, int]
@@ -507,6 +518,30 @@ class StationEntry:
         return row
 
 
+def _influence_figures(
+    state: KultState, seat: int, geo: Geometry
+) -> tuple[Sequence[int], tuple[float, ...]]:
+    """The Arcanum's keys with those the Influences on ``seat``'s cross give (the Places'
+    are added by the stations), and the end of its seat block: the Hub Influences' combat
+    modifier and keys given / 3, the Arcanum's figures."""
+    arcanum = state.arcana[seat]
+    influences = state.influences[seat]
+    if not influences:
+        return arcanum.keys, geo.bare_tails[arcanum.name]
+    mods = geo.modifiers
+    keys = list(arcanum.keys)
+    hub_combat = 0.0
+    hub_keys = 0
+    for attachment in influences:
+        combat, _, given = mods[attachment.card.index]
+        if any(given):
+            hub_keys += sum(given)
+            keys = [k + g for k, g in zip(keys, given, strict=True)]
+        if attachment.card.attach == "hub":
+            hub_combat += combat
+    return keys, (hub_combat / 3, hub_keys / 3, *geo.arcanum_values[arcanum.name])
+
+
 class StationContext:
     """What a seat's station rows are read from besides their stations, gathered once
     per seat view: per station, the Influences on its card (count, their combat and holds
@@ -517,18 +552,12 @@ class StationContext:
         self.state, self.seat, self.geo = state, seat, geo
         mods = geo.modifiers
         marks: dict[int, list] = {}
-        hub_combat = 0.0
-        hub_keys = hub_bonus = 0
-        keys = list(state.arcana[seat].keys)
+        hub_bonus = 0
         for attachment in state.influences[seat]:
             card = attachment.card
-            combat, holds, given = mods[card.index]
-            if any(given):
-                hub_keys += sum(given)
-                keys = [k + g for k, g in zip(keys, given, strict=True)]
+            combat, holds, _ = mods[card.index]
             attach = card.attach
             if attach == "hub":
-                hub_combat += combat
                 hub_bonus += card.combat_bonus
                 continue
             mark = marks.get(attachment.station)
@@ -545,11 +574,7 @@ class StationContext:
                 mark[6] += card.combat_bonus
                 mark[7] += card.holds_bonus
         self.marks = marks
-        self.keys = keys
-        """The Arcanum's keys with those the Influences give (the Places' are added by
-        the stations)."""
         self.hub_bonus = hub_bonus
-        self.tail = (hub_combat / 3, hub_keys / 3, *geo.arcanum_values[state.arcana[seat].name])
         self.pool_combat = self.pool_holds = 0
         for attachment in state.pool_influences:
             self.pool_combat += attachment.card.combat_bonus
@@ -630,55 +655,66 @@ def seat_views(state: KultState, player: int, geo: Geometry) -> list[SeatView]:
     return views
 
 
-def table_values(state: KultState, player: int, geo: Geometry) -> list[float]:
+def table_values(state: KultState, player: int, geo: Geometry) -> tuple[float, ...]:
     """The table features (``Geometry.table_features``) of ``player``'s view before the
-    seat blocks (``seat_blocks``), in order."""
+    seat blocks (``seat_blocks``), in order; the parts that are most often all zeros
+    (nothing done yet this turn, no fight) are constants then."""
     game = state.game
     players = geo.players
-    values: list[float] = [
+    phase = state.phase
+    values = (
         state.pool_tokens / game.tokens,
         game.target / 10,
         state.plies / game.max_plies,
-    ]
-    values += geo.phase_one_hot[state.phase]
-    values.append(float(state.phase != OVER and state.player == player))
+        *geo.phase_one_hot[phase],
+        float(phase != OVER and state.player == player),
+    )
     values += _turn_values(state)
     stepping = state.pending_token
     if stepping is None:
-        values += _ZEROS[: 1 + players]
+        values += geo.zeros[: 1 + players]
     else:
-        values += [1.0] + [float((stepping[0] - player) % players == k) for k in range(players)]
+        values += (1.0, *(float((stepping[0] - player) % players == k) for k in range(players)))
     fight = state.fight
     if fight is None:
-        values += _ZEROS[: 2 * players + 2 * len(CAST) + 5]
+        values += geo.zeros[: 2 * players + 2 * len(CAST) + 5]
     else:
-        values += _fight_values(state, fight, player, players)
+        values += tuple(_fight_values(state, fight, player, players))
     last = state.last_fight
     if last is None or last.values is None:
-        values += _ZEROS[: len(FIGHT_RESULTS) + 2]
+        values += geo.zeros[: len(FIGHT_RESULTS) + 2]
     else:
-        values += (float(last.result == r) for r in FIGHT_RESULTS)
-        values += (last.values[0] / 5, last.values[1] / 5)
-    values += _pool_values(state, geo)
-    return values
+        values += (*(float(last.result == r) for r in FIGHT_RESULTS), *_fight_figures(last))
+    return values + _pool_values(state, geo)
 
 
-def _turn_values(state: KultState) -> list[float]:
+def _fight_figures(fight: Fight) -> tuple[float, float]:
+    """A decided fight's compared values / 5."""
+    attack, defence = fight.values
+    return attack / 5, defence / 5
+
+
+_NO_TURN = (0.0,) * (3 + len(CAST) + 2 * STATIONS)
+
+
+def _turn_values(state: KultState) -> tuple[float, ...]:
     """``turn_state`` and ``pending_push``: what the active seat did this turn."""
     pending = state.pending_push
     recruited, invoked = state.recruited, state.invoked
+    if not (state.attacked or state.embargo or recruited or invoked or pending is not None):
+        return _NO_TURN
     values = [float(state.attacked), float(state.embargo), float(pending is not None)]
     values += [float(s in recruited) for s in CAST] if recruited else _ZEROS[: len(CAST)]
     values += [float(s in invoked) for s in range(STATIONS)] if invoked else _ZEROS[:STATIONS]
     values += _ZEROS[:STATIONS] if pending is None else [float(pending == s) for s in range(8)]
-    return values
+    return tuple(values)
 
 
 def _pool_values(state: KultState, geo: Geometry) -> Sequence[float]:
     """``pool_influences``: their count / 3, then each static's amounts summed / 3."""
     pool_influences = state.pool_influences
     if not pool_influences:
-        return _ZEROS[: len(STATIC_NAMES) + 1]
+        return _NO_POOL
     key = tuple(attachment.card.index for attachment in pool_influences)
     values = geo.pool_cache.get(key)
     if values is None:
@@ -719,6 +755,7 @@ def seat_blocks(state: KultState, player: int, views: list[SeatView]) -> list[np
 
 
 _ZEROS = [0.0] * 32
+_NO_POOL = (0.0,) * (len(STATIC_NAMES) + 1)
 
 
 def _fight_values(state: KultState, fight: Fight | None, player: int, players: int) -> list[float]:
