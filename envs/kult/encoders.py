@@ -129,8 +129,6 @@ class Geometry:
         """``SeatView``'s cache: a station's entry by its stamp."""
         self._empty_rows: dict[int, np.ndarray] = {}
         self._starts: dict[tuple[int, int, int | None], list[int]] = {}
-        self.hand_cache: dict[tuple, tuple[list, np.ndarray]] = {}
-        """``hand_rows``' cache: the hand rows by its instances and which are playable."""
         self.pile_cache: dict[int, np.ndarray] = {}
         """``_pile_counts``' cache: a discard pile's counts by its stamp."""
         self.unseen_cache: dict[tuple, tuple[list, np.ndarray]] = {}
@@ -139,7 +137,9 @@ class Geometry:
         """``unseen_counts``' cache: by the instances seen and the own cards in play."""
         self.index_cache: dict[int, CardIndex] = {}
         """``card_index``' cache: by ``id`` of a ``Table.cards`` list."""
-        self.no_hand = np.zeros(MAX_HAND * self.width, dtype=np.float32)
+        self.hand_slot_rows = self._hand_slot_rows()
+        self.no_hand_slot = np.zeros(self.width, dtype=np.float32)
+        """An empty hand slot's row (a hand's rows have no slot column)."""
         self.no_counts = np.zeros(self.counts, dtype=np.float32)
         self.phase_one_hot = [
             tuple(float(p == phase) for p in range(len(PHASE_NAMES)))
@@ -176,14 +176,15 @@ class Geometry:
     def part_starts(self, table: int, rows: int, counts: int | None) -> list[int]:
         """Where each part of an encoding starts, its table features at ``table``, its
         card rows at ``rows`` and (flat) its counts at ``counts``: every station's row
-        after its position columns, every seat block, the hand rows, every discard pile's
-        counts, the unseen counts (``_Encoder.encode``'s parts)."""
+        after its position columns, every seat block, every hand slot's row, every
+        discard pile's counts, the unseen counts (``_Encoder.encode``'s parts)."""
         starts = self._starts.get((table, rows, counts))
         if starts is None:
             starts = [rows + row * self.width + self.P for row in range(self.cross_rows)]
             blocks = table + self.head_size
             starts += [blocks + k * self.seat_size for k in range(self.players)]
-            starts.append(rows + self.cross_rows * self.width)
+            hand = rows + self.cross_rows * self.width
+            starts += [hand + slot * self.width for slot in range(MAX_HAND)]
             if counts is not None:
                 starts += [counts + j * self.counts for j in range(self.players + 1)]
             self._starts[table, rows, counts] = starts
@@ -210,6 +211,18 @@ class Geometry:
                 positions[row, 2 + k] = 1.0
                 positions[row, 2 + self.players + station] = 1.0
         return positions
+
+    def _hand_slot_rows(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per pool card, the row of a hand slot holding it, not playable now and
+        playable: any slot's (``hand_rows``)."""
+        rows = np.zeros((len(self.pool.cards), 2, self.width), dtype=np.float32)
+        rows[:, :, self.P : self.P + self.C] = self.static[:, None, :]
+        dyn = self.P + self.C
+        rows[:, :, 1] = 1.0  # in hand
+        rows[:, :, 2] = 1.0  # controller seat +0
+        rows[:, :, dyn + 4] = 1.0  # owner seat +0
+        rows[:, 1, dyn + 12 + self.players] = 1.0  # playable now
+        return [(card[0], card[1]) for card in rows]
 
     def _static_rows(self) -> np.ndarray:
         """``static[card.index]``: the card's ``static_features`` (one row per pool card)."""
@@ -600,34 +613,39 @@ class StationContext:
             value = card.combat + mark[4] + (mark[6] if face_up else 0) + self.pool_combat
             combat = (value + self.hub_bonus if station >= _CAST_START else value) / 5
         fight = state.fight
-        at = (seat, station)
-        attacking = fight is not None and fight.attacker == at
-        defending = fight is not None and not attacking and fight.defender == at
+        attacking = defending = False
+        if fight is not None:
+            at = (seat, station)
+            attacking = fight.attacker == at
+            defending = not attacking and fight.defender == at
         active = seat == state.active
-        dynamic = [float(face_up), base.tokens / 3, limit / 3, combat]
-        dynamic += _ZEROS[: geo.players]  # the owner, relative to the observer: filled in
-        dynamic += (mark[0] / 3, mark[1] / 3, mark[2] / 3) if mark[0] else _ZEROS[:3]
-        dynamic += (
+        row = np.empty(geo.C + geo.D, dtype=np.float32)
+        row[: geo.C] = geo.static[card.index]
+        row[geo.C :] = (
+            float(face_up), base.tokens / 3, limit / 3, combat,
+            *geo.zeros[: geo.players],  # the owner, relative to the observer: filled in
+            *((mark[0] / 3, mark[1] / 3, mark[2] / 3) if mark[0] else _NO_MARKS),
             mark[3] / 3,
             float(active and station in state.recruited),
             float(active and station in state.invoked),
             float(attacking),
             float(defending),
             0.0,
-        )
-        row = np.concatenate((geo.static[card.index], np.array(dynamic, np.float32)))
+        )  # fmt: skip
         colours = card.colours if face_up and kind == "place" else None
         return StationEntry(row, base.tokens, colours, owner, card.index)
 
 
 _CAST_START = CAST.start
 _NO_MARK = (0, 0.0, 0.0, 0, 0, 0, 0, 0)
+_NO_MARKS = (0.0, 0.0, 0.0)
 
 
 CACHE_SEATS = True
 """Reuse what an observation is made of while everything it is read from is unchanged: a
-seat's rows and summary (by the seat's stamp), a station's row, the hand rows and a discard
-pile's counts; off, every view is computed afresh (a test compares the two)."""
+seat's rows and summary (by the seat's stamp), a station's row, a seat block, a discard
+pile's counts, the unseen counts, and each observer's last encoding of a position; off,
+every view is computed afresh (a test compares the two)."""
 CACHE_SIZE = 4096
 """Cached entries per cache of a geometry; a cache is emptied when it is full."""
 
@@ -772,23 +790,20 @@ def _fight_values(state: KultState, fight: Fight | None, player: int, players: i
     return values
 
 
-def hand_rows(state: KultState, player: int, geo: Geometry, views: list[SeatView]) -> np.ndarray:
-    """The ``MAX_HAND`` x ``width`` rows of ``player``'s hand slots, flattened, cached by
-    the hand's instances (of one ``Table.cards`` list) and which of them ``player`` may pay
-    for now (KU-4.4, KU-3.5): do not modify the array returned."""
+def hand_rows(
+    state: KultState, player: int, geo: Geometry, views: list[SeatView]
+) -> list[np.ndarray]:
+    """The rows of ``player``'s ``MAX_HAND`` hand slots: per slot, its card's row,
+    marked when ``player`` may pay for it now (KU-4.4, KU-3.5), shared by every slot and
+    hand holding that card (``Geometry.hand_slot_rows``): do not modify them."""
     hand = state.hands[player]
     if not hand:
-        return geo.no_hand
+        return [geo.no_hand_slot] * MAX_HAND
     index = card_index(geo, state.table.cards)
-    key = (id(index.cards), tuple(hand), _playable(state, player, views, index))
-    cached = geo.hand_cache.get(key) if CACHE_SEATS else None
-    if cached is not None:
-        return cached[1]
-    rows = _hand_rows(geo, [index.of[i] for i in hand], key[2])
-    if CACHE_SEATS:
-        if len(geo.hand_cache) >= CACHE_SIZE:
-            geo.hand_cache.clear()
-        geo.hand_cache[key] = (index.cards, rows)  # the list kept: its id stays its own
+    playable = _playable(state, player, views, index)
+    of, slot_rows = index.of, geo.hand_slot_rows
+    rows = [slot_rows[of[iid]][playable >> slot & 1] for slot, iid in enumerate(hand)]
+    rows += [geo.no_hand_slot] * (MAX_HAND - len(hand))
     return rows
 
 
@@ -819,20 +834,6 @@ def _in_play(state: KultState, views: list[SeatView], pool_index: int) -> bool:
     if any(view.holds(pool_index) for view in views):
         return True
     return any(a.card.index == pool_index for a in state.pool_influences)
-
-
-def _hand_rows(geo: Geometry, indices: list[int], playable: int) -> np.ndarray:
-    """The hand rows of cards ``indices`` (pool indices, in hand order), marked playable
-    by the bits of ``playable``."""
-    rows = np.zeros((MAX_HAND, geo.width), dtype=np.float32)
-    count = len(indices)
-    rows[:count, geo.P : geo.P + geo.C] = geo.static.take(indices, axis=0)
-    dyn = geo.P + geo.C
-    rows[:count, 1] = 1.0  # in hand
-    rows[:count, 2] = 1.0  # controller seat +0
-    rows[:count, dyn + 4] = 1.0  # owner seat +0
-    rows[:count, dyn + 12 + geo.players] = [float(playable >> s & 1) for s in range(count)]
-    return rows.reshape(-1)
 
 
 _DECK_LISTS: weakref.WeakKeyDictionary[KultGame, list[np.ndarray]] = weakref.WeakKeyDictionary()
@@ -950,7 +951,7 @@ def unseen_counts(
 class WorkingCopy:
     """An observer's last encoding of one position (``KultState.encodings``, never copied
     with the state), and what each part of it was written from: a part (a station's row,
-    a seat block, the hand rows, a count vector: cached arrays, never modified) is written
+    a seat block, a hand slot's row, a count vector: cached arrays, never modified) is written
     again only when it is another object, so a step rewrites what changed and the table
     features before the seat blocks. The position columns of the cross rows never change:
     they are written once."""
@@ -1017,7 +1018,7 @@ class _Encoder:
                 state.encodings[self.name, player] = copy
         views = seat_views(state, player, geo)
         parts = seat_blocks(state, player, views)
-        parts.append(hand_rows(state, player, geo, views))
+        parts += hand_rows(state, player, geo, views)
         if self.counts:
             parts += count_parts(state, player, geo, views)
         copy.update(views, parts)
