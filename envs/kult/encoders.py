@@ -123,8 +123,8 @@ class Geometry:
         self.owner_column = self.C + 4
         """Where a station row without its position columns has its owner columns."""
         self.positions = self._positions()
-        self.seat_cache: dict[tuple[int, int], SeatView] = {}
-        """``seat_views``' cache: a seat's view by its stamp and relative seat."""
+        self.seat_cache: dict[int, SeatView] = {}
+        """``seat_views``' cache: a seat's view by its stamp."""
         self.station_cache: dict[int, StationEntry] = {}
         """``SeatView``'s cache: a station's entry by its stamp."""
         self._empty_rows: dict[int, np.ndarray] = {}
@@ -402,20 +402,21 @@ gives any pool's and player count's."""
 
 
 class SeatView:
-    """One seat's part of ``player``'s view, cached with the seat's stamp:
-    its 8 card rows (``rows``, each cached with its station's stamp) and the figures the
-    seat block and the unseen counts read of it (tokens in the Scene and the Cast, the
-    permanent keys as ``crosses.permanent_keys`` counts them, the Hub Influences and the
-    Arcanum, who owns which card). Holding limits and combat values are summed as
+    """One seat's part of every observer's view, cached with the seat's stamp: its 8
+    stations' entries (each cached with its station's stamp), their rows as each observer
+    sees them (``rows``: the owner columns are relative to the observer) and the figures
+    the seat block and the unseen counts read of it (tokens in the Scene and the Cast,
+    the permanent keys as ``crosses.permanent_keys`` counts them, the Hub Influences and
+    the Arcanum, who owns which card). Holding limits and combat values are summed as
     ``crosses.holding_limit`` and ``crosses.combat_value`` sum them (a test holds rows and
     keys equal to the engine's figures)."""
 
     __slots__ = (
-        "rows", "entries", "attached", "mine", "permanent", "quarters", "tokens", "tail",
-        "indices", "last_block",
+        "entries", "attached", "owned", "permanent", "quarters", "tokens", "tail", "indices",
+        "last_block", "_rows",
     )  # fmt: skip
 
-    def __init__(self, state: KultState, seat: int, player: int, geo: Geometry) -> None:
+    def __init__(self, state: KultState, seat: int, geo: Geometry) -> None:
         context = None  # made at the first station whose row is not cached
         keys, self.tail = _influence_figures(state, seat, geo)
         """``tail``: the end of its seat block, the Hub Influences' figures and the
@@ -425,13 +426,13 @@ class SeatView:
         owners = state.table.owners
         self.attached = [a.card.index for a in influences]
         """Pool indices of the Influences on this cross (``holds``)."""
-        mine = [a.card.index for a in influences if owners[a.iid] == player]
-        rows: list[np.ndarray] = []
+        owned: list[list[int]] = [[] for _ in range(geo.players)]
+        for attachment in influences:
+            owned[owners[attachment.iid]].append(attachment.card.index)
         entries: list[StationEntry] = []
         scene = cast = 0
         cache = geo.station_cache
         stamps = state.station_stamps[seat]
-        players = geo.players
         for station in range(STATIONS):
             entry = cache.get(stamps[station]) if CACHE_SEATS else None
             if entry is None:
@@ -443,13 +444,8 @@ class SeatView:
                     cache[stamps[station]] = entry
             entries.append(entry)
             if entry.index < 0:
-                rows.append(entry.row)
                 continue
-            relative = (entry.owner - player) % players
-            row = entry.by_owner[relative]
-            rows.append(row if row is not None else entry.owned_by(relative, geo))
-            if not relative:
-                mine.append(entry.index)
+            owned[entry.owner].append(entry.index)
             if station >= _CAST_START:
                 cast += entry.tokens
             else:
@@ -458,12 +454,9 @@ class SeatView:
             if colours is not None:
                 c0, c1, c2, c3, c4 = colours
                 k0, k1, k2, k3, k4 = k0 + c0, k1 + c1, k2 + c2, k3 + c3, k4 + c4
-        self.rows = rows
-        """The 8 card rows without their position columns (``WorkingCopy`` writes those
-        once), the owner columns relative to the observer."""
         self.entries = entries
-        self.mine = mine
-        """Pool indices of the cards in this cross and on it that the observer owns."""
+        self.owned = owned
+        """Per seat, the pool indices of the cards in this cross and on it it owns."""
         self.permanent = (k0, k1, k2, k3, k4)
         self.quarters = [k0 / 4, k1 / 4, k2 / 4, k3 / 4, k4 / 4]
         """The permanent keys / 4: the seat block's keys while no temporary key is held."""
@@ -472,6 +465,23 @@ class SeatView:
         self.indices: frozenset[int] | None = None
         self.last_block: tuple[SeatFigures | None, np.ndarray | None] = _NO_BLOCK
         """The last seat block made (``block``) and its figures."""
+        self._rows: list[list[np.ndarray] | None] = [None] * geo.players
+
+    def rows(self, player: int, geo: Geometry) -> list[np.ndarray]:
+        """The 8 card rows as ``player`` sees them, without their position columns
+        (``WorkingCopy`` writes those once); made at the first call (do not modify)."""
+        rows = self._rows[player]
+        if rows is None:
+            rows = self._rows[player] = [self._row(entry, player, geo) for entry in self.entries]
+        return rows
+
+    @staticmethod
+    def _row(entry: StationEntry, player: int, geo: Geometry) -> np.ndarray:
+        if entry.index < 0:
+            return entry.row
+        relative = (entry.owner - player) % geo.players
+        row = entry.by_owner[relative]
+        return row if row is not None else entry.owned_by(relative, geo)
 
     def block(self, figures: SeatFigures, target: int) -> np.ndarray:
         """Make the seat block with the seat's other ``figures`` (active, responder, Hub
@@ -654,21 +664,21 @@ def seat_views(state: KultState, player: int, geo: Geometry) -> list[SeatView]:
     """Per relative seat (the observer first): its ``SeatView``, cached by the seat's
     stamp (``KultState.seat_stamps``: renewed by the rules whenever what it is read from
     changes, never given twice in a process, so that a copy that diverges never finds the
-    other's view) and the relative seat."""
+    other's view); every observer shares it."""
     views = []
     cache = geo.seat_cache
     players = geo.players
     stamps = state.seat_stamps
     for k in range(players):
         seat = (player + k) % players
-        key = (stamps[seat], k)
-        view = cache.get(key) if CACHE_SEATS else None
+        stamp = stamps[seat]
+        view = cache.get(stamp) if CACHE_SEATS else None
         if view is None:
-            view = SeatView(state, seat, player, geo)
+            view = SeatView(state, seat, geo)
             if CACHE_SEATS:
                 if len(cache) >= CACHE_SIZE:
                     cache.clear()
-                cache[key] = view
+                cache[stamp] = view
         views.append(view)
     return views
 
@@ -929,7 +939,7 @@ def unseen_counts(
     owners = state.table.owners
     in_play = [a.card.index for a in state.pool_influences if owners[a.iid] == player]
     for view in views:
-        in_play += view.mine
+        in_play += view.owned[player]
     hand = state.hands[player]
     key = (id(index.cards), player, tuple(hand), state.pile_stamps[player], tuple(in_play))
     cached = geo.unseen_cache.get(key) if CACHE_SEATS else None
@@ -956,9 +966,10 @@ class WorkingCopy:
     features before the seat blocks. The position columns of the cross rows never change:
     they are written once."""
 
-    __slots__ = ("vector", "shape", "head", "starts", "views", "written")
+    __slots__ = ("vector", "shape", "head", "starts", "player", "geo", "views", "written")
 
-    def __init__(self, encoder: _Encoder, geo: Geometry) -> None:
+    def __init__(self, encoder: _Encoder, geo: Geometry, player: int) -> None:
+        self.player, self.geo = player, geo
         table, rows, counts = encoder.offsets(geo)
         self.shape = encoder.shape_of(geo)
         self.vector = np.zeros(math.prod(self.shape), dtype=np.float32)
@@ -979,7 +990,7 @@ class WorkingCopy:
             if last[k] is view:
                 continue
             last[k] = view
-            for i, row in enumerate(view.rows, k * STATIONS):
+            for i, row in enumerate(view.rows(self.player, self.geo), k * STATIONS):
                 if written[i] is not row:
                     vector[starts[i] : starts[i] + row.size] = row
                     written[i] = row
@@ -1013,7 +1024,7 @@ class _Encoder:
         geo = geometry(state.game.pool, state.game.num_players)
         copy = state.encodings.get((self.name, player)) if CACHE_SEATS else None
         if copy is None:
-            copy = WorkingCopy(self, geo)
+            copy = WorkingCopy(self, geo, player)
             if CACHE_SEATS:
                 state.encodings[self.name, player] = copy
         views = seat_views(state, player, geo)
