@@ -472,16 +472,16 @@ class SeatView:
         (``WorkingCopy`` writes those once); made at the first call (do not modify)."""
         rows = self._rows[player]
         if rows is None:
-            rows = self._rows[player] = [self._row(entry, player, geo) for entry in self.entries]
+            rows = self._rows[player] = []
+            players = geo.players
+            for entry in self.entries:
+                if entry.index < 0:
+                    rows.append(entry.row)
+                    continue
+                relative = (entry.owner - player) % players
+                row = entry.by_owner[relative]
+                rows.append(row if row is not None else entry.owned_by(relative, geo))
         return rows
-
-    @staticmethod
-    def _row(entry: StationEntry, player: int, geo: Geometry) -> np.ndarray:
-        if entry.index < 0:
-            return entry.row
-        relative = (entry.owner - player) % geo.players
-        row = entry.by_owner[relative]
-        return row if row is not None else entry.owned_by(relative, geo)
 
     def block(self, figures: SeatFigures, target: int) -> np.ndarray:
         """Make the seat block with the seat's other ``figures`` (active, responder, Hub

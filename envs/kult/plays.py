@@ -51,11 +51,13 @@ def distinct_hand(state: KultState, seat: int) -> list[tuple[int, Card]]:
 
 def in_play(state: KultState, card: Card) -> bool:
     """Whether a copy of ``card`` lies in play anywhere (unique cards, KU-3.5)."""
-    table = state.table
+    zones = state.table.zones
+    index = card.index
     for zone in IN_PLAY:
-        for entries in table.zones[zone]:
-            if any(e is not None and e.card.index == card.index for e in entries):
-                return True
+        for entries in zones[zone]:
+            for entry in entries:
+                if entry is not None and entry.card.index == index:
+                    return True
     return False
 
 
