@@ -144,13 +144,15 @@ class ISMCTS:
             root = Node(player)
         iterations = 0
         limit = self.budget.iterations
-        deadline = None if self.budget.seconds is None else self.clock() + self.budget.seconds
+        started = self.clock()
+        deadline = None if self.budget.seconds is None else started + self.budget.seconds
         while True:  # at least one iteration, so that there is always an answer
             self._iterate(root, state.resample_hidden(player, self.rng))
             iterations += 1
-            if (limit is not None and iterations >= limit) or (
-                deadline is not None and self.clock() >= deadline
-            ):
+            if limit is not None and iterations >= limit:
+                break
+            if deadline is not None and _next_would_overrun(started, self.clock(), iterations,
+                                                            deadline):  # fmt: skip
                 break
         return _result(root, state.legal_actions(), iterations)
 
@@ -223,6 +225,12 @@ class ISMCTS:
         if self.depth is None or state.is_terminal():
             return state.returns()
         return self.evaluate(state)
+
+
+def _next_would_overrun(started: float, now: float, iterations: int, deadline: float) -> bool:
+    """Whether another iteration of the mean length so far would end past the deadline: a
+    time budget is a ceiling on the whole search, not a point to pass by one iteration."""
+    return now + (now - started) / iterations > deadline
 
 
 def _result(root: Node, legal: list[int], iterations: int) -> SearchResult:

@@ -378,7 +378,9 @@ def test_play_help_lists_every_kind_of_agent(capsys: pytest.CaptureFixture[str])
         return "".join(text.split()) in shown
 
     assert all(listed(kind.usage) for kind in AGENT_KINDS.values())
-    assert listed("ismcts[:iterations=...,seconds=...,c=...,rollout=...,reuse=...]")
+    assert listed(
+        "ismcts[:iterations=...,seconds=...,c=...,rollout=...,reuse=...,depth=...,prior=...]"
+    )
     assert listed("PATH (a saved policy: a .pt file or a training run directory)")
 
 

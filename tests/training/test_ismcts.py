@@ -256,6 +256,16 @@ def test_time_budget_stops_at_the_deadline() -> None:
     assert both.search(state, 0).iterations == 3
 
 
+def test_time_budget_is_a_ceiling_not_passed_by_the_last_iteration() -> None:
+    """Iterations of one second in a budget of 5.5 s: a sixth would end at 6 s, past the
+    budget, so the search stops after five (at 5 s)."""
+    state = TenGame(2).new_state(seed=1)
+    timed = ISMCTS(SearchBudget(iterations=None, seconds=5.5), clock=FakeClock())
+    assert timed.search(state, 0).iterations == 5
+    tiny = ISMCTS(SearchBudget(iterations=None, seconds=0.1), clock=FakeClock())
+    assert tiny.search(state, 0).iterations == 1  # always one iteration, to have an answer
+
+
 def test_bad_budgets_and_states_are_rejected() -> None:
     with pytest.raises(ValueError, match="iterations, seconds"):
         SearchBudget(iterations=None)
