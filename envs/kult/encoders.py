@@ -22,7 +22,6 @@ discard pile and of the observer's unseen cards.
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -846,18 +845,21 @@ def _in_play(state: KultState, views: list[SeatView], pool_index: int) -> bool:
     return any(a.card.index == pool_index for a in state.pool_influences)
 
 
-_DECK_LISTS: weakref.WeakKeyDictionary[KultGame, list[np.ndarray]] = weakref.WeakKeyDictionary()
+_DECK_LISTS: dict[int, tuple[KultGame, list[np.ndarray]]] = {}
+"""``deck_list``'s cache: by ``id`` of the game, which it keeps so that the id stays its
+own (a plain dict: a weak one costs a reference made at every look)."""
 
 
 def deck_list(game: KultGame, seat: int, size: int) -> np.ndarray:
     """Copies of each pool card in ``seat``'s deck list after KU-2.1's swap (public from
     the start), cached per game."""
-    lists = _DECK_LISTS.get(game)
-    if lists is None:
-        lists = _DECK_LISTS[game] = [
-            np.bincount(cards, minlength=size).astype(np.float32) for cards in game.deck_cards()
-        ]
-    return lists[seat]
+    cached = _DECK_LISTS.get(id(game))
+    if cached is None or cached[0] is not game:
+        if len(_DECK_LISTS) >= CACHE_SIZE:
+            _DECK_LISTS.clear()
+        lists = [np.bincount(c, minlength=size).astype(np.float32) for c in game.deck_cards()]
+        cached = _DECK_LISTS[id(game)] = (game, lists)
+    return cached[1][seat]
 
 
 class CardIndex:
