@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import os
 import random
 import sys
@@ -156,6 +157,7 @@ with example_game_registered():
         for options in envs.spec(name).bench_options
     ]
     ENCODED = [(s, encoder) for s in SETTINGS for encoder in sorted(s.spec.encoders)]
+    EVALUATED = [setting for setting in SETTINGS if setting.spec.evaluate is not None]
 GOLDEN = [
     (name, path)
     for name in GAMES
@@ -231,6 +233,25 @@ def test_ismcts_never_peeks(setting: Setting) -> None:
     )
     assert report.decisions >= ISMCTS_GAMES
     assert _twins_differ(setting, report.hidden_differences, report.decisions)
+
+
+@pytest.mark.parametrize("setting", EVALUATED, ids=[s.id for s in EVALUATED])
+def test_a_declared_evaluation_scores_every_seat_and_ends_on_the_returns(
+    setting: Setting,
+) -> None:
+    """``GameSpec.evaluate`` (what ``ismcts:depth=N`` scores a cut-off rollout with): one
+    finite estimate per seat at every position of random games, the returns once over."""
+    game, rng = setting.game(), random.Random(4)
+    for seed in range(3):
+        state = game.new_state(seed)
+        while True:
+            values = setting.spec.evaluate(state)
+            assert len(values) == game.num_players
+            assert all(math.isfinite(value) for value in values)
+            if state.is_terminal():
+                assert list(values) == list(state.returns())
+                break
+            state.apply(rng.choice(state.legal_actions()))
 
 
 def ismcts_plies(setting: Setting) -> tuple[int, ...]:

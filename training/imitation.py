@@ -24,7 +24,8 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from tabletop import envs
-from tabletop.envs.core.protocol import Encoder
+from tabletop.agents import Agent
+from tabletop.envs.core.protocol import Encoder, State
 
 HELD_OUT_SHARE = 0.1
 """Share of the games kept out of training to measure how often the policy agrees with its
@@ -103,7 +104,7 @@ def collect(
     return demos, split
 
 
-def _one_game(state: Any, teacher: Any, encoder: Encoder, gamma: float) -> tuple[list, ...]:
+def _one_game(state: State, teacher: Agent, encoder: Encoder, gamma: float) -> tuple[list, ...]:
     """One game's rows, in order of play."""
     teacher.reset()
     num_actions = state.game.num_actions
