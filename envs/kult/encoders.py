@@ -113,8 +113,13 @@ class Geometry:
         self.table_features = _table_features(pool, players)
         self.table_size = sum(size for _, size, _ in self.table_features)
         self.seat_size = seat_size(len(pool.arcana))
-        self.head_size = self.table_size - players * self.seat_size
-        """The table features before the seat blocks (``table_values``)."""
+        self.head_sizes = (
+            3 + len(PHASE_NAMES) + 1, 3 + len(CAST) + 2 * STATIONS, 1 + players,
+            2 * players + 2 * len(CAST) + 5, len(FIGHT_RESULTS) + 2, len(STATIC_NAMES) + 1,
+        )  # fmt: skip
+        """The sizes of ``table_values``' parts: what changes every step (Pool tokens, the
+        game, the phase, who decides), the turn, a token stepping out, the fight, the last
+        fight, the Pool's Influences."""
         self.table_rows = -(-self.table_size // self.width)
         self.counts = len(pool.cards)
         self.flat_size = self.table_size + self.card_rows * self.width + (players + 1) * self.counts
@@ -146,6 +151,14 @@ class Geometry:
         ]
         self.zeros = (0.0,) * self.table_size
         """Zeros to slice the table features' empty parts from."""
+        self.no_stepping = self.zeros[: self.head_sizes[2]]
+        self.no_fight = self.zeros[: self.head_sizes[3]]
+        self.no_last_fight = self.zeros[: self.head_sizes[4]]
+        """The parts of ``table_values`` while nothing is on: one object each, written
+        once (``WorkingCopy.update``)."""
+        self.last_fight_cache: dict[tuple, tuple[float, ...]] = {}
+        """``table_values``' last fight part by the fight's result and values: one object
+        while the last fight stays."""
         self.modifiers = [
             (
                 _static_amount(card.static("combat")),
@@ -175,12 +188,16 @@ class Geometry:
     def part_starts(self, table: int, rows: int, counts: int | None) -> list[int]:
         """Where each part of an encoding starts, its table features at ``table``, its
         card rows at ``rows`` and (flat) its counts at ``counts``: every station's row
-        after its position columns, every seat block, every hand slot's row, every
-        discard pile's counts, the unseen counts (``_Encoder.encode``'s parts)."""
+        after its position columns, every part of ``table_values``, every seat block,
+        every hand slot's row, every discard pile's counts, the unseen counts
+        (``_Encoder.encode``'s parts)."""
         starts = self._starts.get((table, rows, counts))
         if starts is None:
             starts = [rows + row * self.width + self.P for row in range(self.cross_rows)]
-            blocks = table + self.head_size
+            for size in self.head_sizes:
+                starts.append(table)
+                table += size
+            blocks = table
             starts += [blocks + k * self.seat_size for k in range(self.players)]
             hand = rows + self.cross_rows * self.width
             starts += [hand + slot * self.width for slot in range(MAX_HAND)]
@@ -682,37 +699,48 @@ def seat_views(state: KultState, player: int, geo: Geometry) -> list[SeatView]:
     return views
 
 
-def table_values(state: KultState, player: int, geo: Geometry) -> tuple[float, ...]:
+def table_values(state: KultState, player: int, geo: Geometry) -> list[Sequence[float]]:
     """The table features (``Geometry.table_features``) of ``player``'s view before the
-    seat blocks (``seat_blocks``), in order; the parts that are most often all zeros
-    (nothing done yet this turn, no fight) are constants then."""
+    seat blocks (``seat_blocks``), in the parts of ``Geometry.head_sizes``: a part that
+    is the same object as at the last encoding (nothing done yet this turn, no fight, the
+    same last fight and Pool Influences) is not written again (``WorkingCopy.update``)."""
     game = state.game
     players = geo.players
     phase = state.phase
-    values = (
-        state.pool_tokens / game.tokens,
-        game.target / 10,
-        state.plies / game.max_plies,
-        *geo.phase_one_hot[phase],
-        float(phase != OVER and state.player == player),
-    )
-    values += _turn_values(state)
     stepping = state.pending_token
-    if stepping is None:
-        values += geo.zeros[: 1 + players]
-    else:
-        values += (1.0, *(float((stepping[0] - player) % players == k) for k in range(players)))
     fight = state.fight
-    if fight is None:
-        values += geo.zeros[: 2 * players + 2 * len(CAST) + 5]
-    else:
-        values += tuple(_fight_values(state, fight, player, players))
-    last = state.last_fight
+    return [
+        (
+            state.pool_tokens / game.tokens,
+            game.target / 10,
+            state.plies / game.max_plies,
+            *geo.phase_one_hot[phase],
+            float(phase != OVER and state.player == player),
+        ),
+        _turn_values(state),
+        geo.no_stepping if stepping is None
+        else (1.0, *(float((stepping[0] - player) % players == k) for k in range(players))),
+        geo.no_fight if fight is None else _fight_values(state, fight, player, players),
+        _last_fight_values(state.last_fight, geo),
+        _pool_values(state, geo),
+    ]  # fmt: skip
+
+
+def _last_fight_values(last: Fight | None, geo: Geometry) -> tuple[float, ...]:
+    """``last_fight``: the result one-hot and the compared values / 5, one tuple per
+    result and values (cached), so that a last fight that stays is not written again."""
     if last is None or last.values is None:
-        values += geo.zeros[: len(FIGHT_RESULTS) + 2]
-    else:
-        values += (*(float(last.result == r) for r in FIGHT_RESULTS), *_fight_figures(last))
-    return values + _pool_values(state, geo)
+        return geo.no_last_fight
+    key = (last.result, last.values)
+    values = geo.last_fight_cache.get(key)
+    if values is None:
+        if len(geo.last_fight_cache) >= CACHE_SIZE:
+            geo.last_fight_cache.clear()
+        values = geo.last_fight_cache[key] = (
+            *(float(last.result == r) for r in FIGHT_RESULTS),
+            *_fight_figures(last),
+        )
+    return values
 
 
 def _fight_figures(fight: Fight) -> tuple[float, float]:
@@ -785,9 +813,8 @@ _ZEROS = [0.0] * 32
 _NO_POOL = (0.0,) * (len(STATIC_NAMES) + 1)
 
 
-def _fight_values(state: KultState, fight: Fight | None, player: int, players: int) -> list[float]:
-    if fight is None:
-        return [0.0] * (2 * players + 2 * len(CAST) + 5)
+def _fight_values(state: KultState, fight: Fight, player: int, players: int) -> list[float]:
+    """``fight``: the fight being decided, as ``player`` sees its seats."""
     values: list[float] = []
     for seat, station in (fight.attacker, fight.defender):
         values += (float((seat - player) % players == k) for k in range(players))
@@ -968,7 +995,7 @@ class WorkingCopy:
     features before the seat blocks. The position columns of the cross rows never change:
     they are written once."""
 
-    __slots__ = ("vector", "shape", "head", "starts", "player", "geo", "views", "written")
+    __slots__ = ("vector", "shape", "starts", "player", "geo", "views", "written")
 
     def __init__(self, encoder: _Encoder, geo: Geometry, player: int) -> None:
         self.player, self.geo = player, geo
@@ -977,14 +1004,12 @@ class WorkingCopy:
         self.vector = np.zeros(math.prod(self.shape), dtype=np.float32)
         cross = self.vector[rows : rows + geo.cross_rows * geo.width]
         cross.reshape(geo.cross_rows, geo.width)[:, : geo.P] = geo.positions
-        self.head = slice(table, table + geo.head_size)
-        """Where ``table_values`` go."""
         self.starts = geo.part_starts(table, rows, counts if encoder.counts else None)
         self.views: list[SeatView | None] = [None] * geo.players
         """The seat views whose station rows were written last."""
-        self.written: list[np.ndarray | None] = [None] * len(self.starts)
+        self.written: list[Sequence[float] | None] = [None] * len(self.starts)
 
-    def update(self, views: list[SeatView], parts: list[np.ndarray]) -> None:
+    def update(self, views: list[SeatView], parts: list[Sequence[float]]) -> None:
         """Write each station row of a view that changed, and each other part that
         changed, at its start."""
         written, vector, last, starts = self.written, self.vector, self.views, self.starts
@@ -998,7 +1023,7 @@ class WorkingCopy:
                     written[i] = row
         for i, part in enumerate(parts, len(views) * STATIONS):
             if written[i] is not part:
-                vector[starts[i] : starts[i] + part.size] = part
+                vector[starts[i] : starts[i] + len(part)] = part
                 written[i] = part
 
 
@@ -1030,12 +1055,12 @@ class _Encoder:
             if CACHE_SEATS:
                 state.encodings[self.name, player] = copy
         views = seat_views(state, player, geo)
-        parts = seat_blocks(state, player, views)
+        parts = table_values(state, player, geo)
+        parts += seat_blocks(state, player, views)
         parts += hand_rows(state, player, geo, views)
         if self.counts:
             parts += count_parts(state, player, geo, views)
         copy.update(views, parts)
-        copy.vector[copy.head] = table_values(state, player, geo)
         return copy.vector.reshape(copy.shape).copy()  # a new array: callers may keep it
 
 
