@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, get_args
@@ -39,6 +40,7 @@ from tabletop.envs.hkk.effects import (
     Abilities,
     CardType,
     Colour,
+    Form,
     Group,
     Seq,
 )
@@ -123,7 +125,7 @@ class Direct(StrictModel):
     points (or life where ``life_payable``), or other ``effects`` costing ``vp``."""
 
     breath: Annotated[int, Field(ge=1, le=10)] | None = None
-    form: Literal["fire", "ice", "acid", "lightning"] | None = None
+    form: Form | None = None
     life_payable: bool = False
     effects: Effects = ()
     vp: Cost = 0
@@ -237,12 +239,25 @@ class _CardFields(StrictModel):
 
     @model_validator(mode="after")
     def _answers(self) -> _CardFields:
-        """Only an instant answers a card or ability on the chain (HK-8.4)."""
-        for name in ("on_play", "may_on_play"):
-            effects = getattr(self, name)
-            if self.type != "instant" and any(e.to == "answered" for e in effects):
+        """Only a reaction, an instant as it is played, answers a card or ability on the
+        chain (HK-8.4); an effect anywhere else has nothing to answer."""
+        reaction_field = ("instant", "on_play")
+        for name, effects in self._effect_lists():
+            answers = any(effect.to == "answered" for effect in effects)
+            if answers and (self.type, name) != reaction_field:
                 raise FieldError(name, "only an instant answers a card or ability (HK-8.4)")
         return self
+
+    def _effect_lists(self) -> Iterator[tuple[str, tuple[Effect, ...]]]:
+        """Every list of effects the card has, by its field."""
+        yield "on_play", self.on_play
+        yield "may_on_play", self.may_on_play
+        yield "on_upkeep", getattr(self, "on_upkeep", ())
+        for index, ability in enumerate(getattr(self, "activated", ())):
+            yield f"activated[{index}].effects", ability.effects
+        direct = getattr(self, "direct", None)
+        if direct is not None:
+            yield "direct.effects", direct.effects
 
 
 class _PermanentFields(_CardFields):
