@@ -93,15 +93,16 @@ class Reach:
 
     how: Literal["chosen", "self", "each", "player", "answered"]
     side: Literal["own", "enemy", "any"] = "any"
-    what: str = "creature"
-    area: str = "table"
+    what: Literal[
+        "creature", "adventurer", "galetki", "building", "item", "enchantment", "player", "card"
+    ] = "creature"
+    area: Literal["guard_post", "reserve", "table", "discard"] = "table"
 
 
 SELECTORS: dict[str, Reach] = {
     "target_creature": Reach("chosen"),
     "target_own_creature": Reach("chosen", "own"),
     "target_enemy_creature": Reach("chosen", "enemy"),
-    "target_enemy_guard": Reach("chosen", "enemy", area="guard_post"),
     "target_own_adventurer": Reach("chosen", "own", "adventurer"),
     "target_own_galetki": Reach("chosen", "own", "galetki"),
     "target_building": Reach("chosen", "any", "building"),
@@ -113,18 +114,15 @@ SELECTORS: dict[str, Reach] = {
     "each_own_creature": Reach("each", "own"),
     "each_enemy_creature": Reach("each", "enemy"),
     "each_enemy_guard": Reach("each", "enemy", area="guard_post"),
-    "each_creature": Reach("each"),
-    "you": Reach("player", "own", "player"),
     "opponent": Reach("player", "enemy", "player"),
     "answered": Reach("answered", what="card"),
 }
 for _name, _reach in SELECTORS.items():
     VOCAB.selector(_name, _reach)
 
-CREATURES = ("target_creature", "target_own_creature", "target_enemy_creature",
-             "target_enemy_guard", "self")  # fmt: skip
+CREATURES = ("target_creature", "target_own_creature", "target_enemy_creature", "self")
 """Selectors that reach one creature."""
-EACH = ("each_own_creature", "each_enemy_creature", "each_enemy_guard", "each_creature")
+EACH = ("each_own_creature", "each_enemy_creature", "each_enemy_guard")
 """Selectors that reach every creature of a group."""
 OWN_CREATURES = ("target_own_creature", "self", "each_own_creature")
 PERMANENTS = ("target_building", "target_enemy_building", "target_item", "target_enchantment")
@@ -192,8 +190,8 @@ def _declare(
     )(_engine_pending(name))  # fmt: skip
 
 
-_declare("damage", DamageParams, (*CREATURES, *EACH, "target_building",
-         "target_enemy_building", "opponent", "you"))  # fmt: skip
+_declare("damage", DamageParams, (*CREATURES, *EACH, "target_building", "target_enemy_building",
+         "opponent"))  # fmt: skip
 _declare("heal", AmountParams, (*CREATURES, "each_own_creature"))
 _declare("gain_life", AmountParams)
 _declare("gain_vp", AmountParams)
@@ -210,7 +208,7 @@ _declare("activate", NoParams, ("target_own_creature", "self"))
 _declare("destroy", NoParams, (*CREATURES, *EACH, *PERMANENTS))
 _declare("exile", NoParams, CREATURES)
 _declare("bounce", NoParams, CREATURES)
-_declare("steal", NoParams, ("target_enemy_creature", "target_enemy_guard"))
+_declare("steal", NoParams, ("target_enemy_creature",))
 _declare("reanimate", NoParams, ("own_discarded_creature",))
 _declare("cancel", NoParams, ("answered",))
 

@@ -70,7 +70,7 @@ def _effects(card: Card) -> list[Any]:
     return found + list(direct.effects if direct is not None else ())
 
 
-def test_hk_10_1_every_declared_primitive_condition_and_static_is_used() -> None:
+def test_hk_10_1_every_declared_primitive_selector_condition_and_static_is_used() -> None:
     """The vocabulary declares what the cards need: nothing is declared for no card."""
     effects = [effect for card in POOL.cards for effect in _effects(card)]
     assert {effect.do for effect in effects} == set(VOCAB.primitives)
@@ -79,6 +79,7 @@ def test_hk_10_1_every_declared_primitive_condition_and_static_is_used() -> None
     assert conditions == set(VOCAB.conditions)
     statics = {kind for card in POOL.cards for kind, _ in getattr(card, "statics", ())}
     assert statics == set(VOCAB.statics)
+    assert {effect.to for effect in effects if effect.to} == set(VOCAB.selectors)
 
 
 @pytest.mark.parametrize("name", PACKAGED_DECKS)
