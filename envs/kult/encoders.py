@@ -425,11 +425,13 @@ class SeatView:
     the permanent keys as ``crosses.permanent_keys`` counts them, the Hub Influences and
     the Arcanum, who owns which card). Holding limits and combat values are summed as
     ``crosses.holding_limit`` and ``crosses.combat_value`` sum them (a test holds rows and
-    keys equal to the engine's figures)."""
+    keys equal to the engine's figures). What it keeps is in tuples, not lists: the cache
+    holds thousands of views, and the garbage collector stops tracking a tuple of numbers
+    or arrays, where every list would be traversed again at each collection."""
 
     __slots__ = (
         "entries", "attached", "owned", "permanent", "quarters", "tokens", "tail", "indices",
-        "last_block", "_rows",
+        "last_figures", "last_block", "_rows",
     )  # fmt: skip
 
     def __init__(self, state: KultState, seat: int, geo: Geometry) -> None:
@@ -440,7 +442,7 @@ class SeatView:
         k0, k1, k2, k3, k4 = keys
         influences = state.influences[seat]
         owners = state.table.owners
-        self.attached = [a.card.index for a in influences]
+        self.attached = tuple([a.card.index for a in influences])
         """Pool indices of the Influences on this cross (``holds``)."""
         owned: list[list[int]] = [[] for _ in range(geo.players)]
         for attachment in influences:
@@ -470,33 +472,37 @@ class SeatView:
             if colours is not None:
                 c0, c1, c2, c3, c4 = colours
                 k0, k1, k2, k3, k4 = k0 + c0, k1 + c1, k2 + c2, k3 + c3, k4 + c4
-        self.entries = entries
-        self.owned = owned
+        self.entries = tuple(entries)
+        self.owned = tuple([tuple(cards) for cards in owned])
         """Per seat, the pool indices of the cards in this cross and on it it owns."""
         self.permanent = (k0, k1, k2, k3, k4)
-        self.quarters = [k0 / 4, k1 / 4, k2 / 4, k3 / 4, k4 / 4]
+        self.quarters = (k0 / 4, k1 / 4, k2 / 4, k3 / 4, k4 / 4)
         """The permanent keys / 4: the seat block's keys while no temporary key is held."""
         self.tokens = (scene / 4, cast / 4)
         """Its tokens figures in the seat block, as ``seat_block`` writes them."""
         self.indices: frozenset[int] | None = None
-        self.last_block: tuple[SeatFigures | None, np.ndarray | None] = _NO_BLOCK
+        self.last_figures: SeatFigures | None = None
+        self.last_block: np.ndarray | None = None
         """The last seat block made (``block``) and its figures."""
-        self._rows: list[list[np.ndarray] | None] = [None] * geo.players
+        self._rows: tuple[tuple[np.ndarray, ...] | None, ...] = _NO_ROWS[: geo.players]
 
-    def rows(self, player: int, geo: Geometry) -> list[np.ndarray]:
+    def rows(self, player: int, geo: Geometry) -> tuple[np.ndarray, ...]:
         """The 8 card rows as ``player`` sees them, without their position columns
         (``WorkingCopy`` writes those once); made at the first call (do not modify)."""
         rows = self._rows[player]
         if rows is None:
-            rows = self._rows[player] = []
+            made = []
             players = geo.players
             for entry in self.entries:
                 if entry.index < 0:
-                    rows.append(entry.row)
+                    made.append(entry.row)
                     continue
                 relative = (entry.owner - player) % players
                 row = entry.by_owner[relative]
-                rows.append(row if row is not None else entry.owned_by(relative, geo))
+                made.append(row if row is not None else entry.owned_by(relative, geo))
+            rows = tuple(made)
+            known = self._rows
+            self._rows = (*known[:player], rows, *known[player + 1 :])
         return rows
 
     def block(self, figures: SeatFigures, target: int) -> np.ndarray:
@@ -516,7 +522,7 @@ class SeatView:
         values += self.tail
         block = np.array(values, dtype=np.float32)
         if CACHE_SEATS:
-            self.last_block = (figures, block)
+            self.last_figures, self.last_block = figures, block
         return block
 
     def holds(self, pool_index: int) -> bool:
@@ -526,9 +532,11 @@ class SeatView:
         return pool_index in self.indices
 
 
+_NO_ROWS: tuple[None, ...] = (None,) * MAX_PLAYERS
+"""Rows not made yet, per observer (``SeatView``) or per relative owner (``StationEntry``)."""
+
 SeatFigures = tuple[bool, bool, int, tuple[int, ...], int, int, int]
 """What a seat block reads besides the seat's view (``SeatView.block``)."""
-_NO_BLOCK: tuple[None, None] = (None, None)
 
 
 class StationEntry:
@@ -546,14 +554,16 @@ class StationEntry:
         self.row = row
         """Owner columns 0: the row of an empty station as it is."""
         self.tokens, self.colours, self.owner, self.index = tokens, colours, owner, index
-        self.by_owner: list[np.ndarray | None] = [None] * MAX_PLAYERS
+        self.by_owner: tuple[np.ndarray | None, ...] = _NO_ROWS
         """The row with the owner at each seat relative to the observer, once made."""
 
     def owned_by(self, relative: int, geo: Geometry) -> np.ndarray:
         """Make the row with the owner at seat ``+relative`` of the observer (do not
         modify it)."""
-        row = self.by_owner[relative] = self.row.copy()
+        row = self.row.copy()
         row[geo.owner_column + relative] = 1.0
+        rows = self.by_owner
+        self.by_owner = (*rows[:relative], row, *rows[relative + 1 :])
         return row
 
 
@@ -804,8 +814,8 @@ def seat_blocks(state: KultState, player: int, views: list[SeatView]) -> list[np
             active == seat, responder == seat, hub_tokens[seat], tuple(temp_keys[seat]),
             len(hands[seat]), len(decks[seat]), len(discards[seat]),
         )  # fmt: skip
-        last = view.last_block
-        blocks.append(last[1] if last[0] == figures else view.block(figures, target))
+        same = view.last_figures == figures
+        blocks.append(view.last_block if same else view.block(figures, target))
     return blocks
 
 
