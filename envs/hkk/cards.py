@@ -688,10 +688,11 @@ def _validate_card(record: dict[str, Any], source: str, index: int) -> _CardFiel
     """A card record validated by the schema of its ``type``."""
     name = record.get("name")
     label = name if isinstance(name, str) and name else f"card #{index + 1}"
-    schema = SCHEMAS.get(record.get("type"))  # type: ignore[arg-type]
+    kind = record.get("type")
+    schema = SCHEMAS.get(kind) if isinstance(kind, str) else None
     if schema is None:
         known = ", ".join(CARD_TYPES)
-        raise data_error(source, f"unknown card type {record.get('type')!r}; known: {known}",
+        raise data_error(source, f"unknown card type {kind!r}; known: {known}",
                          label, "type")  # fmt: skip
     return validate_record(schema, record, source, label)
 
