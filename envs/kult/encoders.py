@@ -837,7 +837,7 @@ def _fight_values(state: KultState, fight: Fight, player: int, players: int) -> 
 
 
 def hand_rows(
-    state: KultState, player: int, geo: Geometry, views: list[SeatView]
+    state: KultState, player: int, geo: Geometry, views: list[SeatView], index: CardIndex
 ) -> list[np.ndarray]:
     """The rows of ``player``'s ``MAX_HAND`` hand slots: per slot, its card's row,
     marked when ``player`` may pay for it now (KU-4.4, KU-3.5), shared by every slot and
@@ -845,7 +845,6 @@ def hand_rows(
     hand = state.hands[player]
     if not hand:
         return [geo.no_hand_slot] * MAX_HAND
-    index = card_index(geo, state.table.cards)
     playable = _playable(state, player, views, index)
     of, slot_rows = index.of, geo.hand_slot_rows
     rows = [slot_rows[of[iid]][playable >> slot & 1] for slot, iid in enumerate(hand)]
@@ -954,12 +953,11 @@ def _pile_counts(geo: Geometry, pile: list[int], stamp: int, index: CardIndex) -
 
 
 def count_parts(
-    state: KultState, player: int, geo: Geometry, views: list[SeatView]
+    state: KultState, player: int, geo: Geometry, views: list[SeatView], index: CardIndex
 ) -> list[np.ndarray]:
     """Per-card counts of every discard pile (the observer's first) and of the observer's
     unseen cards (``unseen_counts``), each / 3: do not modify the arrays returned."""
     players = geo.players
-    index = card_index(geo, state.table.cards)
     discards, stamps = state.discards, state.pile_stamps
     parts = []
     for k in range(players):
@@ -985,11 +983,12 @@ def unseen_counts(
     if cached is not None:
         return cached[1]
     size = geo.counts
-    seen = hand + state.discards[player]
-    held = np.bincount(index.array[seen], minlength=size) if seen else 0
-    if in_play:
-        held = held + np.bincount(in_play, minlength=size)
-    counts = (deck_list(state.game, player, size) - held).astype(np.float32) / 3
+    of = index.of
+    held = [of[iid] for iid in hand]
+    held += [of[iid] for iid in state.discards[player]]
+    held += in_play  # every copy seen, as pool indices: counted in one pass
+    seen = np.bincount(held, minlength=size) if held else 0
+    counts = (deck_list(state.game, player, size) - seen).astype(np.float32) / 3
     if CACHE_SEATS:
         if len(geo.unseen_cache) >= CACHE_SIZE:
             geo.unseen_cache.clear()
@@ -1067,9 +1066,10 @@ class _Encoder:
         views = seat_views(state, player, geo)
         parts = table_values(state, player, geo)
         parts += seat_blocks(state, player, views)
-        parts += hand_rows(state, player, geo, views)
+        index = card_index(geo, state.table.cards)
+        parts += hand_rows(state, player, geo, views, index)
         if self.counts:
-            parts += count_parts(state, player, geo, views)
+            parts += count_parts(state, player, geo, views, index)
         copy.update(views, parts)
         return copy.vector.reshape(copy.shape).copy()  # a new array: callers may keep it
 
