@@ -1,8 +1,13 @@
 """HKK: the collectible card game of creatures, buildings, items and spells
 (docs/rules/hkk.md, HK-1 … HK-11), on the card-game kit (``tabletop.envs.core.cards``).
 
-Only the card model exists so far; the rules engine, encoders and env come later. Modules:
+The rules engine exists (not registered yet: encoders, env and agents come later). Modules:
 
 - ``effects``: the game's vocabulary of effect primitives, conditions and statics;
-- ``cards``: the pool and deck file formats, their validation and the compiled cards.
+- ``cards``: the pool and deck file formats, their validation and the compiled cards;
+- ``engine``: the match (``HkkGame``) and the position (``HkkState``);
+- ``steps``, ``turns``: the turn's steps and their phase objects (HK-3);
+- ``actions``, ``notation``, ``rendering``: the action space, its text, the picture;
+- ``zones``, ``figures``, ``plays``, ``combat``: where cards are, what they are worth now,
+  playing cards and abilities (HK-7 … HK-9), combat (HK-6).
 """

@@ -19,8 +19,8 @@ loader checks every card against:
   (abilities of HK-7, schema ``Abilities``), ``guard_size`` (HK-1.2) and ``vp_limit``
   (HK-2.1).
 
-The rules engine is not written yet: a primitive's run function comes with it. Until then
-each declared primitive runs ``_engine_pending``, which refuses to run rather than pretend.
+Each primitive's run function and each condition's test work on the engine's state
+(``engine.HkkState``) through its methods only, so this module imports no engine module.
 """
 
 from __future__ import annotations
@@ -167,50 +167,145 @@ def _no_change(params: Any) -> bool:
 
 
 # ----- primitives -------------------------------------------------------------------------
+#
+# A run function reaches its cards through the state (``state.reached``: table cards,
+# seats, discarded cards, a chain item) and changes them through the state's methods, so
+# that this vocabulary knows no engine module (``plays`` has the rules they follow).
 
 
-def _engine_pending(name: str) -> Runner:
-    """The run function of a primitive whose rules the engine does not implement yet: it
-    refuses, so that nothing can play a card as if it worked."""
+def _creatures(state: Any, context: Context, effect: Effect) -> list[Any]:
+    """The table cards ``effect`` reaches that it may change (HK-7.7: not one that the
+    effect's kind of card has no effect on)."""
+    return [t for t in state.reached(context, effect)
+            if not isinstance(t, int | tuple) and state.affects(context, t)]  # fmt: skip
+
+
+def _run_damage(state: Any, context: Context, effect: Effect) -> None:
+    """HK-4.2: damage of a form (HK-7.1) to creatures, buildings (HK-6.8) or a player."""
+    for target in state.reached(context, effect):
+        if isinstance(target, int):
+            state.hurt_player(target, effect.amount)
+        elif state.affects(context, target):
+            state.hurt(target, effect.amount, effect.form)
+
+
+def _run_heal(state: Any, context: Context, effect: Effect) -> None:
+    """A creature regains life: damage taken goes, never below none."""
+    for target in _creatures(state, context, effect):
+        target.damage = max(0, target.damage - effect.amount)
+
+
+def _run_cure(state: Any, context: Context, effect: Effect) -> None:
+    for target in _creatures(state, context, effect):
+        target.poison = 0
+
+
+def _run_grow(state: Any, context: Context, effect: Effect) -> None:
+    """+1/+1 counters (HK-4.5)."""
+    for target in _creatures(state, context, effect):
+        target.counters += effect.counters
+
+
+def _run_poison(state: Any, context: Context, effect: Effect) -> None:
+    for target in _creatures(state, context, effect):
+        state.poison_creature(target, effect.counters)
+
+
+def _run_level_up(state: Any, context: Context, effect: Effect) -> None:
+    """HK-4.4: only an adventurer has levels."""
+    for target in _creatures(state, context, effect):
+        if target.card.TYPE == "adventurer":
+            target.levels += effect.levels
+
+
+def _run_boost(state: Any, context: Context, effect: Effect) -> None:
+    """Damage and life until the end of the turn (the healing phase clears it)."""
+    for target in _creatures(state, context, effect):
+        damage, life = target.boost
+        target.boost = (damage + effect.damage, life + effect.life)
+
+
+def _run_passivate(state: Any, context: Context, effect: Effect) -> None:
+    for target in _creatures(state, context, effect):
+        state.passivate(target)
+
+
+def _run_activate(state: Any, context: Context, effect: Effect) -> None:
+    for target in _creatures(state, context, effect):
+        target.active = True
+
+
+def _mover(to: str) -> Runner:
+    """Removal without damage (HK-4.2): to the owner's discard pile, the Void or hand."""
 
     def run(state: Any, context: Context, effect: Effect) -> None:
-        raise NotImplementedError(f"hkk: the primitive {name!r} runs with the rules engine")
+        for target in _creatures(state, context, effect):
+            state.leave(target, to)
+
+    return run
+
+
+def _run_steal(state: Any, context: Context, effect: Effect) -> None:
+    """HK-1.2: the creature moves to the taker's reserve."""
+    for target in _creatures(state, context, effect):
+        state.take_control(target, context.owner)
+
+
+def _run_reanimate(state: Any, context: Context, effect: Effect) -> None:
+    """A creature card from the discard pile into the reserve, passive (HK-4.1)."""
+    for _, iid in state.reached(context, effect):
+        state.enter(context.owner, iid, ("discard", context.owner), "reserve",
+                    active=state.card(iid).abilities.flying)  # fmt: skip
+
+
+def _run_cancel(state: Any, context: Context, effect: Effect) -> None:
+    """HK-8.4: the answered card or ability does nothing; a card goes to the discard."""
+    for item in state.reached(context, effect):
+        state.cancel(item)
+
+
+def _player_runner(method: str, field: str, whom: str = "owner") -> Runner:
+    """A primitive on a player: ``state.<method>(seat, effect.<field>)``."""
+
+    def run(state: Any, context: Context, effect: Effect) -> None:
+        seat = context.owner if whom == "owner" else 1 - context.owner
+        getattr(state, method)(seat, getattr(effect, field))
 
     return run
 
 
 def _declare(
-    name: str, params: type[Params] = NoParams, selectors: tuple[str, ...] = (),
+    name: str, run: Runner, params: type[Params] = NoParams, selectors: tuple[str, ...] = (),
     empty: Callable[[Any], bool] | None = None,
 ) -> None:  # fmt: skip
     """Declare primitive ``name``; its first selector is the default ``to``."""
     VOCAB.primitive(
         name, params=params, selectors=selectors,
         default_to=selectors[0] if selectors else None, empty=empty,
-    )(_engine_pending(name))  # fmt: skip
+    )(run)  # fmt: skip
 
 
-_declare("damage", DamageParams, (*CREATURES, *EACH, "target_building", "target_enemy_building",
-         "opponent"))  # fmt: skip
-_declare("heal", AmountParams, (*CREATURES, "each_own_creature"))
-_declare("gain_life", AmountParams)
-_declare("gain_vp", AmountParams)
-_declare("drain_vp", AmountParams)
-_declare("draw", CardsParams)
-_declare("gain_components", AmountParams)
-_declare("poison", CountersParams, (*CREATURES, *EACH))
-_declare("cure", NoParams, (*OWN_CREATURES, "target_creature"))
-_declare("grow", CountersParams, ("target_own_galetki", *OWN_CREATURES))
-_declare("level_up", LevelsParams, ("target_own_adventurer", "self"))
-_declare("boost", BoostParams, (*CREATURES, *EACH), empty=_no_change)
-_declare("passivate", NoParams, (*CREATURES, "each_enemy_creature", *PERMANENTS))
-_declare("activate", NoParams, ("target_own_creature", "self"))
-_declare("destroy", NoParams, (*CREATURES, *EACH, *PERMANENTS))
-_declare("exile", NoParams, CREATURES)
-_declare("bounce", NoParams, CREATURES)
-_declare("steal", NoParams, ("target_enemy_creature",))
-_declare("reanimate", NoParams, ("own_discarded_creature",))
-_declare("cancel", NoParams, ("answered",))
+_declare("damage", _run_damage, DamageParams, (*CREATURES, *EACH, "target_building",
+         "target_enemy_building", "opponent"))  # fmt: skip
+_declare("heal", _run_heal, AmountParams, (*CREATURES, "each_own_creature"))
+_declare("gain_life", _player_runner("gain_life", "amount"), AmountParams)
+_declare("gain_vp", _player_runner("gain_vp", "amount"), AmountParams)
+_declare("drain_vp", _player_runner("lose_vp", "amount", "enemy"), AmountParams)
+_declare("draw", _player_runner("draw", "cards"), CardsParams)
+_declare("gain_components", _player_runner("gain_components", "amount"), AmountParams)
+_declare("poison", _run_poison, CountersParams, (*CREATURES, *EACH))
+_declare("cure", _run_cure, NoParams, (*OWN_CREATURES, "target_creature"))
+_declare("grow", _run_grow, CountersParams, ("target_own_galetki", *OWN_CREATURES))
+_declare("level_up", _run_level_up, LevelsParams, ("target_own_adventurer", "self"))
+_declare("boost", _run_boost, BoostParams, (*CREATURES, *EACH), empty=_no_change)
+_declare("passivate", _run_passivate, NoParams, (*CREATURES, "each_enemy_creature", *PERMANENTS))
+_declare("activate", _run_activate, NoParams, ("target_own_creature", "self"))
+_declare("destroy", _mover("discard"), NoParams, (*CREATURES, *EACH, *PERMANENTS))
+_declare("exile", _mover("void"), NoParams, CREATURES)
+_declare("bounce", _mover("hand"), NoParams, CREATURES)
+_declare("steal", _run_steal, NoParams, ("target_enemy_creature",))
+_declare("reanimate", _run_reanimate, NoParams, ("own_discarded_creature",))
+_declare("cancel", _run_cancel, NoParams, ("answered",))
 
 
 # ----- conditions: play conditions (HK-7.11) and guards of effects --------------------------
@@ -230,18 +325,32 @@ class LevelParams(Params):
     level: Annotated[int, Field(ge=1, le=3)]
 
 
-def _condition_pending(name: str) -> Callable[..., bool]:
-    """The test of a condition the engine does not implement yet: it refuses to answer."""
+def _controls(state: Any, context: Context, params: ControlsParams) -> bool:
+    """At least ``count`` cards in play of a side that match every filter
+    (**Project decision**: passive cards count: they are in play)."""
+    seat = context.owner if params.whose == "you" else 1 - context.owner
+    matching = [
+        entry for entry in state.tables[seat]
+        if (params.type is None or params.type == entry.card.TYPE
+            or (params.type == "monster" and entry.card.TYPE == "mutant"))
+        and (params.subtype is None or params.subtype in getattr(entry.card, "subtypes", ()))
+        and (params.colour is None or entry.card.colour == params.colour)
+    ]  # fmt: skip
+    return len(matching) >= params.count
 
-    def test(state: Any, context: Context, params: Params) -> bool:
-        raise NotImplementedError(f"hkk: the condition {name!r} is tested by the rules engine")
 
-    return test
+def _life_at_most(state: Any, context: Context, params: AmountParams) -> bool:
+    return state.life[context.owner] <= params.amount
 
 
-VOCAB.condition("controls", params=ControlsParams)(_condition_pending("controls"))
-VOCAB.condition("life_at_most", params=AmountParams)(_condition_pending("life_at_most"))
-VOCAB.condition("skill_level", params=LevelParams)(_condition_pending("skill_level"))
+def _skill_level(state: Any, context: Context, params: LevelParams) -> bool:
+    """HK-9.3: the level in the skill the effect comes from (its active copies)."""
+    return state.skill_count(context.owner, context.source) >= params.level
+
+
+VOCAB.condition("controls", params=ControlsParams)(_controls)
+VOCAB.condition("life_at_most", params=AmountParams)(_life_at_most)
+VOCAB.condition("skill_level", params=LevelParams)(_skill_level)
 
 
 # ----- continuous effects: what a permanent modifies while it is active -----------------------

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from tabletop.envs.core.carddata import CardDataError
-from tabletop.envs.core.cards.events import Context
 from tabletop.envs.hkk.cards import (
     CARD_TYPES,
     Adventurer,
@@ -105,17 +104,6 @@ def test_hk_7_abilities_of_a_card_are_read_from_its_data() -> None:
     }  # fmt: skip
     warding = load(ONE_OF_EACH[9]).cards[0]
     assert abilities_of(warding) == {"magic_defence"}, "what an enchantment grants counts"
-
-
-def test_hk_10_2_primitives_and_conditions_without_their_engine_refuse_to_run() -> None:
-    """Nothing can play a card as if it worked before the engine gives it rules."""
-    (cure,) = load(ONE_OF_EACH[10]).cards
-    (effect,) = cure.triggers["played"]
-    with pytest.raises(NotImplementedError, match="'cure' runs with the rules engine"):
-        effect.primitive.run(None, Context(0), effect)
-    (brute,) = load(creature(condition={"is": "life_at_most", "amount": 5})).cards
-    with pytest.raises(NotImplementedError, match="'life_at_most' is tested by the rules"):
-        brute.condition.holds(None, Context(0))
 
 
 ITEM = {"name": "Test Item", "type": "item", "text": "t", "components": 1}

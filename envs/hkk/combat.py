@@ -1,0 +1,290 @@
+"""Combat (HK-6): declaring attacks, the strike-back choice, direct damage and the strike.
+
+``Fight`` keeps the combat of the turn: who attacks what, which attacker each doubly
+attacked defender strikes back, the direct damage declared and whose turn it is to
+declare. The windows of HK-6.1, 6.3, 6.5 and 6.7 are ``turns``' windows.
+
+**Project decisions**: attacks are declared one by one, and an attack on the player or a
+building is legal once every creature in the opponent's guard post is already attacked
+(so attacks on creatures come first; every legal set of attacks can be declared so).
+A breath whose card lets life stand in for magic points (the Magma Wyrm) is paid from
+magic points first and the rest in life.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tabletop.envs.hkk import figures, plays
+from tabletop.envs.hkk.actions import (
+    CHOOSE_BASE,
+    DIRECT_BASE,
+    MAX_BREATH,
+    MAX_TABLE,
+    PASS,
+    PLAYER_TARGET,
+    attack_action,
+    breath_action,
+    enemy_ref,
+)
+from tabletop.envs.hkk.cards import Building
+from tabletop.envs.hkk.zones import InPlay
+
+if TYPE_CHECKING:
+    from tabletop.envs.hkk.engine import HkkState
+
+PLAYER = -1
+"""An attack's or breath's target when it is the opponent."""
+DIRECT_KINDS = frozenset({"abilities", "cards"})
+"""What direct damage counts as for protections (HK-7.7)."""
+
+
+@dataclass
+class Breath:
+    """Declared direct damage (HK-6.4): a breath of ``amount`` at ``target`` (an iid or
+    ``PLAYER``), or the creature's direct effects (``amount`` 0)."""
+
+    seat: int
+    iid: int
+    amount: int
+    target: int
+
+
+@dataclass
+class Fight:
+    """The combat of the turn: ``attacks`` attacker iid -> target iid or ``PLAYER``;
+    ``strikes_back`` defender iid -> the attacker it strikes (HK-6.2); ``breaths`` and
+    the declaring seat and passes of HK-6.4. It begins with the swap (HK-3.4)."""
+
+    attacks: dict[int, int] = field(default_factory=dict)
+    strikes_back: dict[int, int] = field(default_factory=dict)
+    breaths: list[Breath] = field(default_factory=list)
+    declarer: int = 0
+    passes: int = 0
+    moved: set[int] = field(default_factory=set)
+    """Creatures moved in the swap (HK-3.4), each at most once."""
+
+    def copy(self) -> Fight:
+        return Fight(dict(self.attacks), dict(self.strikes_back), list(self.breaths),
+                     self.declarer, self.passes, set(self.moved))  # fmt: skip
+
+    def attackers_of(self, iid: int) -> list[int]:
+        return [a for a, t in self.attacks.items() if t == iid]
+
+
+# ----- declaring attacks (HK-6.2) ----------------------------------------------------------
+
+
+def attack_actions(state: HkkState) -> list[int]:
+    """The active player's legal attack declarations now, and ``PASS``."""
+    seat, fight = state.active, state.fight
+    assert fight is not None
+    enemy = state.tables[1 - seat]
+    guards = figures.guard(state, 1 - seat)
+    through = all(fight.attackers_of(g.iid) for g in guards)
+    hidden_ok = not any(figures.held(state, g).sees_invisible for g in guards)
+    legal = [PASS]
+    for position, attacker in enumerate(state.tables[seat][:MAX_TABLE]):
+        if attacker.area != "guard" or attacker.iid in fight.attacks:
+            continue
+        if figures.remaining(state, attacker) <= 0:
+            continue
+        for target, entry in enumerate(enemy[:MAX_TABLE]):
+            if entry.area == "guard" and len(fight.attackers_of(entry.iid)) < 2:
+                legal.append(attack_action(position, 1 + target))
+        if through or (hidden_ok and figures.held(state, attacker).invisible):
+            legal.append(attack_action(position, PLAYER_TARGET))
+            legal += [attack_action(position, 1 + target)
+                      for target, entry in enumerate(enemy[:MAX_TABLE])
+                      if isinstance(entry.card, Building) and entry.active]  # fmt: skip
+    return sorted(legal)
+
+
+def declare(state: HkkState, position: int, target: int) -> None:
+    attacker = state.tables[state.active][position]
+    aim = PLAYER if target == PLAYER_TARGET else state.tables[1 - state.active][target - 1].iid
+    state.fight.attacks[attacker.iid] = aim  # type: ignore[union-attr]
+    state.counters["attacks"] += 1
+    state._record("attack_declared", player=state.active, card=attacker.card.index,
+                  target=None if aim == PLAYER else state.card(aim).index)  # fmt: skip
+
+
+def close_declarations(state: HkkState) -> None:
+    """HK-6.2: a defender attacked once strikes that attacker; attacked twice, its
+    owner chooses which (``StrikeBackChoice``, one defender at a time)."""
+    fight = state.fight
+    assert fight is not None
+    for defender in {t for t in fight.attacks.values() if t != PLAYER}:
+        attackers = fight.attackers_of(defender)
+        if len(attackers) == 1 and plays.find(state, defender) is not None:
+            fight.strikes_back[defender] = attackers[0]
+    doubled = sorted(d for d in set(fight.attacks.values())
+                     if d != PLAYER and len(fight.attackers_of(d)) == 2)  # fmt: skip
+    if doubled:
+        state.choice = StrikeBackChoice(1 - state.active, tuple(doubled))
+
+
+@dataclass(frozen=True)
+class StrikeBackChoice(plays.Choice):
+    """The defender's owner chooses which of its two attackers ``defenders[0]`` strikes
+    back (HK-6.2); the rest of ``defenders`` follow."""
+
+    seat: int
+    defenders: tuple[int, ...]
+
+    def legal(self, state: HkkState) -> list[int]:
+        attackers = state.fight.attackers_of(self.defenders[0])  # type: ignore[union-attr]
+        return sorted(CHOOSE_BASE + enemy_ref(_position(state, 1 - self.seat, a))
+                      for a in attackers)  # fmt: skip
+
+    def apply(self, state: HkkState, action: int) -> None:
+        chosen = state.tables[1 - self.seat][action - CHOOSE_BASE - enemy_ref(0)]
+        state.fight.strikes_back[self.defenders[0]] = chosen.iid  # type: ignore[union-attr]
+        rest = self.defenders[1:]
+        state.choice = StrikeBackChoice(self.seat, rest) if rest else None
+
+
+def _position(state: HkkState, seat: int, iid: int) -> int:
+    return next(i for i, e in enumerate(state.tables[seat]) if e.iid == iid)
+
+
+# ----- direct damage (HK-6.4) --------------------------------------------------------------
+
+
+def breathers(state: HkkState, seat: int) -> list[tuple[int, InPlay]]:
+    """(position, creature) of ``seat``'s guard-post creatures that may still use direct
+    damage this combat (**Project decision**: once each, attacking or not)."""
+    return [(p, e) for p, e in enumerate(state.tables[seat][:MAX_TABLE])
+            if e.area == "guard" and e.card.direct is not None and not e.breathed
+            and figures.remaining(state, e) > 0]  # fmt: skip
+
+
+def direct_actions(state: HkkState) -> list[int]:
+    """The declaring player's direct-damage declarations, and ``PASS``."""
+    seat = state.fight.declarer  # type: ignore[union-attr]
+    legal = [PASS]
+    targets = _breath_targets(state, seat)
+    for position, entry in breathers(state, seat):
+        direct = entry.card.direct
+        if direct.breath is None:
+            if state.vp[seat] >= direct.vp:
+                legal.append(DIRECT_BASE + position)
+            continue
+        budget = state.vp[seat] + (max(0, state.life[seat] - 1) if direct.life_payable else 0)
+        for amount in range(1, min(direct.breath, budget, MAX_BREATH) + 1):
+            legal += [breath_action(position, amount, t) for t in targets]
+    return sorted(legal)
+
+
+def _breath_targets(state: HkkState, seat: int) -> list[int]:
+    """Any creature of the other player, an active building of theirs, or the player
+    (**Project decision**, HK-6.4), never one protected from abilities (HK-7.7)."""
+    targets = [PLAYER_TARGET]
+    for position, entry in enumerate(state.tables[1 - seat][:MAX_TABLE]):
+        if figures.is_creature(entry):
+            if not figures.held(state, entry).untargetable & DIRECT_KINDS:
+                targets.append(1 + position)
+        elif isinstance(entry.card, Building) and entry.active:
+            targets.append(1 + position)
+    return targets
+
+
+def declare_direct(state: HkkState, position: int, amount: int, target: int) -> None:
+    """Pay for and note a declaration; the other player declares next."""
+    fight = state.fight
+    assert fight is not None
+    seat = fight.declarer
+    entry = state.tables[seat][position]
+    entry.breathed = True
+    direct = entry.card.direct
+    if direct.breath is None:
+        state.vp[seat] -= direct.vp
+        aim = PLAYER
+    else:
+        paid = min(amount, state.vp[seat])
+        state.vp[seat] -= paid
+        state.life[seat] -= amount - paid
+        aim = PLAYER if target == PLAYER_TARGET else state.tables[1 - seat][target - 1].iid
+    fight.breaths.append(Breath(seat, entry.iid, amount, aim))
+    state._record("direct_declared", player=seat, card=entry.card.index, amount=amount)
+    fight.passes = 0
+    fight.declarer = 1 - seat
+
+
+def pass_direct(state: HkkState) -> bool:
+    """The declarer passes; ``True`` once both have passed in a row."""
+    fight = state.fight
+    assert fight is not None
+    fight.passes += 1
+    fight.declarer = 1 - fight.declarer
+    return fight.passes >= 2
+
+
+def resolve_direct(state: HkkState) -> None:
+    """All declared direct damage takes effect at once (HK-6.4); the excess is lost."""
+    fight = state.fight
+    assert fight is not None
+    for breath in fight.breaths:
+        card = state.card(breath.iid)
+        if breath.amount == 0:
+            plays.run(state, breath.seat, plays.Play(breath.iid), card.direct.effects, True)
+        elif breath.target == PLAYER:
+            state.hurt_player(1 - breath.seat, breath.amount)
+        else:
+            target = plays.find(state, breath.target)
+            if target is not None:
+                plays.hurt(state, target, breath.amount, card.direct.form)
+    fight.breaths = []
+    plays.settle_damage(state)
+
+
+# ----- the strike (HK-6.6) -----------------------------------------------------------------
+
+
+def strike_damage(state: HkkState, striker: InPlay, struck: InPlay) -> int:
+    """What ``striker`` deals ``struck`` in the strike: its damage, less a drawback against
+    ``struck``'s abilities (HK-7.11); 0 through magic defence without magic attack
+    (HK-7.2)."""
+    held = figures.held(state, struck)
+    if held.magic_defence and not figures.held(state, striker).magic_attack:
+        return 0
+    amount = figures.damage(state, striker)
+    for drawback in striker.card.drawbacks:
+        if drawback.kind == "weak_against" and getattr(held, drawback.ability):
+            amount -= drawback.amount
+    return max(0, amount)
+
+
+def strike(state: HkkState) -> None:
+    """Every attacker and what it attacks hit each other at once (HK-6.6); poison counters
+    go on every creature a poisonous creature strikes (HK-7.3)."""
+    fight = state.fight
+    assert fight is not None
+    hits: list[tuple[InPlay, InPlay | int, int]] = []
+    for attacker_iid, aim in fight.attacks.items():
+        attacker = plays.find(state, attacker_iid)
+        if attacker is None or attacker.area != "guard":
+            continue
+        if aim == PLAYER:
+            hits.append((attacker, 1 - state.active, figures.damage(state, attacker)))
+            continue
+        target = plays.find(state, aim)
+        if target is None or (figures.is_creature(target) and target.area != "guard"):
+            continue  # HK-6.6: its target left; it picks no other
+        if isinstance(target.card, Building):
+            hits.append((attacker, target, figures.damage(state, attacker)))
+            continue
+        hits.append((attacker, target, strike_damage(state, attacker, target)))
+        if fight.strikes_back.get(aim) == attacker_iid:
+            hits.append((target, attacker, strike_damage(state, target, attacker)))
+    poisons = [(t, figures.held(state, s).poison) for s, t, _ in hits if not isinstance(t, int)]
+    for _, struck, amount in hits:
+        if isinstance(struck, int):
+            state.hurt_player(struck, amount)
+        else:
+            struck.damage += amount
+    for struck, amount in poisons:
+        if amount and figures.is_creature(struck):  # type: ignore[arg-type]
+            plays.poison(state, struck, amount)  # type: ignore[arg-type]
+    plays.settle_damage(state)

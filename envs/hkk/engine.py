@@ -1,0 +1,413 @@
+"""HKK's rules engine (docs/rules/hkk.md, HK-1 … HK-11): the match (``HkkGame``) and the
+position (``HkkState``); pure Python on the card-game kit.
+
+A turn is the seven phases of HK-3 (``turns``); each decision is a masked choice of one
+fixed action space (``actions``), and a decision with a single option is taken by the
+engine (HK-8.5). The cards are instances on a kit ``Table`` (``zones.ZONES``); what they
+do is the vocabulary's primitives (``effects``), run through this state's methods
+below; the determinization is the kit's ``redeal``. The rules live in role modules of
+functions taking the state: ``figures`` (abilities, damage and life, limits), ``plays``
+(cards, abilities, targets, the chain), ``combat`` (HK-6), ``turns`` (phases, the turn's
+start and end), ``notation``, ``rendering``.
+
+Reading a position (all public unless said):
+
+- ``life``, ``vp``, ``components``: per seat (HK-2.1, HK-5.3); ``turns_taken`` per seat
+  (the magic point income of HK-3.1);
+- ``tables[seat]``: ``zones.InPlay`` cards; ``hands[seat]`` (its owner's), ``decks[seat]``
+  (nobody's: read only its size), ``discards[seat]``, ``voids[seat]``: instance ids,
+  ``table.cards[iid]`` their ``cards.Card``;
+- ``phase`` (``PHASE_NAMES``), ``active``, ``player`` (who decides), ``priority``
+  and ``passes`` in a window, ``stack`` (the chain, HK-8.4: ``plays.Play`` items),
+  ``saving`` (a life-saving window is open, HK-4.2), ``choice`` (a pending
+  ``plays.Choice``), ``fight`` (``combat.Fight``, the combat in progress);
+- ``winner`` once over (``DRAW`` for a draw).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tabletop.envs.core.cards.chain import Chain
+from tabletop.envs.core.cards.hidden import redeal
+from tabletop.envs.core.cards.phases import PhasedState
+from tabletop.envs.core.cards.zones import Table
+from tabletop.envs.core.engine import copy_generator, resample_consistent, shows_real_choice
+from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
+from tabletop.envs.hkk import figures, notation, plays, rendering, turns
+from tabletop.envs.hkk.actions import MAX_TABLE, NUM_ACTIONS
+from tabletop.envs.hkk.cards import (
+    PACKAGED_DECKS,
+    Building,
+    Card,
+    Creature,
+    Deck,
+    Pool,
+    load_deck,
+    load_pool,
+)
+from tabletop.envs.hkk.combat import Fight
+from tabletop.envs.hkk.steps import COMBAT, OVER, PHASE_NAMES, PREPARATION, SWAP, UPKEEP
+from tabletop.envs.hkk.zones import ZONES, InPlay
+
+HAND_SIZE = 5  # HK-2.2
+START_LIFE = 20  # HK-2.1
+DEFAULT_MAX_PLIES = 20_000
+"""A safety net on decisions far above any real game (HK-2.3: no turn limit)."""
+DRAW = -1
+"""``HkkState.winner`` of a drawn game (HK-2.3)."""
+
+
+class HkkGame:
+    """A configured match: the pool, a deck per seat and the safety net on decisions."""
+
+    name = "hkk"
+    num_players = 2
+    num_actions = NUM_ACTIONS
+
+    def __init__(
+        self,
+        pool: str | Path | Pool | None = None,
+        decks: Sequence[str | Path | Deck] | None = None,
+        max_plies: int = DEFAULT_MAX_PLIES,
+    ) -> None:
+        if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1:
+            raise ValueError(f"hkk: max_plies must be a positive int, got {max_plies!r}")
+        self.pool = pool if isinstance(pool, Pool) else load_pool(pool)
+        specs = PACKAGED_DECKS[:2] if decks is None else decks
+        if isinstance(specs, str | Path) or len(specs) != 2:
+            raise ValueError(f"hkk: decks must name two decks, got {specs!r}")
+        self.decks = tuple(d if isinstance(d, Deck) else load_deck(d, self.pool) for d in specs)
+        self.max_plies = max_plies
+        self.cards = self.pool.cards
+
+    def help_text(self) -> str:
+        return notation.HELP
+
+    def __repr__(self) -> str:
+        decks = tuple(d.name for d in self.decks)
+        return (f"HkkGame(pool={self.pool.data_version!r}, decks={decks}, "
+                f"max_plies={self.max_plies})")  # fmt: skip
+
+    def new_state(self, seed: int | None = None) -> HkkState:
+        """HK-2.2: shuffled decks, five cards each, the first player by the seed."""
+        rng = random.Random(seed)
+        state = HkkState(self, rng)
+        for seat, deck in enumerate(self.decks):
+            state.table.create_many([self.cards[i] for i in deck.cards], seat, "deck")
+            state.table.shuffle(("deck", seat), rng)
+            state.draw(seat, HAND_SIZE)
+        turns.begin_turn(state, rng.randrange(2))
+        state.settle()
+        state._events = []
+        return state
+
+    def stacked_state(
+        self, setups: Sequence[Mapping[str, Any]], *, active: int = 0, phase: str = "main",
+        turns_taken: Sequence[int] = (3, 3), seed: int = 0, settle: bool = True,
+    ) -> HkkState:  # fmt: skip
+        """A position for tests, cards named as in the pool. ``setups[seat]`` may give
+        ``hand``, ``deck`` (top first), ``discard``, ``life``, ``vp``, ``components``,
+        ``guard`` and ``reserve`` (creature names, or ``{"card": name, "active": bool,
+        "damage": n, "poison": n, "counters": n, "levels": n, "attached": [names]}``) and
+        ``beside`` (other cards, names or such tables). The position opens in
+        ``active``'s ``phase`` (a name of ``PHASE_NAMES``) with priority to
+        ``active``."""
+        state = HkkState(self, random.Random(seed))
+        for seat, setup in enumerate(setups):
+            _place_stacked(state, seat, setup)
+        state.active = state.priority = active
+        state.turns_taken = list(turns_taken)
+        state.phase = PHASE_NAMES.index(phase)
+        if PHASE_NAMES.index(phase) in (SWAP, *COMBAT):
+            state.fight = Fight()
+        if settle:
+            state.settle()
+        state._events = []
+        return state
+
+    def card_named(self, name: str) -> Card:
+        card = self.pool.card_named(name)
+        if card is None:
+            raise ValueError(f"hkk: no card {name!r} in {self.pool.name!r}")
+        return card
+
+
+def _place_stacked(state: HkkState, seat: int, setup: Mapping[str, Any]) -> None:
+    known = {"hand", "deck", "discard", "life", "vp", "components", "guard", "reserve",
+             "beside"}  # fmt: skip
+    check_options(f"hkk stacked setup {seat}", dict(setup), known)
+    game = state.game
+    deck = list(setup.get("deck", ()))[::-1]  # top first in the setup, last in the zone
+    for zone, names in (("hand", setup.get("hand", ())), ("deck", deck),
+                        ("discard", setup.get("discard", ()))):  # fmt: skip
+        for name in names:
+            state.table.create(game.card_named(name), seat, zone)
+    state.life[seat] = setup.get("life", START_LIFE)
+    state.vp[seat] = setup.get("vp", 0)
+    state.components[seat] = setup.get("components", 0)
+    for area in ("guard", "reserve", "beside"):
+        for entry in setup.get(area, ()):
+            entry = {"card": entry} if isinstance(entry, str) else dict(entry)
+            placed = state.place(seat, game.card_named(entry.pop("card")), area, seat)
+            for name in entry.pop("attached", ()):
+                state.place(seat, game.card_named(name), "attached", seat, host=placed)
+            for mark, value in entry.items():
+                setattr(placed, mark, value)
+            if isinstance(placed.card, Building) and "active" not in entry:
+                placed.active = True
+
+
+class HkkState(PhasedState):
+    """One HKK position; see the module docstring for what it holds."""
+
+    __slots__ = (
+        "game", "rng", "table", "tables", "hands", "decks", "discards", "voids", "chain_cards",
+        "life", "vp", "components", "turns_taken", "turn", "plies", "active", "phase",
+        "priority", "passes", "stack", "saving", "choice", "fight", "quiet_turns",
+        "life_at_start", "winner", "counters", "_rewards", "_returns", "_legal",
+    )  # fmt: skip
+
+    PHASES = turns.PHASES
+
+    def __init__(self, game: HkkGame, rng: random.Random) -> None:
+        self.game = game
+        self.rng = rng
+        self.table = Table(2, ZONES)
+        self._bind_zones()
+        self.life = [START_LIFE, START_LIFE]
+        self.vp = [0, 0]
+        self.components = [0, 0]
+        self.turns_taken = [0, 0]
+        self.turn = 0
+        self.plies = 0
+        self.active = 0
+        self.phase = UPKEEP
+        self.priority = 0
+        self.passes = 0
+        self.stack = Chain(2)
+        self.saving = False
+        self.choice: plays.Choice | None = None
+        self.fight: Fight | None = None
+        self.quiet_turns = 0
+        self.life_at_start = (START_LIFE, START_LIFE)
+        self.winner: int | None = None
+        self.counters = {"cards_played": 0, "abilities_used": 0, "creatures_died": 0,
+                         "attacks": 0}  # fmt: skip
+        self._rewards = [0.0, 0.0]
+        self._returns = [0.0, 0.0]
+        self._legal: list[int] = []
+        self._events = []
+
+    def _bind_zones(self) -> None:
+        zones = self.table.zones
+        self.tables: list[list[InPlay]] = zones["table"]
+        self.hands: list[list[int]] = zones["hand"]
+        self.decks: list[list[int]] = zones["deck"]
+        self.discards: list[list[int]] = zones["discard"]
+        self.voids: list[list[int]] = zones["void"]
+        self.chain_cards: list[list[int]] = zones["chain"]
+
+    # ----- the protocol ---------------------------------------------------------------------
+
+    @property
+    def player(self) -> int:
+        """Who decides: a pending choice's chooser, else the phase's decider."""
+        if self.choice is not None:
+            return self.choice.seat
+        return self.PHASES[self.phase].decider(self)
+
+    current_player = player
+
+    def _compute_legal(self) -> list[int]:
+        if self.choice is not None:
+            return self.choice.legal(self)
+        return self.PHASES[self.phase].legal(self)
+
+    def _do(self, action: int) -> None:
+        self.plies += 1
+        if self.choice is not None:
+            self.choice.apply(self, action)
+        else:
+            self.PHASES[self.phase].apply(self, action)
+        if self.winner is None and self.plies >= self.game.max_plies:
+            self.finish(DRAW)
+
+    def finish(self, winner: int) -> None:
+        """HK-2.4: +1 to the winner, -1 to the loser; 0 to both on a draw."""
+        self.winner = winner
+        self.phase = OVER
+        self.choice = None
+        if winner != DRAW:
+            self._reward(winner, 1.0)
+            self._reward(1 - winner, -1.0)
+        self._record("game_over", winner=None if winner == DRAW else winner)
+
+    def stats(self) -> dict[str, float]:
+        figures_ = {key: float(value) for key, value in self.counters.items()}
+        figures_["turns"] = float(self.turn)
+        figures_["plies"] = float(self.plies)
+        figures_["draw"] = float(self.winner == DRAW)
+        for seat in range(2):
+            figures_[f"life_p{seat}"] = float(self.life[seat])
+        return figures_
+
+    def _describe_event(self, kind: str, facts: dict[str, Any], observer: int | None) -> Event:
+        return notation.describe_event(self, kind, facts, observer)
+
+    action_to_string = notation.action_to_string
+    render = rendering.render
+
+    def string_to_action(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise IllegalActionError(f"hkk: an action text is a str, got {text!r}")
+        return notation.string_to_action(self, text)
+
+    # ----- moving cards (HK-1.2) --------------------------------------------------------------
+
+    def card(self, iid: int) -> Card:
+        return self.table.cards[iid]
+
+    def owner(self, iid: int) -> int:
+        return self.table.owners[iid]
+
+    def draw(self, seat: int, count: int = 1) -> None:
+        """Draw ``count`` cards; an empty deck gives nothing (HK-3.2)."""
+        drawn = 0
+        for _ in range(count):
+            if not self.decks[seat]:
+                break
+            self.table.take(("deck", seat), -1, ("hand", seat))
+            drawn += 1
+        if drawn:
+            self._record("cards_drawn", player=seat, count=drawn)
+
+    def place(
+        self, seat: int, card: Card, area: str, owner: int, *, host: InPlay | None = None
+    ) -> InPlay:
+        """A new instance of ``card`` owned by ``owner`` on ``seat``'s table (tests and
+        stacked positions)."""
+        iid = self.table.create(card, owner, "table", seat)
+        entry = InPlay(iid, card, area, host=None if host is None else host.iid)  # type: ignore[arg-type]
+        self.table.put(entry, ("table", seat))
+        return entry
+
+    def enter(self, seat: int, iid: int, source: tuple[str, int], area: str,
+              *, active: bool, host: int | None = None) -> InPlay | None:  # fmt: skip
+        """Bring card ``iid`` from zone ``source`` onto ``seat``'s table; ``None`` (the card
+        stays where it is) when that table is full (``actions.MAX_TABLE``)."""
+        if len(self.tables[seat]) >= MAX_TABLE:
+            return None
+        entry = InPlay(iid, self.card(iid), area, active=active, host=host)  # type: ignore[arg-type]
+        self.table.remove(iid, source)
+        self.table.put(entry, ("table", seat))
+        return entry
+
+    def leave(self, entry: InPlay, to: str, *, gives: bool = True) -> None:
+        """``entry`` leaves the table for its owner's ``to`` (discard, void or hand), and
+        the cards attached to it go to their owners' discard piles (HK-8.1, HK-4.4). A
+        creature of a player that goes to a discard pile or the Void outside a preparation
+        phase gives the other player its components (HK-5.1) unless ``gives`` is off (a
+        sacrifice as a cost or for a drawback, poison)."""
+        seat = figures.controller(self, entry)
+        for other in [e for e in self.tables[seat] if e.host == entry.iid]:
+            self.leave(other, "discard")
+        self.table.remove(entry, ("table", seat))
+        self.table.put(entry.iid, (to, self.owner(entry.iid)))
+        card = entry.card
+        if isinstance(card, Creature):
+            self._record("creature_left", player=seat, card=card.index, to=to)
+            if to != "hand":
+                self.counters["creatures_died"] += 1
+            if gives and to != "hand" and self.phase not in PREPARATION:
+                self.gain_components(1 - seat, card.components)
+
+    def gain_components(self, seat: int, amount: int) -> None:
+        """HK-5.1 (a player never declines components here: **Project decision**, having
+        more never hurts; galetki eating them, HK-4.5, is not offered yet)."""
+        if amount:
+            self.components[seat] += amount
+
+    def gain_vp(self, seat: int, amount: int) -> None:
+        """Magic points up to the limit; the excess is lost (HK-2.1)."""
+        self.vp[seat] = min(figures.vp_limit(self, seat), self.vp[seat] + amount)
+
+    def gain_life(self, seat: int, amount: int) -> None:
+        """Life up to 20; the excess is lost (HK-2.1)."""
+        self.life[seat] = min(figures.LIMIT, self.life[seat] + amount)
+
+    def lose_vp(self, seat: int, amount: int) -> None:
+        self.vp[seat] = max(0, self.vp[seat] - amount)
+
+    def hurt_player(self, seat: int, amount: int) -> None:
+        self.life[seat] -= amount
+
+    def take_control(self, entry: InPlay, seat: int) -> None:
+        """HK-1.2: ``entry`` and the cards on it move to ``seat``'s reserve (nothing
+        happens when that table has no room)."""
+        side = figures.controller(self, entry)
+        riders = [e for e in self.tables[side] if e.host == entry.iid]
+        if side == seat or len(self.tables[seat]) + 1 + len(riders) > MAX_TABLE:
+            return
+        for moving in (entry, *riders):
+            self.table.move(moving, ("table", side), ("table", seat))
+        entry.area = "reserve"
+
+    def cancel(self, item: Any) -> None:
+        """HK-8.4: the answered chain item does nothing; its card, if one was played,
+        goes to its owner's discard pile (the rules' decision)."""
+        self.stack.items.remove(item)
+        play = item.what
+        if play.ability < 0:
+            self.table.move(play.iid, ("chain", item.controller), ("discard", self.owner(play.iid)))
+        self._record("cancelled", player=item.controller, card=self.card(play.iid).index)
+
+    # what the vocabulary's run functions and conditions use (effects)
+    reached = plays.reached
+    affects = plays.affects
+    hurt = plays.hurt
+    poison_creature = plays.poison
+    passivate = plays.passivate
+    skill_count = plays.skill_count
+
+    # ----- copies and determinization ------------------------------------------------------
+
+    def clone(self) -> HkkState:
+        return self._copy(copy_generator(self.rng))
+
+    def _copy(self, rng: random.Random) -> HkkState:
+        other = HkkState.__new__(HkkState)
+        other.game = self.game
+        other.rng = rng
+        other.table = self.table.copy()
+        other._bind_zones()
+        for name in ("life", "vp", "components", "turns_taken"):
+            setattr(other, name, getattr(self, name)[:])
+        for name in ("turn", "plies", "active", "phase", "priority", "passes", "saving",
+                     "choice", "quiet_turns", "life_at_start", "winner"):  # fmt: skip
+            setattr(other, name, getattr(self, name))
+        other.stack = self.stack.copy()
+        other.fight = None if self.fight is None else self.fight.copy()
+        other.counters = dict(self.counters)
+        other._rewards = self._rewards[:]
+        other._returns = self._returns[:]
+        other._legal = self._legal[:]
+        other._events = list(self._events)
+        return other
+
+    def resample_hidden(self, observer: int, rng: random.Random) -> HkkState:
+        """Re-deal what ``observer`` cannot see (HK-11.1) with the kit's ``redeal``: the
+        other player's hand and both decks' order. Deals in which the player to move would
+        have no real choice are drawn again (HK-8.5: being asked shows a usable answer)."""
+
+        def deal() -> HkkState:
+            other = self._copy(self.rng)
+            redeal(other.table, observer, rng)
+            return other
+
+        other = resample_consistent(deal, shows_real_choice(self), "hkk")
+        other.rng = random.Random(rng.getrandbits(64))
+        return other

@@ -1,0 +1,145 @@
+"""HKK's move notation both ways, and what happened as each player may know it.
+
+An action is written with the positions the action space addresses and the names of the
+cards there, as the player to move sees them: ``h3`` is hand slot 3, ``#2`` table position
+2, ``my`` and ``their`` the mover's and the other player's table, ``grave`` the mover's
+creature cards in their discard pile, counted from 0::
+
+    pass                                   pay upkeep
+    play h3 Fire Bolt on their #2 Ember Drake
+    use #4 Flamecaller 1 on their #0 Stray Wolf
+    sacrifice #1 Grub Swarm                guard #1 Ash Roc        reserve #0 Ash Roc
+    choose my #3 Stray Wolf                choose nothing
+    attack #0 Ash Roc at their #1 Hill Giant                attack #0 Ash Roc at player
+    breathe #2 Ember Drake 3 at player     direct #1 Thunder Kite  regenerate #3 Mossback Troll
+
+``string_to_action`` reads these back (case and spacing aside) among the legal actions.
+Another player sees a card played from hand without its slot (the order of a hand is
+hidden, HK-11.1).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tabletop.envs.core.protocol import Event, IllegalActionError
+from tabletop.envs.hkk.actions import PLAYER_TARGET, decode, decode_ref
+from tabletop.envs.hkk.cards import Creature
+
+if TYPE_CHECKING:
+    from tabletop.envs.hkk.engine import HkkState
+
+HELP = """HKK: bring the other player's life from 20 to 0. Creatures stand in your reserve
+or your guard post (3 places); only the guard post attacks and defends.
+
+Moves name hand slots (h0, h1, ...), table positions (my #0, their #2, ...) and the cards
+there: "play h3 Fire Bolt on their #2 Ember Drake", "use #4 Forge 1", "guard #1 Ash Roc",
+"attack #0 Ash Roc at player", "breathe #2 Ember Drake 3 at their #0 Stray Wolf",
+"regenerate #3 Mossback Troll", "choose my #1 Grub Swarm", "pay upkeep", "pass".
+The picture shows each table card as #position Name damage/life, with A/P (active,
+passive), G/R (guard post, reserve), and marks: dmg (damage taken), psn (poison counters),
++n (+1/+1 counters), Lv (levels), on #n (attached to)."""
+
+
+def _name(state: HkkState, seat: int, position: int) -> str:
+    table = state.tables[seat]
+    return f" {table[position].card.name}" if position < len(table) else ""
+
+
+def ref_text(state: HkkState, seat: int, ref: int) -> str:
+    where, index = decode_ref(ref)
+    if where == "none":
+        return "nothing"
+    if where == "own":
+        return f"my #{index}{_name(state, seat, index)}"
+    if where == "enemy":
+        return f"their #{index}{_name(state, 1 - seat, index)}"
+    creatures = [i for i in state.discards[seat] if isinstance(state.card(i), Creature)]
+    name = f" {state.card(creatures[index]).name}" if index < len(creatures) else ""
+    return f"grave #{index}{name}"
+
+
+def _aim(state: HkkState, seat: int, target: int) -> str:
+    if target == PLAYER_TARGET:
+        return "player"
+    return ref_text(state, seat, 1 + 24 + target - 1) if target else "player"
+
+
+def action_to_string(state: HkkState, action: int, observer: int | None = None) -> str:
+    """The notation of ``action`` for the player to move (module docstring); another
+    observer does not see the hand slot of a card played."""
+    seat = state.player if state.player >= 0 else state.active
+    kind, fields = decode(action)
+    if kind == "pass":
+        return "pass"
+    if kind == "pay":
+        return "pay upkeep"
+    if kind == "play":
+        slot, ref = fields
+        hand = state.hands[seat]
+        name = f" {state.card(hand[slot]).name}" if slot < len(hand) else ""
+        where = f"h{slot}{name}" if observer in (None, seat) else name.strip() or "a card"
+        on = f" on {ref_text(state, seat, ref)}" if ref else ""
+        return f"play {where}{on}"
+    if kind == "activate":
+        position, ability, ref = fields
+        on = f" on {ref_text(state, seat, ref)}" if ref else ""
+        return f"use #{position}{_name(state, seat, position)} {ability + 1}{on}"
+    if kind in ("sacrifice", "guard", "reserve", "direct", "regenerate"):
+        return f"{kind} #{fields[0]}{_name(state, seat, fields[0])}"
+    if kind == "choose":
+        return f"choose {ref_text(state, seat, fields[0])}"
+    if kind == "attack":
+        position, target = fields
+        return f"attack #{position}{_name(state, seat, position)} at {_aim(state, seat, target)}"
+    position, amount, target = fields
+    return (f"breathe #{position}{_name(state, seat, position)} {amount} at "
+            f"{_aim(state, seat, target)}")  # fmt: skip
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def string_to_action(state: HkkState, text: str) -> int:
+    """The legal action whose notation is ``text`` (case and spacing aside)."""
+    wanted = _normal(text)
+    for action in state.legal_actions():
+        if _normal(action_to_string(state, action)) == wanted:
+            return action
+    raise IllegalActionError(f"hkk: no legal action reads {text!r}")
+
+
+# ----- events ------------------------------------------------------------------------------
+
+
+def describe_event(
+    state: HkkState, kind: str, facts: dict[str, Any], observer: int | None
+) -> Event:
+    """The event as ``observer`` may know it: every fact recorded is public (HK-11.1) but
+    which cards were drawn, which is never recorded."""
+    cards = state.game.cards
+    who = f"Player {facts['player']}" if "player" in facts else ""
+    name = cards[facts["card"]].name if facts.get("card") is not None else ""
+    match kind:
+        case "cards_drawn":
+            text = f"{who} draws {facts['count']} card(s)"
+        case "card_played":
+            text = f"{who} plays {name}"
+        case "ability_used":
+            text = f"{who} uses {name}'s ability {facts['ability'] + 1}"
+        case "creature_left":
+            text = f"{who}'s {name} goes to the {facts['to']}"
+        case "attack_declared":
+            target = cards[facts["target"]].name if facts["target"] is not None else "the player"
+            text = f"{who}'s {name} attacks {target}"
+        case "direct_declared":
+            text = f"{who}'s {name} declares direct damage {facts['amount']}"
+        case "cancelled":
+            text = f"{who}'s {name} is cancelled"
+        case "turn_started":
+            text = f"Turn {facts['turn']}: player {facts['player']}"
+        case _:
+            winner = facts.get("winner")
+            text = "The game is a draw" if winner is None else f"Player {winner} wins"
+    return Event(kind, text, dict(facts))

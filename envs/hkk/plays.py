@@ -1,0 +1,573 @@
+"""Playing cards and using abilities (HK-3.3, HK-7, HK-8, HK-9): what may be played now,
+on what, its payment, the chain it waits on, and what it does when it resolves.
+
+Every card played and every activated ability used goes on the chain (the kit's
+``Chain``, items ``Play``) and resolves when both players have passed in a row (HK-8.4);
+what it does is its effects, run by the kit (``events.resolve``) through the vocabulary's
+primitives (``effects``), which reach their cards through ``reached`` and change them
+through the functions at the end of this module.
+
+**Project decisions** where the rules are silent:
+
+- a card or ability has one chosen target, which every effect of it that chooses shares,
+  chosen as it is played; an optional trigger (HK-7.8) chooses its own as it happens;
+- ``self`` on a card attached to a creature is that creature;
+- a card's triggers count, for protections (HK-7.7), as that card (``cards`` and its type,
+  ``spells`` for the spell types); ``abilities`` are the activated and direct-damage ones;
+- a creature brought to 0 life or less dies when a life-saving window closes (HK-4.2):
+  after a resolution that leaves one so, only cards and abilities that raise life (and
+  regeneration) may be used until both players pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from tabletop.envs.core.cards.events import Context, resolve
+from tabletop.envs.hkk import figures
+from tabletop.envs.hkk.actions import (
+    CHOOSE_BASE,
+    MAX_ABILITIES,
+    MAX_HAND,
+    MAX_TABLE,
+    NO_REF,
+    PASS,
+    activate_action,
+    decode_ref,
+    discard_ref,
+    enemy_ref,
+    own_ref,
+    play_action,
+)
+from tabletop.envs.hkk.cards import (
+    Adventurer,
+    BodyPart,
+    Building,
+    Card,
+    Creature,
+    Enchantment,
+    Galetki,
+    Instant,
+    Item,
+    LevelUp,
+    Skill,
+)
+from tabletop.envs.hkk.effects import Reach
+from tabletop.envs.hkk.steps import MAIN_PHASES, WINDOWS
+from tabletop.envs.hkk.zones import InPlay
+
+if TYPE_CHECKING:
+    from tabletop.envs.hkk.engine import HkkState
+
+PLURALS = {"enchantment": "enchantments", "sorcery": "sorceries", "instant": "instants",
+           "item": "items"}  # fmt: skip
+SAVING = ("heal", "boost", "grow")
+"""Primitives that raise a creature's life: what a life-saving window allows (HK-4.2)."""
+TARGET_TYPES = {"adventurer": Adventurer, "galetki": Galetki, "building": Building,
+                "item": Item, "enchantment": Enchantment}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Play:
+    """An item on the chain: card ``iid`` played, or its activated ability ``ability``
+    (``-1``: the card itself), on chosen ``target`` (an iid, or ``None``)."""
+
+    iid: int
+    target: int | None = None
+    ability: int = -1
+
+
+class Choice:
+    """A pending decision outside the order of a phase (builders, an optional trigger, a
+    strike-back, an upkeep): who decides, what is legal, what an action does. Frozen
+    subclasses; applying one replaces or clears ``state.choice``."""
+
+    seat: int
+
+    def legal(self, state: HkkState) -> list[int]:
+        raise NotImplementedError
+
+    def apply(self, state: HkkState, action: int) -> None:
+        raise NotImplementedError
+
+
+# ----- what a card or ability is, for protections and timing ---------------------------------
+
+
+def kinds_of(card: Card, ability: bool) -> frozenset[str]:
+    """What a card's effects count as for HK-7.7's protections."""
+    if ability:
+        kinds = {"abilities", "cards"}
+        if isinstance(card, Item):
+            kinds.add("items")
+        return frozenset(kinds)
+    kinds = {"cards", card.TYPE, PLURALS.get(card.TYPE, card.TYPE)}
+    if card.is_spell:
+        kinds.add("spells")
+    return frozenset(kinds)
+
+
+def effects_of(card: Card, ability: int) -> tuple[Any, ...]:
+    """The effects a card's play (``-1``) or ability runs."""
+    if ability < 0:
+        return card.triggers.get("played", ())
+    return card.activated[ability].effects  # type: ignore[attr-defined]
+
+
+def chosen_reach(effects: tuple[Any, ...]) -> Reach | None:
+    return next((e.reach for e in effects if e.reach is not None and e.reach.how == "chosen"),
+                None)  # fmt: skip
+
+
+def saves(effects: tuple[Any, ...]) -> bool:
+    """Whether effects may raise a creature's life (HK-4.2's window)."""
+    return any(e.do in SAVING and (e.do != "boost" or e.params.life > 0) for e in effects)
+
+
+# ----- targets -----------------------------------------------------------------------------
+
+
+def ref_of(state: HkkState, seat: int, iid: int) -> int | None:
+    """The ref (``actions``) by which ``seat`` names card ``iid`` on a table or in their
+    discard pile, or ``None`` past the space."""
+    for side, ref in ((seat, own_ref), (1 - seat, enemy_ref)):
+        for position, entry in enumerate(state.tables[side][:MAX_TABLE]):
+            if entry.iid == iid:
+                return ref(position)
+    creatures = [i for i in state.discards[seat] if isinstance(state.card(i), Creature)]
+    if iid in creatures[:MAX_TABLE]:
+        return discard_ref(creatures.index(iid))
+    return None
+
+
+def find(state: HkkState, iid: int) -> InPlay | None:
+    """The card ``iid`` on either table, or ``None``."""
+    for table in state.tables:
+        for entry in table:
+            if entry.iid == iid:
+                return entry
+    return None
+
+
+def _matches(
+    state: HkkState, seat: int, reach: Reach, entry: InPlay, kinds: frozenset[str]
+) -> bool:
+    side = figures.controller(state, entry)
+    if (reach.side == "own" and side != seat) or (reach.side == "enemy" and side == seat):
+        return False
+    if reach.what in ("creature", "adventurer", "galetki"):
+        if entry.area not in ("guard", "reserve"):
+            return False
+        if reach.what != "creature" and not isinstance(entry.card, TARGET_TYPES[reach.what]):
+            return False
+        if reach.area == "guard_post" and entry.area != "guard":
+            return False
+        return not figures.held(state, entry).untargetable & kinds
+    return isinstance(entry.card, TARGET_TYPES[reach.what])
+
+
+def candidates(state: HkkState, seat: int, reach: Reach, kinds: frozenset[str]) -> list[int]:
+    """The iids ``seat`` may choose for ``reach`` (HK-7.7: never one protected from it)."""
+    if reach.area == "discard":
+        return [i for i in state.discards[seat] if isinstance(state.card(i), Creature)]
+    return [e.iid for table in state.tables for e in table
+            if _matches(state, seat, reach, e, kinds)]  # fmt: skip
+
+
+def attach_candidates(state: HkkState, seat: int, card: Card) -> list[int] | None:
+    """Where an attached card may go (``None``: it is not attached): an enchantment on a
+    card of its ``attach`` kind (HK-8.1), a creature item on an own creature that uses
+    items and has none of that subtype (HK-9.2), a body part on an own galetki within
+    its drawback's limit (HK-9.4), a level-up on an own adventurer (HK-4.4)."""
+    if isinstance(card, Enchantment) and card.attach is not None:
+        reach = Reach("chosen", "any", card.attach)
+        return candidates(state, seat, reach, kinds_of(card, False))
+    own = [e for e in state.tables[seat] if e.area in ("guard", "reserve")]
+    if isinstance(card, Item) and card.carried:
+        return [e.iid for e in own if e.card.item_use
+                and not any(a.card.TYPE == "item" and a.card.subtype == card.subtype
+                            for a in figures.attached(state, seat, e))]  # fmt: skip
+    if isinstance(card, BodyPart):
+        return [e.iid for e in own if isinstance(e.card, Galetki) and _body_room(state, seat, e)]
+    if isinstance(card, LevelUp):
+        return [e.iid for e in own if isinstance(e.card, Adventurer)]
+    return None
+
+
+def _body_room(state: HkkState, seat: int, galetki: InPlay) -> bool:
+    limits = [d.count for d in galetki.card.drawbacks if d.kind == "body_parts"]
+    carried = sum(1 for a in figures.attached(state, seat, galetki) if isinstance(a.card, BodyPart))
+    return not limits or carried < min(limits)
+
+
+# ----- what may be played now --------------------------------------------------------------
+
+
+def sorcery_speed(state: HkkState, seat: int) -> bool:
+    """Cards other than instants: in your own main phases, with nothing on the chain
+    (HK-3.3, HK-8.1 … HK-8.3)."""
+    return (seat == state.active and state.phase in MAIN_PHASES
+            and not state.stack and not state.saving)  # fmt: skip
+
+
+def card_plays(state: HkkState, seat: int) -> Iterator[int]:
+    """Actions that play a card of ``seat``'s hand now."""
+    fast = sorcery_speed(state, seat)
+    for slot, iid in enumerate(state.hands[seat][:MAX_HAND]):
+        card = state.card(iid)
+        if not (fast or isinstance(card, Instant)) or not affordable(state, seat, card):
+            continue
+        if state.saving and not saves(effects_of(card, -1)):
+            continue
+        if card.condition is not None and not card.condition.holds(state, Context(seat, iid)):
+            continue
+        yield from (play_action(slot, ref) for ref in _refs(state, seat, card))
+
+
+def affordable(state: HkkState, seat: int, card: Card) -> bool:
+    """Whether ``seat`` can pay ``card``'s cost and has room for it (HK-1.2, HK-9)."""
+    if not (card.is_spell and card.TYPE != "enchantment") and len(state.tables[seat]) >= MAX_TABLE:
+        return False
+    if isinstance(card, Building):
+        return len(builders(state, seat)) >= card.builders
+    if isinstance(card, Item):
+        return state.components[seat] >= card.components
+    return state.vp[seat] >= card.cost  # type: ignore[attr-defined]
+
+
+def builders(state: HkkState, seat: int) -> list[InPlay]:
+    """Creatures that may raise a building: active, in the reserve (HK-9.1)."""
+    return [e for e in figures.reserve(state, seat) if e.active]
+
+
+def _refs(state: HkkState, seat: int, card: Card) -> list[int]:
+    """The refs a card may be played with: its targets, or ``NO_REF``; empty when it
+    needs a target or an answer and has none."""
+    if isinstance(card, Instant) and card.reaction and not state.stack:
+        return []
+    hosts = attach_candidates(state, seat, card)
+    reach = chosen_reach(effects_of(card, -1))
+    if hosts is None and reach is None:
+        return [NO_REF]
+    iids = hosts if hosts is not None else candidates(state, seat, reach, kinds_of(card, False))
+    return sorted(r for r in (ref_of(state, seat, i) for i in iids) if r is not None)
+
+
+def ability_uses(state: HkkState, seat: int) -> Iterator[int]:
+    """Actions that use an activated ability of ``seat``'s cards now (HK-7, HK-8.3)."""
+    for position, entry in enumerate(state.tables[seat][:MAX_TABLE]):
+        for index, ability in enumerate(getattr(entry.card, "activated", ())[:MAX_ABILITIES]):
+            if not usable(state, seat, entry, ability):
+                continue
+            if state.saving and not saves(ability.effects):
+                continue
+            reach = chosen_reach(ability.effects)
+            if reach is None:
+                yield activate_action(position, index)
+                continue
+            for iid in candidates(state, seat, reach, kinds_of(entry.card, True)):
+                ref = ref_of(state, seat, iid)
+                if ref is not None:
+                    yield activate_action(position, index, ref)
+
+
+def usable(state: HkkState, seat: int, entry: InPlay, ability: Any) -> bool:
+    """HK-1.4, HK-4.2, HK-4.4, HK-7.10, HK-8.3: who may pay and use ``ability`` now."""
+    creature = figures.is_creature(entry)
+    if ability.timing == "instant" and state.phase not in WINDOWS:
+        return False
+    if not creature and (
+        not entry.active or (entry.area == "attached" and not _host_alive(state, entry))
+    ):
+        return False
+    if creature and figures.remaining(state, entry) <= 0:
+        return False
+    if ability.passivate and (not entry.active or (creature and entry.area != "reserve")):
+        return False
+    if ability.level and entry.levels < ability.level:
+        return False
+    return (state.vp[seat] >= ability.vp and state.life[seat] >= ability.life
+            and state.components[seat] >= ability.components)  # fmt: skip
+
+
+def _host_alive(state: HkkState, entry: InPlay) -> bool:
+    return entry.host is None or find(state, entry.host) is not None
+
+
+# ----- playing and paying ------------------------------------------------------------------
+
+
+def play_card(state: HkkState, seat: int, slot: int, target: int | None) -> None:
+    """Pay for the card in hand ``slot`` and put it on the chain (HK-8.4); a building's
+    builders are chosen first (``BuildersChoice``)."""
+    iid = state.hands[seat][slot]
+    card = state.card(iid)
+    state.table.move(iid, ("hand", seat), ("chain", seat))
+    state.counters["cards_played"] += 1
+    state._record("card_played", player=seat, card=card.index, target=target)
+    if isinstance(card, Building):
+        helpers = builders(state, seat)
+        if len(helpers) == card.builders:
+            for helper in helpers:
+                helper.active = False
+        else:
+            state.choice = BuildersChoice(seat, iid, card.builders)
+            return
+    elif isinstance(card, Item):
+        state.components[seat] -= card.components
+    else:
+        state.vp[seat] -= card.cost  # type: ignore[attr-defined]
+    push(state, seat, Play(iid, target))
+
+
+def use_ability(state: HkkState, seat: int, position: int, index: int, target: int | None) -> None:
+    """Pay for an activated ability and put it on the chain (HK-7, HK-8.4)."""
+    entry = state.tables[seat][position]
+    ability = entry.card.activated[index]
+    state.vp[seat] -= ability.vp
+    state.life[seat] -= ability.life
+    state.components[seat] -= ability.components
+    state.counters["abilities_used"] += 1
+    state._record("ability_used", player=seat, card=entry.card.index, ability=index, target=target)
+    if ability.passivate:
+        entry.active = False
+    if ability.sacrifice:
+        state.leave(entry, "discard", gives=False)
+    push(state, seat, Play(entry.iid, target, index))
+
+
+def push(state: HkkState, seat: int, play: Play) -> None:
+    """Put ``play`` on the chain; the other player has the next word (HK-8.4)."""
+    state.stack.push(seat, play)
+    state.priority = 1 - seat
+    state.passes = 0
+
+
+@dataclass(frozen=True)
+class BuildersChoice(Choice):
+    """HK-9.1: the building's controller picks the creatures that raise it, one by one."""
+
+    seat: int
+    iid: int
+    needed: int
+
+    def legal(self, state: HkkState) -> list[int]:
+        return sorted(CHOOSE_BASE + own_ref(state.tables[self.seat].index(e))
+                      for e in builders(state, self.seat)
+                      if state.tables[self.seat].index(e) < MAX_TABLE)  # fmt: skip
+
+    def apply(self, state: HkkState, action: int) -> None:
+        state.tables[self.seat][action - CHOOSE_BASE - own_ref(0)].active = False
+        if self.needed > 1:
+            state.choice = BuildersChoice(self.seat, self.iid, self.needed - 1)
+            return
+        state.choice = None
+        push(state, self.seat, Play(self.iid))
+
+
+# ----- resolving ---------------------------------------------------------------------------
+
+
+def resolve_play(state: HkkState, seat: int, play: Play) -> None:
+    """What a card or ability does as it leaves the chain (HK-7.8, HK-8, HK-9)."""
+    if play.ability >= 0:
+        card = state.card(play.iid)
+        run(state, seat, play, card.activated[play.ability].effects, True)  # type: ignore[attr-defined]
+        return
+    card = state.card(play.iid)
+    if isinstance(card, Creature):
+        entry = state.enter(seat, play.iid, ("chain", seat), "reserve",
+                            active=card.abilities.flying)  # fmt: skip
+        if entry is None:
+            state.table.move(play.iid, ("chain", seat), ("discard", state.owner(play.iid)))
+            return
+    elif card.is_spell and not isinstance(card, Enchantment):
+        run(state, seat, play, effects_of(card, -1), False)
+        state.table.move(play.iid, ("chain", seat), ("discard", state.owner(play.iid)))
+        _offer_optional(state, seat, play)
+        return
+    elif not _put_permanent(state, seat, play, card):
+        state.table.move(play.iid, ("chain", seat), ("discard", state.owner(play.iid)))
+        return
+    run(state, seat, play, effects_of(card, -1), False)
+    _offer_optional(state, seat, play)
+
+
+def _put_permanent(state: HkkState, seat: int, play: Play, card: Card) -> bool:
+    """A permanent other than a creature comes into play; ``False`` when it had a host
+    that has gone (it then goes to the discard pile)."""
+    hosts = attach_candidates(state, seat, card)
+    if hosts is not None:
+        if play.target not in hosts:
+            return False
+        host = find(state, play.target)
+        side = figures.controller(state, host)  # type: ignore[arg-type]
+        if isinstance(card, LevelUp):
+            host.levels += card.levels  # type: ignore[union-attr]
+        return state.enter(side, play.iid, ("chain", seat), "attached", active=True,
+                           host=play.target) is not None  # fmt: skip
+    active = not isinstance(card, Building)  # HK-9.1; enchantments, items, skills: HK-8.1
+    return state.enter(seat, play.iid, ("chain", seat), "beside", active=active) is not None
+
+
+def run(state: HkkState, seat: int, play: Play, effects: tuple[Any, ...], ability: bool) -> None:
+    """Run ``effects`` of ``play`` for ``seat`` (the kit's ``resolve``)."""
+    card = state.card(play.iid)
+    facts = {"kinds": kinds_of(card, ability), "play": play}
+    context = Context(seat, play.iid, play.target, facts)
+    resolve(state, context, effects, lambda: state.winner is not None)
+    settle_damage(state)
+
+
+def _offer_optional(state: HkkState, seat: int, play: Play) -> None:
+    """HK-7.8: a "you may" effect is its owner's decision as it would happen."""
+    effects = state.card(play.iid).triggers.get("played_optional", ())
+    if effects:
+        choice = OptionalChoice(seat, play.iid, effects)
+        if len(choice.legal(state)) > 1:
+            state.choice = choice
+
+
+@dataclass(frozen=True)
+class OptionalChoice(Choice):
+    """A "may" trigger (HK-7.8): take it (with its target) or let the chance go."""
+
+    seat: int
+    iid: int
+    effects: tuple[Any, ...]
+
+    def legal(self, state: HkkState) -> list[int]:
+        reach = chosen_reach(self.effects)
+        if reach is None:
+            return [PASS, CHOOSE_BASE + NO_REF]
+        kinds = kinds_of(state.card(self.iid), False)
+        refs = (ref_of(state, self.seat, i) for i in candidates(state, self.seat, reach, kinds))
+        return [PASS, *sorted(CHOOSE_BASE + r for r in refs if r is not None)]
+
+    def apply(self, state: HkkState, action: int) -> None:
+        state.choice = None
+        if action == PASS:
+            return
+        target = iid_of_ref(state, self.seat, action - CHOOSE_BASE)
+        run(state, self.seat, Play(self.iid, target), self.effects, False)
+
+
+def iid_of_ref(state: HkkState, seat: int, ref: int) -> int | None:
+    """The card a ref names for ``seat`` (``None`` for ``NO_REF``)."""
+    where, index = decode_ref(ref)
+    if where == "own":
+        return state.tables[seat][index].iid
+    if where == "enemy":
+        return state.tables[1 - seat][index].iid
+    if where == "discard":
+        return [i for i in state.discards[seat] if isinstance(state.card(i), Creature)][index]
+    return None
+
+
+# ----- what effects reach and do (the primitives' run functions call these) --------------------
+
+
+def reached(state: HkkState, context: Context, effect: Any) -> list[Any]:
+    """What ``effect`` reaches: table cards (``InPlay``), a seat (an int, a player), a card
+    in a discard pile (``("discard", iid)``) or the chain item answered (``Play``)."""
+    reach: Reach = effect.reach
+    seat = context.owner
+    kinds = context.facts["kinds"]  # type: ignore[index]
+    if reach.how == "player":
+        return [1 - seat]
+    if reach.how == "answered":
+        below = state.stack.items[-1:] if state.stack else []
+        return [item for item in below]
+    if reach.how == "self":
+        entry = find(state, context.source)
+        if entry is not None and entry.host is not None:
+            entry = find(state, entry.host)
+        return [entry] if entry is not None else []
+    if reach.how == "each":
+        return [e for table in state.tables for e in table if _matches(state, seat, reach, e, kinds)
+                and not figures.held(state, e).untargetable & kinds]  # fmt: skip
+    if context.target is None:
+        return []
+    if reach.area == "discard":
+        return [("discard", context.target)] if context.target in state.discards[seat] else []
+    entry = find(state, context.target)
+    return [entry] if entry is not None and _matches(state, seat, reach, entry, kinds) else []
+
+
+def affects(state: HkkState, context: Context, entry: InPlay) -> bool:
+    """HK-7.7: "X has no effect on it"."""
+    if not figures.is_creature(entry):
+        return True
+    return not figures.held(state, entry).unaffected & context.facts["kinds"]  # type: ignore[index]
+
+
+def hurt(state: HkkState, entry: InPlay, amount: int, form: str | None) -> None:
+    """Damage to a creature or building (HK-4.2, HK-6.8); an immune creature takes none
+    (HK-7.1)."""
+    if (
+        figures.is_creature(entry)
+        and form is not None
+        and form in figures.held(state, entry).immunity
+    ):
+        return
+    entry.damage += amount
+
+
+def poison(state: HkkState, entry: InPlay, counters: int) -> None:
+    """HK-7.3: never on a creature immune to poison (HK-7.1)."""
+    if "poison" not in figures.held(state, entry).immunity:
+        entry.poison += counters
+
+
+def passivate(state: HkkState, entry: InPlay) -> None:
+    """HK-1.4: guard-post creatures, creature items and body parts never become passive."""
+    card = entry.card
+    if (
+        entry.area == "guard"
+        or isinstance(card, BodyPart)
+        or (isinstance(card, Item) and card.carried)
+    ):
+        return
+    entry.active = False
+
+
+def dying(state: HkkState) -> list[InPlay]:
+    """Creatures at 0 life or less (HK-4.2)."""
+    return [e for seat in (0, 1) for e in figures.creatures(state, seat)
+            if figures.remaining(state, e) <= 0]  # fmt: skip
+
+
+def settle_damage(state: HkkState) -> None:
+    """After damage: buildings dealt their structure fall (HK-6.8), and a creature at 0
+    life or less opens a life-saving window (HK-4.2)."""
+    for seat in (0, 1):
+        for entry in [e for e in state.tables[seat] if isinstance(e.card, Building)]:
+            if entry.damage >= entry.card.structure:
+                state.leave(entry, "discard")
+    fit_guard_posts(state)
+    if dying(state):
+        state.saving = True
+
+
+def fit_guard_posts(state: HkkState) -> None:
+    """A guard post that lost places (a watchtower gone or passive) sends its last
+    creatures back to the reserve (**Project decision**: HK-1.2's limit always holds)."""
+    for seat in (0, 1):
+        extra = figures.guard(state, seat)[figures.guard_size(state, seat) :]
+        for entry in extra:
+            entry.area = "reserve"
+
+
+def kill_dying(state: HkkState) -> None:
+    """The life-saving window closes: creatures still at 0 or less die (HK-4.2, HK-6.5)."""
+    for entry in dying(state):
+        state.leave(entry, "discard")
+    state.saving = False
+
+
+def skill_count(state: HkkState, seat: int, iid: int) -> int:
+    """``seat``'s level in the skill whose card is ``iid`` (HK-9.3)."""
+    card = state.card(iid)
+    return figures.skill_level(state, seat, card.name) if isinstance(card, Skill) else 0

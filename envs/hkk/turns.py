@@ -1,0 +1,400 @@
+"""An HKK turn as the kit's phase objects (HK-3): the seven phases, with combat (HK-6) in
+its steps, each a masked decision of one player (``steps`` numbers them).
+
+1. Preparation (HK-3.1): ``begin_turn`` gains magic points, grows poison, runs upkeep
+   effects and asks for each drawback's payment (``UpkeepChoice``); ``Upkeep`` then wakes
+   the active player's cards; ``Sacrifice`` offers monsters for their components (HK-5.2).
+2. Draw (HK-3.2): ``Sacrifice``'s end draws the card.
+3. Main (HK-3.3): a ``Window``, as are 6. main again (HK-3.6) and 7. healing (HK-3.7),
+   and the combat windows of HK-6.1, 6.3, 6.5 and 6.7.
+4. ``Swap`` (HK-3.4). 5. Combat (HK-3.5): ``Declare``, ``Direct`` and the strike.
+
+In a window the player with priority plays a card, uses an ability, regenerates or passes;
+both passing in a row resolves the top of the chain, closes a life-saving window, or ends
+the window (HK-8.4). A player with nothing but ``pass`` is not asked (HK-8.5).
+
+**Project decisions**: upkeep effects and drawbacks come in the order of the table, not
+one the player picks; in the swap each creature moves at most once (so a swap ends);
+regeneration is used whenever its controller has priority in a window, and it is no
+action on the chain (it answers nothing and cannot be answered).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tabletop.envs.core.cards.phases import GameOver, Phase
+from tabletop.envs.hkk import combat, figures, plays
+from tabletop.envs.hkk.actions import (
+    GUARD_BASE,
+    MAX_TABLE,
+    PASS,
+    PAY,
+    REGEN_BASE,
+    RESERVE_BASE,
+    SACRIFICE_BASE,
+    decode,
+)
+from tabletop.envs.hkk.cards import Monster
+from tabletop.envs.hkk.cards import Upkeep as UpkeepCost
+from tabletop.envs.hkk.steps import (
+    AFTER_ATTACKS,
+    BEFORE_ATTACKS,
+    DECLARE,
+    DIRECT,
+    HEALING,
+    MAIN,
+    MAIN2,
+    OVER,
+    PHASE_NAMES,
+    SACRIFICE,
+    SAVE_BREATH,
+    SAVE_STRIKE,
+    SWAP,
+    UPKEEP,
+)
+from tabletop.envs.hkk.zones import InPlay
+
+if TYPE_CHECKING:
+    from tabletop.envs.hkk.engine import HkkState
+
+QUIET_TURNS = 10
+"""HK-2.3's decision: both decks empty and this many turns in a row without a change of
+either player's life is a draw."""
+REGENERATION_CAP = 4  # HK-7.9: life regained per creature per turn
+__all__ = ["PHASES", "PHASE_NAMES", "begin_turn"]
+
+
+# ----- preparation and draw (HK-3.1, HK-3.2) ----------------------------------------------
+
+
+def begin_turn(state: HkkState, seat: int) -> None:
+    """HK-3.1 up to the drawbacks' payments: magic points, poison, upkeep effects."""
+    state.active = state.priority = seat
+    state.turn += 1
+    state.turns_taken[seat] += 1
+    state.phase = UPKEEP
+    state.passes = 0
+    state.fight = None
+    state.life_at_start = (state.life[0], state.life[1])
+    state._record("turn_started", player=seat, turn=state.turn)
+    income = min(state.turns_taken[seat], 5) + len(figures.reserve(state, seat)) // 2
+    state.gain_vp(seat, income)
+    _grow_poison(state, seat)
+    for entry in list(state.tables[seat]):
+        effects = entry.card.triggers.get("upkeep", ())
+        if effects and entry.active and plays.find(state, entry.iid) is not None:
+            plays.run(state, seat, plays.Play(entry.iid), effects, True)
+    payers = tuple(e.iid for e in state.tables[seat] if _upkeeps(e))
+    if payers:
+        state.choice = UpkeepChoice(seat, payers)
+
+
+def _grow_poison(state: HkkState, seat: int) -> None:
+    """HK-7.3: one more counter on each poisoned creature; as many as its life or more and
+    it goes to the discard pile, giving nobody components."""
+    for entry in figures.creatures(state, seat):
+        if entry.poison:
+            entry.poison += 1
+            if entry.poison >= figures.remaining(state, entry):
+                state.leave(entry, "discard", gives=False)
+
+
+@dataclass(frozen=True)
+class UpkeepChoice(plays.Choice):
+    """HK-7.11: pay ``iids[0]``'s upkeep (``PAY``) or sacrifice it (``PASS``); it is
+    sacrificed without asking when its controller cannot pay."""
+
+    seat: int
+    iids: tuple[int, ...]
+
+    def legal(self, state: HkkState) -> list[int]:
+        entry = plays.find(state, self.iids[0])
+        return [PASS, PAY] if entry is not None and _can_pay(state, self.seat, entry) else [PASS]
+
+    def apply(self, state: HkkState, action: int) -> None:
+        entry = plays.find(state, self.iids[0])
+        if entry is not None:
+            for drawback in _upkeeps(entry):
+                if action == PAY:
+                    state.vp[self.seat] -= drawback.vp
+                    state.life[self.seat] -= drawback.life
+                    state.components[self.seat] -= drawback.components
+                else:
+                    state.leave(entry, "discard", gives=False)
+                    break
+        rest = self.iids[1:]
+        state.choice = UpkeepChoice(self.seat, rest) if rest else None
+
+
+def _upkeeps(entry: InPlay) -> list[UpkeepCost]:
+    """The drawbacks of ``entry`` paid in the preparation phase (HK-7.11)."""
+    return [d for d in getattr(entry.card, "drawbacks", ()) if d.kind == "upkeep"]
+
+
+def _can_pay(state: HkkState, seat: int, entry: InPlay) -> bool:
+    due = _upkeeps(entry)
+    return (state.vp[seat] >= sum(d.vp for d in due)
+            and state.life[seat] >= sum(d.life for d in due)
+            and state.components[seat] >= sum(d.components for d in due))  # fmt: skip
+
+
+class Upkeep(Phase):
+    """After the drawbacks: all the active player's passive cards wake (HK-3.1)."""
+
+    name = "upkeep"
+
+    def legal(self, state: HkkState) -> list[int]:
+        return [PASS]
+
+    def apply(self, state: HkkState, action: int) -> None:
+        for entry in state.tables[state.active]:
+            entry.active = True
+        state.phase = SACRIFICE
+
+
+class Sacrifice(Phase):
+    """HK-5.2: active monsters of the reserve showing components, for those components."""
+
+    name = "sacrifice"
+
+    def legal(self, state: HkkState) -> list[int]:
+        seat = state.active
+        return [PASS, *(SACRIFICE_BASE + p for p, e in enumerate(state.tables[seat][:MAX_TABLE])
+                        if e.area == "reserve" and e.active and isinstance(e.card, Monster)
+                        and e.card.components)]  # fmt: skip
+
+    def apply(self, state: HkkState, action: int) -> None:
+        seat = state.active
+        if action == PASS:
+            state.draw(seat)  # HK-3.2
+            open_window(state, MAIN)
+            return
+        entry = state.tables[seat][action - SACRIFICE_BASE]
+        state.leave(entry, "discard", gives=False)
+        state.gain_components(seat, entry.card.components)
+
+
+# ----- windows (HK-8.4) --------------------------------------------------------------------
+
+
+def open_window(state: HkkState, phase: int) -> None:
+    """A window begins: the active player has priority; one is a life-saving window while
+    a creature is at 0 life or less (HK-4.2)."""
+    state.phase = phase
+    state.priority = state.active
+    state.passes = 0
+    state.saving = bool(plays.dying(state))
+
+
+class Window(Phase):
+    """Instants, abilities and (in a main phase, for the active player) every other card,
+    taking turns until both pass (HK-8.4)."""
+
+    def __init__(self, name: str, then: int) -> None:
+        self.name = name  # type: ignore[misc]
+        self.then = then
+
+    def decider(self, state: HkkState) -> int:
+        return state.priority
+
+    def legal(self, state: HkkState) -> list[int]:
+        seat = state.priority
+        legal = [PASS, *plays.card_plays(state, seat), *plays.ability_uses(state, seat)]
+        legal += [REGEN_BASE + p for p, e in enumerate(state.tables[seat][:MAX_TABLE])
+                  if _can_regenerate(state, seat, e)]  # fmt: skip
+        return sorted(legal)
+
+    def apply(self, state: HkkState, action: int) -> None:
+        seat = state.priority
+        kind, fields = decode(action)
+        if kind == "pass":
+            self._pass(state)
+        elif kind == "play":
+            plays.play_card(state, seat, fields[0], plays.iid_of_ref(state, seat, fields[1]))
+        elif kind == "activate":
+            target = plays.iid_of_ref(state, seat, fields[2])
+            plays.use_ability(state, seat, fields[0], fields[1], target)
+        else:
+            _regenerate(state, seat, state.tables[seat][fields[0]])
+
+    def _pass(self, state: HkkState) -> None:
+        state.passes += 1
+        if state.passes < 2:
+            state.priority = 1 - state.priority
+            return
+        state.passes = 0
+        state.priority = state.active
+        if state.stack:
+            item = state.stack.items.pop()
+            plays.resolve_play(state, item.controller, item.what)
+        elif state.saving:
+            plays.kill_dying(state)
+        else:
+            self.close(state)
+
+    def close(self, state: HkkState) -> None:
+        CLOSERS[self.then](state)
+
+
+def _can_regenerate(state: HkkState, seat: int, entry: InPlay) -> bool:
+    """HK-7.9: damaged, under this turn's cap, and the magic points to pay."""
+    if not figures.is_creature(entry) or not entry.damage:
+        return False
+    cost = figures.held(state, entry).regeneration
+    return bool(cost) and entry.regenerated < REGENERATION_CAP and state.vp[seat] >= cost
+
+
+def _regenerate(state: HkkState, seat: int, entry: InPlay) -> None:
+    state.vp[seat] -= figures.held(state, entry).regeneration
+    entry.damage -= 1
+    entry.regenerated += 1
+    state.passes = 0
+    if not plays.dying(state):
+        state.saving = False
+
+
+# ----- swap and combat (HK-3.4, HK-6) -------------------------------------------------------
+
+
+class Swap(Phase):
+    """HK-3.4: reserve creatures to the guard post (active ones, up to its size) and back."""
+
+    name = "swap"
+
+    def legal(self, state: HkkState) -> list[int]:
+        seat, moved = state.active, state.fight.moved  # type: ignore[union-attr]
+        room = len(figures.guard(state, seat)) < figures.guard_size(state, seat)
+        legal = [PASS]
+        for position, entry in enumerate(state.tables[seat][:MAX_TABLE]):
+            if entry.iid in moved:
+                continue
+            if entry.area == "reserve" and entry.active and room:
+                legal.append(GUARD_BASE + position)
+            elif entry.area == "guard":
+                legal.append(RESERVE_BASE + position)
+        return sorted(legal)
+
+    def apply(self, state: HkkState, action: int) -> None:
+        kind, fields = decode(action)
+        if kind == "pass":
+            open_window(state, BEFORE_ATTACKS)
+            return
+        entry = state.tables[state.active][fields[0]]
+        entry.area = "guard" if kind == "guard" else "reserve"
+        state.fight.moved.add(entry.iid)  # type: ignore[union-attr]
+
+
+class Declare(Phase):
+    """HK-6.2: the active player's attacks, one by one, then ``pass``."""
+
+    name = "declare"
+
+    def legal(self, state: HkkState) -> list[int]:
+        return combat.attack_actions(state)
+
+    def apply(self, state: HkkState, action: int) -> None:
+        kind, fields = decode(action)
+        if kind == "attack":
+            combat.declare(state, *fields)
+            return
+        combat.close_declarations(state)
+        open_window(state, AFTER_ATTACKS)
+
+
+class Direct(Phase):
+    """HK-6.4: direct damage declared in turns, attacker first, then all at once."""
+
+    name = "direct damage"
+
+    def decider(self, state: HkkState) -> int:
+        return state.fight.declarer  # type: ignore[union-attr]
+
+    def legal(self, state: HkkState) -> list[int]:
+        return combat.direct_actions(state)
+
+    def apply(self, state: HkkState, action: int) -> None:
+        kind, fields = decode(action)
+        if kind == "breath":
+            combat.declare_direct(state, *fields)
+        elif kind == "direct":
+            combat.declare_direct(state, fields[0], 0, 0)
+        elif combat.pass_direct(state):
+            combat.resolve_direct(state)
+            open_window(state, SAVE_BREATH)
+
+
+# ----- what closing each window leads to ---------------------------------------------------
+
+
+def _to_swap(state: HkkState) -> None:
+    state.phase = SWAP
+    state.fight = combat.Fight()
+
+
+def _to_direct(state: HkkState) -> None:
+    state.phase = DIRECT
+    state.fight.declarer = state.active  # type: ignore[union-attr]
+    state.fight.passes = 0  # type: ignore[union-attr]
+
+
+def _to_strike(state: HkkState) -> None:
+    combat.strike(state)
+    open_window(state, SAVE_STRIKE)
+
+
+def _to_main2(state: HkkState) -> None:
+    state.fight = None
+    open_window(state, MAIN2)
+
+
+def end_turn(state: HkkState) -> None:
+    """HK-3.7 after the window: damage and boosts go; HK-2.3's check; the next turn."""
+    for table in state.tables:
+        for entry in table:
+            entry.damage = entry.regenerated = 0
+            entry.boost = (0, 0)
+            entry.breathed = False
+    losers = [seat for seat in (0, 1) if state.life[seat] <= 0]
+    if losers:
+        state.finish(1 - losers[0] if len(losers) == 1 else -1)
+        return
+    if state.decks[0] or state.decks[1]:
+        state.quiet_turns = 0
+    elif (state.life[0], state.life[1]) == state.life_at_start:
+        state.quiet_turns += 1
+    else:
+        state.quiet_turns = 0
+    if state.quiet_turns >= QUIET_TURNS:
+        state.finish(-1)
+        return
+    begin_turn(state, 1 - state.active)
+
+
+CLOSERS = {
+    SWAP: _to_swap,
+    DECLARE: lambda state: setattr(state, "phase", DECLARE),
+    DIRECT: _to_direct,
+    SAVE_STRIKE: _to_strike,
+    MAIN2: _to_main2,
+    HEALING: lambda state: open_window(state, HEALING),
+    OVER: end_turn,
+}
+"""What each window leads to when it closes, by the step it goes on to."""
+
+PHASES: tuple[Phase, ...] = (
+    Upkeep(),
+    Sacrifice(),
+    Window("main", SWAP),
+    Swap(),
+    Window("before attacks", DECLARE),
+    Declare(),
+    Window("after attacks", DIRECT),
+    Direct(),
+    Window("saving after breath", SAVE_STRIKE),
+    Window("saving after strike", MAIN2),
+    Window("main again", HEALING),
+    Window("healing", OVER),
+    GameOver(),
+)
