@@ -9,6 +9,12 @@ heuristic and a value function that already knows what such play is worth. PPO t
 to improve on its teacher rather than discover the game. Off unless ``imitation.games``
 is set (training/configs.toml).
 
+A copy trained only on the teacher's own games has never seen the positions its own
+mistakes lead to, so its errors compound over a game. ``imitation.dagger_rounds`` adds
+DAgger rounds: the copy plays one seat of ``dagger_games`` games against the teacher
+(seats taking turns, its moves sampled as PPO will sample them), the teacher labels every
+decision, the copy's included, and the policy trains again on everything gathered so far.
+
 Returns are counted as ``SingleAgentEnv`` delivers them to a learner in that seat: a
 decision's reward is what the seat earned from that decision until its next one, and what
 it earned before its first decision comes with the first.
@@ -16,6 +22,7 @@ it earned before its first decision comes with the first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +55,20 @@ class Demonstrations:
     def __len__(self) -> int:
         return len(self.actions)
 
+    @classmethod
+    def joined(cls, *parts: Demonstrations) -> Demonstrations:
+        """The rows of ``parts`` one after the other."""
+        columns = zip(*(part.columns() for part in parts), strict=True)
+        return cls(*(np.concatenate(column) for column in columns))
+
+    def columns(self) -> tuple[np.ndarray, ...]:
+        """The four columns, in field order."""
+        return self.observations, self.masks, self.actions, self.returns
+
+    def part(self, rows: slice) -> Demonstrations:
+        """The rows ``rows`` (views, not copies)."""
+        return Demonstrations(*(column[rows] for column in self.columns()))
+
     def rows(self, index: np.ndarray) -> tuple[torch.Tensor, ...]:
         """The tensors of the rows ``index``, as the policy takes them."""
         return (
@@ -72,25 +93,35 @@ class ImitationResult:
     held_out_agreement: float
     """How often the policy's most likely legal action is the teacher's, on held-out games."""
     seconds: float
+    dagger_rounds: int = 0
+    dagger_games: int = 0
+    """Games of each DAgger round; ``decisions`` counts their rows too."""
+
+
+Actor = Callable[[np.ndarray, np.ndarray], int]
+"""Who moves for a seat in a DAgger game: observation and legal-action mask to an action."""
 
 
 def collect(
     game_name: str, env_options: dict[str, Any], encoder: Encoder, games: int, seed: int,
-    gamma: float,
+    gamma: float, learner: Actor | None = None,
 ) -> tuple[Demonstrations, int]:  # fmt: skip
-    """``games`` games of the heuristic at every seat (deals ``seed``, ``seed + 1`` …); the
-    demonstrations and where the held-out games' rows begin (the last ``HELD_OUT_SHARE``
-    of the games, at least one when there are two or more)."""
+    """``games`` games on deals ``seed``, ``seed + 1`` …, the heuristic at every seat, or,
+    given a ``learner``, the learner at seat ``game index % players`` (the heuristic
+    labelling its decisions too); the demonstrations and where the held-out games' rows
+    begin (the last ``HELD_OUT_SHARE`` of the games, at least one when there are two or
+    more; none in DAgger games, whose purpose is training rows)."""
     game = envs.make_game(game_name, **env_options)
     teacher = envs.spec(game_name).heuristic(seed)
-    held_out = max(1, round(games * HELD_OUT_SHARE)) if games > 1 else 0
+    held_out = max(1, round(games * HELD_OUT_SHARE)) if games > 1 and learner is None else 0
     columns: tuple[list, list, list, list] = ([], [], [], [])
     split = 0
     for index in range(games):
         if index == games - held_out:
             split = len(columns[2])
-        for column, part in zip(columns, _one_game(game.new_state(seed + index), teacher,
-                                                   encoder, gamma), strict=True):  # fmt: skip
+        movers = {index % game.num_players: learner} if learner is not None else {}
+        rows = _one_game(game.new_state(seed + index), teacher, encoder, gamma, movers)
+        for column, part in zip(columns, rows, strict=True):
             column.extend(part)
     if held_out == 0:
         split = len(columns[2])
@@ -104,34 +135,37 @@ def collect(
     return demos, split
 
 
-def _one_game(state: State, teacher: Agent, encoder: Encoder, gamma: float) -> tuple[list, ...]:
-    """One game's rows, in order of play."""
+def _one_game(
+    state: State, teacher: Agent, encoder: Encoder, gamma: float, movers: dict[int, Actor]
+) -> tuple[list, ...]:
+    """One game's rows, in order of play: every decision labelled with the teacher's
+    action, and played with it unless ``movers`` names another actor for the seat."""
     teacher.reset()
     num_actions = state.game.num_actions
-    observations, masks, actions, movers = [], [], [], []
+    observations, masks, actions, seats = [], [], [], []
     rewards: list[float] = []
     last_decision: dict[int, int] = {}
     unclaimed = [0.0] * state.game.num_players
     while not state.is_terminal():
         seat = state.current_player
-        legal = state.legal_actions()
         mask = np.zeros(num_actions, dtype=bool)
-        mask[legal] = True
-        action = teacher.act(state, seat)
-        observations.append(encoder.encode(state, seat))
+        mask[state.legal_actions()] = True
+        observation = encoder.encode(state, seat)
+        label = teacher.act(state, seat)
+        observations.append(observation)
         masks.append(mask)
-        actions.append(action)
-        movers.append(seat)
+        actions.append(label)
+        seats.append(seat)
         rewards.append(unclaimed[seat])
         unclaimed[seat] = 0.0
         last_decision[seat] = len(rewards) - 1
-        state.apply(action)
+        state.apply(movers[seat](observation, mask) if seat in movers else label)
         for player, reward in enumerate(state.rewards()):
             if player in last_decision:
                 rewards[last_decision[player]] += reward
             else:
                 unclaimed[player] += reward
-    return observations, masks, actions, _discounted(rewards, movers, gamma)
+    return observations, masks, actions, _discounted(rewards, seats, gamma)
 
 
 def _discounted(rewards: list[float], movers: list[int], gamma: float) -> list[float]:
@@ -190,3 +224,16 @@ def agreement(policy: MaskableActorCriticPolicy, demos: Demonstrations, index: n
     with torch.no_grad():
         chosen = policy.get_distribution(observations, action_masks=masks).mode()
     return float((chosen == actions).float().mean())
+
+
+def sampling_actor(policy: MaskableActorCriticPolicy) -> Actor:
+    """The policy as a DAgger mover: an action sampled from its legal-action distribution."""
+
+    def act(observation: np.ndarray, mask: np.ndarray) -> int:
+        with torch.no_grad():
+            distribution = policy.get_distribution(
+                torch.as_tensor(observation[None]), action_masks=mask[None]
+            )
+            return int(distribution.sample()[0])
+
+    return act

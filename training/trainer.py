@@ -41,7 +41,13 @@ from tabletop.training.evaluate import (
     play_games,
     team_result,
 )
-from tabletop.training.imitation import ImitationResult, collect, imitate
+from tabletop.training.imitation import (
+    Demonstrations,
+    ImitationResult,
+    collect,
+    imitate,
+    sampling_actor,
+)
 from tabletop.training.records import GameRecord
 from tabletop.training.results import wilson_interval
 from tabletop.training.runs import (
@@ -383,23 +389,41 @@ class Trainer:
 
     def imitate(self) -> ImitationResult:
         """The warm start (training/imitation.py): the policy copies the heuristic's play
-        on ``imitation.games`` deals apart from the training and evaluation deals; written
-        to ``imitation.json`` and checkpointed, so a resumed run does not repeat it."""
+        on ``imitation.games`` deals apart from the training and evaluation deals, then
+        in ``imitation.dagger_rounds`` rounds on its own games; written to
+        ``imitation.json`` and checkpointed, so a resumed run does not repeat it."""
         settings, options = self.settings, self.settings.imitation
         began = time.perf_counter()
         seed = settings.seed + IMITATION_SEED_OFFSET
-        demos, split = collect(settings.game, settings.env_options, self.encoder,
-                               options["games"], seed, settings.ppo["gamma"])  # fmt: skip
-        policy_loss, value_loss, agreement = imitate(
-            self.model.policy, demos, split, epochs=options["epochs"],
-            batch_size=options["batch_size"], learning_rate=options["learning_rate"],
-            vf_coef=settings.ppo["vf_coef"], seed=seed,
-        )  # fmt: skip
-        result = ImitationResult(options["games"], len(demos), options["epochs"], policy_loss,
-                                 value_loss, agreement, time.perf_counter() - began)  # fmt: skip
+        gather = partial(collect, settings.game, settings.env_options, self.encoder,
+                         gamma=settings.ppo["gamma"])  # fmt: skip
+        demos, split = gather(options["games"], seed)
+        held_out = demos.part(slice(split, None))
+        training = demos.part(slice(0, split))
+        losses = self._fit(training, held_out, seed)
+        rounds, games = options["dagger_rounds"], options["dagger_games"]
+        for index in range(rounds):
+            first = seed + options["games"] + index * games
+            more, _ = gather(games, first, learner=sampling_actor(self.model.policy))
+            training = Demonstrations.joined(training, more)
+            losses = self._fit(training, held_out, first)
+        result = ImitationResult(options["games"], len(training) + len(held_out),
+                                 options["epochs"], *losses, time.perf_counter() - began,
+                                 rounds, games)  # fmt: skip
         write_json(self.out / IMITATION, asdict(result))
         self.checkpoint()
         return result
+
+    def _fit(self, training: Demonstrations, held_out: Demonstrations, seed: int) -> tuple:
+        """Behaviour cloning on ``training``: the last epoch's losses and the held-out
+        agreement."""
+        options = self.settings.imitation
+        return imitate(
+            self.model.policy, Demonstrations.joined(training, held_out), len(training),
+            epochs=options["epochs"], batch_size=options["batch_size"],
+            learning_rate=options["learning_rate"], vf_coef=self.settings.ppo["vf_coef"],
+            seed=seed,
+        )  # fmt: skip
 
     # ----- the run --------------------------------------------------------------------------
 
@@ -413,10 +437,12 @@ class Trainer:
             raise ValueError(f"the run is already at {self.steps} steps; ask for more --steps")
         if not self.resumed and self.settings.imitation["games"] > 0:
             result = self.imitate()
+            dagger = f" and {result.dagger_rounds} DAgger rounds of {result.dagger_games}"
             print(
-                f"imitation: {result.decisions} decisions of {result.games} heuristic games, "
-                f"{result.epochs} epochs in {result.seconds:.0f} s; agreement with the "
-                f"heuristic on held-out games {result.held_out_agreement:.3f}",
+                f"imitation: {result.decisions} decisions of {result.games} heuristic games"
+                f"{dagger if result.dagger_rounds else ''}, {result.epochs} epochs each in "
+                f"{result.seconds:.0f} s; agreement with the heuristic on held-out games "
+                f"{result.held_out_agreement:.3f}",
                 file=sys.stderr,
             )
         self.model.learn(

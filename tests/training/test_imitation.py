@@ -51,6 +51,25 @@ def test_the_last_tenth_of_the_games_is_held_out(countdown) -> None:
     assert (len(demos), split) == (100, 90)  # 5 decisions a game, the last 2 games held out
 
 
+def test_dagger_games_are_played_by_the_learner_and_labelled_by_the_heuristic(countdown) -> None:
+    """Countdown from 5 with a learner that takes 2 whenever it may, at seat 0 in the first
+    game and seat 1 in the second: the positions are the ones its moves lead to, every row's
+    label is the heuristic's "take 1", and no DAgger game is held out."""
+
+    def take_two(observation: np.ndarray, mask: np.ndarray) -> int:
+        return 1 if mask[1] else 0
+
+    encoder = envs.spec(countdown).encoders["flat"]
+    demos, split = collect(countdown, {"start": 5}, encoder, 2, seed=0, gamma=GAMMA,
+                           learner=take_two)  # fmt: skip
+    assert (len(demos), split) == (7, 7)
+    # 5 -(learner 2)-> 3 -(heuristic 1)-> 2 -(learner 2)-> 0; 5 -1-> 4 -2-> 2 -1-> 1 -1-> 0
+    counters = [round(c * 20) for c in demos.observations[:, 0]]
+    assert counters == [5, 3, 2, 5, 4, 2, 1]
+    assert demos.actions.tolist() == [0] * 7
+    assert demos.returns[2] == 1.0 and demos.returns[6] == 1.0  # the learner's winning moves
+
+
 def test_imitation_teaches_the_policy_the_heuristics_choices(countdown, tmp_path: Path) -> None:
     settings = TrainSettings.from_config(countdown, out=str(tmp_path), steps=64, overrides=TINY)
     trainer = Trainer(settings, resume=False, progress=False)
@@ -82,3 +101,16 @@ def test_a_run_starts_with_the_warm_start_once(countdown, tmp_path: Path) -> Non
     Trainer(more, resume=True, progress=False).run()
     assert (out / "imitation.json").stat().st_mtime_ns == written
     assert max(int(row["step"]) for row in log_rows(out)) == 128
+
+
+def test_dagger_rounds_add_the_learners_games_to_the_warm_start(countdown, tmp_path) -> None:
+    """Two rounds of 3 games each after 10 heuristic games: every DAgger game adds at
+    least one decision (a resignation) to the heuristic games' 50."""
+    imitation = {"games": 10, "epochs": 2, "dagger_rounds": 2, "dagger_games": 3}
+    overrides = {**TINY, "imitation": imitation}
+    settings = TrainSettings.from_config(countdown, out=str(tmp_path), steps=64,
+                                         overrides=overrides)  # fmt: skip
+    Trainer(settings, resume=False, progress=False).run()
+    result = json.loads((tmp_path / "imitation.json").read_text())
+    assert (result["dagger_rounds"], result["dagger_games"]) == (2, 3)
+    assert 10 * 5 + 2 * 3 <= result["decisions"] <= 10 * 5 + 2 * 3 * 5
