@@ -106,8 +106,9 @@ def declare(state: HkkState, position: int, target: int) -> None:
     aim = PLAYER if target == PLAYER_TARGET else state.tables[1 - state.active][target - 1].iid
     state.fight.attacks[attacker.iid] = aim  # type: ignore[union-attr]
     state.counters["attacks"] += 1
+    defender = None if aim == PLAYER else [target - 1, state.card(aim).index]
     state._record("attack_declared", player=state.active, card=attacker.card.index,
-                  target=None if aim == PLAYER else state.card(aim).index)  # fmt: skip
+                  position=position, defender=defender)  # fmt: skip
 
 
 def close_declarations(state: HkkState) -> None:
@@ -207,7 +208,8 @@ def declare_direct(state: HkkState, position: int, amount: int, target: int) -> 
         state.life[seat] -= amount - paid
         aim = PLAYER if target == PLAYER_TARGET else state.tables[1 - seat][target - 1].iid
     fight.breaths.append(Breath(seat, entry.iid, amount, aim))
-    state._record("direct_declared", player=seat, card=entry.card.index, amount=amount)
+    state._record("direct_declared", player=seat, card=entry.card.index, position=position,
+                  amount=amount, target=target)  # fmt: skip
     fight.passes = 0
     fight.declarer = 1 - seat
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tabletop.envs.core.protocol import Event, IllegalActionError
-from tabletop.envs.hkk.actions import PLAYER_TARGET, decode, decode_ref
+from tabletop.envs.hkk.actions import PLAYER_TARGET, decode, decode_ref, enemy_ref
 from tabletop.envs.hkk.cards import Creature
 
 if TYPE_CHECKING:
@@ -60,9 +60,10 @@ def ref_text(state: HkkState, seat: int, ref: int) -> str:
 
 
 def _aim(state: HkkState, seat: int, target: int) -> str:
+    """An attack's or breath's target: the player, or a card of theirs."""
     if target == PLAYER_TARGET:
         return "player"
-    return ref_text(state, seat, 1 + 24 + target - 1) if target else "player"
+    return ref_text(state, seat, enemy_ref(target - 1))
 
 
 def action_to_string(state: HkkState, action: int, observer: int | None = None) -> str:
@@ -113,6 +114,14 @@ def string_to_action(state: HkkState, text: str) -> int:
 # ----- events ------------------------------------------------------------------------------
 
 
+def _target_text(cards: Any, target: list[int] | None) -> str:
+    if target is None:
+        return ""
+    seat, position, index = target
+    where = f"player {seat}'s #{position} " if seat >= 0 else ""
+    return f" on {where}{cards[index].name}"
+
+
 def describe_event(
     state: HkkState, kind: str, facts: dict[str, Any], observer: int | None
 ) -> Event:
@@ -121,20 +130,25 @@ def describe_event(
     cards = state.game.cards
     who = f"Player {facts['player']}" if "player" in facts else ""
     name = cards[facts["card"]].name if facts.get("card") is not None else ""
+    on = _target_text(cards, facts.get("target"))
     match kind:
         case "cards_drawn":
             text = f"{who} draws {facts['count']} card(s)"
         case "card_played":
-            text = f"{who} plays {name}"
+            text = f"{who} plays {name}{on}"
         case "ability_used":
-            text = f"{who} uses {name}'s ability {facts['ability'] + 1}"
+            text = f"{who} uses {name}'s ability {facts['ability'] + 1}{on}"
         case "creature_left":
             text = f"{who}'s {name} goes to the {facts['to']}"
         case "attack_declared":
-            target = cards[facts["target"]].name if facts["target"] is not None else "the player"
-            text = f"{who}'s {name} attacks {target}"
+            at = facts["defender"]
+            target = "the player" if at is None else f"#{at[0]} {cards[at[1]].name}"
+            text = f"{who}'s #{facts['position']} {name} attacks {target}"
         case "direct_declared":
-            text = f"{who}'s {name} declares direct damage {facts['amount']}"
+            aim = facts["target"]
+            at = "the player" if aim == PLAYER_TARGET else f"#{aim - 1}"
+            amount = facts["amount"]
+            text = f"{who}'s #{facts['position']} {name} declares direct damage {amount} at {at}"
         case "cancelled":
             text = f"{who}'s {name} is cancelled"
         case "turn_started":

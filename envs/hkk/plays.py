@@ -306,7 +306,7 @@ def play_card(state: HkkState, seat: int, slot: int, target: int | None) -> None
     card = state.card(iid)
     state.table.move(iid, ("hand", seat), ("chain", seat))
     state.counters["cards_played"] += 1
-    state._record("card_played", player=seat, card=card.index, target=target)
+    state._record("card_played", player=seat, card=card.index, target=_index(state, target))
     if isinstance(card, Building):
         helpers = builders(state, seat)
         if len(helpers) == card.builders:
@@ -330,12 +330,25 @@ def use_ability(state: HkkState, seat: int, position: int, index: int, target: i
     state.life[seat] -= ability.life
     state.components[seat] -= ability.components
     state.counters["abilities_used"] += 1
-    state._record("ability_used", player=seat, card=entry.card.index, ability=index, target=target)
+    state._record("ability_used", player=seat, card=entry.card.index, ability=index,
+                  target=_index(state, target))  # fmt: skip
     if ability.passivate:
         entry.active = False
     if ability.sacrifice:
         state.leave(entry, "discard", gives=False)
     push(state, seat, Play(entry.iid, target, index))
+
+
+def _index(state: HkkState, iid: int | None) -> list[int] | None:
+    """A chosen target for the record: ``[seat, table position, pool index]``, the seat
+    ``-1`` for a card in a discard pile (``None``: no target)."""
+    if iid is None:
+        return None
+    entry = find(state, iid)
+    if entry is None:
+        return [-1, -1, state.card(iid).index]
+    seat = figures.controller(state, entry)
+    return [seat, state.tables[seat].index(entry), state.card(iid).index]
 
 
 def push(state: HkkState, seat: int, play: Play) -> None:

@@ -1,11 +1,14 @@
 """The text picture of an HKK position (``render``): what ``observer`` may see (HK-11.1),
-or everything for ``observer=None`` (both hands shown)."""
+or everything for ``observer=None`` (both hands shown). Every card played is public, so
+the picture ends with what happened in the last decision, as ``observer`` may know it."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from tabletop.envs.hkk import figures
+from tabletop.envs.hkk.combat import PLAYER, Fight
+from tabletop.envs.hkk.plays import Play
 from tabletop.envs.hkk.steps import PHASE_NAMES
 from tabletop.envs.hkk.zones import InPlay
 
@@ -27,6 +30,41 @@ def _entry(state: HkkState, seat: int, position: int, entry: InPlay) -> str:
     return text
 
 
+def _where(state: HkkState, iid: int) -> str:
+    """A card by its seat and table position now (``?`` once it has left)."""
+    for seat, table in enumerate(state.tables):
+        for position, entry in enumerate(table):
+            if entry.iid == iid:
+                return f"player {seat}'s #{position} {entry.card.name}"
+    return f"{state.card(iid).name} (gone)"
+
+
+def _fight(state: HkkState, fight: Fight) -> list[str]:
+    """The combat so far: attacks, strike-back choices, direct damage declared."""
+    lines = []
+    for attacker, aim in fight.attacks.items():
+        target = "the player" if aim == PLAYER else _where(state, aim)
+        back = " (struck back)" if aim != PLAYER and fight.strikes_back.get(aim) == attacker else ""
+        lines.append(f"Attack: {_where(state, attacker)} -> {target}{back}")
+    for breath in fight.breaths:
+        target = "the player" if breath.target == PLAYER else _where(state, breath.target)
+        lines.append(f"Direct: {_where(state, breath.iid)} {breath.amount} -> {target}")
+    return lines
+
+
+def _item(state: HkkState, play: Play) -> str:
+    """A chain item: the card or ability and its target where it lies now."""
+    text = state.card(play.iid).name
+    text += f" ability {play.ability + 1}" if play.ability >= 0 else ""
+    if play.target is None:
+        return text
+    for seat, table in enumerate(state.tables):
+        for position, entry in enumerate(table):
+            if entry.iid == play.target:
+                return f"{text} on player {seat}'s #{position} {entry.card.name}"
+    return f"{text} on {state.card(play.target).name}"
+
+
 def _player(state: HkkState, seat: int, observer: int | None) -> list[str]:
     lines = [
         f"Player {seat}{' (to move)' if state.player == seat else ''}: life {state.life[seat]}, "
@@ -34,6 +72,8 @@ def _player(state: HkkState, seat: int, observer: int | None) -> list[str]:
         f"{len(state.decks[seat])}, discard {len(state.discards[seat])}, void "
         f"{len(state.voids[seat])}"
     ]
+    pile = state.discards[seat]
+    lines.append("  discard: " + (", ".join(state.card(i).name for i in pile) or "-"))
     hand = state.hands[seat]
     if observer is None or observer == seat:
         lines.append("  hand: " + (", ".join(state.card(i).name for i in hand) or "-"))
@@ -53,6 +93,8 @@ def render(state: HkkState, observer: int | None = None) -> str:
     for seat in (0, 1):
         lines += _player(state, seat, observer)
     if state.stack:
-        chain = [state.card(item.what.iid).name for item in state.stack.items]
-        lines.append("Chain: " + " <- ".join(chain))
+        lines.append("Chain: " + " <- ".join(_item(state, item.what) for item in state.stack.items))
+    if state.fight is not None:
+        lines += _fight(state, state.fight)
+    lines += [f"Last: {event.text}" for event in state.last_events(observer)]
     return "\n".join(lines)
