@@ -116,14 +116,15 @@ def close_declarations(state: HkkState) -> None:
     owner chooses which (``StrikeBackChoice``, one defender at a time)."""
     fight = state.fight
     assert fight is not None
-    for defender in {t for t in fight.attacks.values() if t != PLAYER}:
+    defenders = sorted(e.iid for e in figures.guard(state, 1 - state.active)
+                       if fight.attackers_of(e.iid))  # fmt: skip
+    for defender in defenders:
         attackers = fight.attackers_of(defender)
-        if len(attackers) == 1 and plays.find(state, defender) is not None:
+        if len(attackers) == 1:
             fight.strikes_back[defender] = attackers[0]
-    doubled = sorted(d for d in set(fight.attacks.values())
-                     if d != PLAYER and len(fight.attackers_of(d)) == 2)  # fmt: skip
+    doubled = tuple(d for d in defenders if len(fight.attackers_of(d)) == 2)
     if doubled:
-        state.choice = StrikeBackChoice(1 - state.active, tuple(doubled))
+        state.choice = StrikeBackChoice(1 - state.active, doubled)
 
 
 @dataclass(frozen=True)
