@@ -14,7 +14,7 @@ magic points first and the rest in life.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tabletop.envs.hkk import figures, plays
 from tabletop.envs.hkk.actions import (
@@ -27,8 +27,9 @@ from tabletop.envs.hkk.actions import (
     attack_action,
     breath_action,
     enemy_ref,
+    own_ref,
 )
-from tabletop.envs.hkk.cards import Building
+from tabletop.envs.hkk.cards import Building, Item
 from tabletop.envs.hkk.zones import InPlay
 
 if TYPE_CHECKING:
@@ -64,10 +65,15 @@ class Fight:
     passes: int = 0
     moved: set[int] = field(default_factory=set)
     """Creatures moved in the swap (HK-3.4), each at most once."""
+    hits: dict[int, list[int]] = field(default_factory=dict)
+    """Creature iid -> the creatures that dealt it damage this combat (its killers)."""
+    offered: set[int] = field(default_factory=set)
+    """Items of dying carriers already offered to their killers (HK-9.2)."""
 
     def copy(self) -> Fight:
         return Fight(dict(self.attacks), dict(self.strikes_back), list(self.breaths),
-                     self.declarer, self.passes, set(self.moved))  # fmt: skip
+                     self.declarer, self.passes, set(self.moved),
+                     {k: v[:] for k, v in self.hits.items()}, set(self.offered))  # fmt: skip
 
     def attackers_of(self, iid: int) -> list[int]:
         return [a for a, t in self.attacks.items() if t == iid]
@@ -124,7 +130,7 @@ def close_declarations(state: HkkState) -> None:
             fight.strikes_back[defender] = attackers[0]
     doubled = tuple(d for d in defenders if len(fight.attackers_of(d)) == 2)
     if doubled:
-        state.choice = StrikeBackChoice(1 - state.active, doubled)
+        state.offer(StrikeBackChoice(1 - state.active, doubled))
 
 
 @dataclass(frozen=True)
@@ -144,7 +150,10 @@ class StrikeBackChoice(plays.Choice):
         chosen = state.tables[1 - self.seat][action - CHOOSE_BASE - enemy_ref(0)]
         state.fight.strikes_back[self.defenders[0]] = chosen.iid  # type: ignore[union-attr]
         rest = self.defenders[1:]
-        state.choice = StrikeBackChoice(self.seat, rest) if rest else None
+        if rest:
+            state.choice = StrikeBackChoice(self.seat, rest)
+        else:
+            state.done_choice()
 
 
 def _position(state: HkkState, seat: int, iid: int) -> int:
@@ -237,7 +246,10 @@ def resolve_direct(state: HkkState) -> None:
         else:
             target = plays.find(state, breath.target)
             if target is not None:
+                before = target.damage
                 plays.hurt(state, target, breath.amount, card.direct.form)
+                if target.damage > before:
+                    fight.hits.setdefault(target.iid, []).append(breath.iid)
     fight.breaths = []
     plays.settle_damage(state)
 
@@ -282,12 +294,83 @@ def strike(state: HkkState) -> None:
         if fight.strikes_back.get(aim) == attacker_iid:
             hits.append((target, attacker, strike_damage(state, target, attacker)))
     poisons = [(t, figures.held(state, s).poison) for s, t, _ in hits if not isinstance(t, int)]
-    for _, struck, amount in hits:
+    for striker, struck, amount in hits:
         if isinstance(struck, int):
             state.hurt_player(struck, amount)
         else:
             struck.damage += amount
+            if amount:
+                fight.hits.setdefault(struck.iid, []).append(striker.iid)
     for struck, amount in poisons:
         if amount and figures.is_creature(struck):  # type: ignore[arg-type]
             plays.poison(state, struck, amount)  # type: ignore[arg-type]
     plays.settle_damage(state)
+
+
+# ----- spoils: items of a creature killed in combat (HK-9.2) -------------------------------
+
+
+def offer_spoils(state: HkkState) -> bool:
+    """Before the dying die in a combat window: each item on one of them that a killer of
+    it may carry is offered to the killer's controller (``SpoilsChoice``). ``True`` when
+    something was offered (the deaths wait for the choices)."""
+    fight = state.fight
+    if fight is None:
+        return False
+    offered = False
+    for dying in plays.dying(state):
+        seat = figures.controller(state, dying)
+        for item in list(figures.attached(state, seat, dying)):
+            if not isinstance(item.card, Item) or item.iid in fight.offered:
+                continue
+            fight.offered.add(item.iid)
+            takers = _takers(state, fight.hits.get(dying.iid, ()), item)
+            if takers:
+                state.offer(SpoilsChoice(figures.controller(state, takers[0]), item.iid))
+                offered = True
+    return offered
+
+
+def _takers(state: HkkState, killers: Any, item: InPlay) -> list[InPlay]:
+    """The killers still in play that use items and carry none of the item's subtype."""
+    takers = []
+    for iid in killers:
+        killer = plays.find(state, iid)
+        if killer is None or not killer.card.item_use or killer in takers:
+            continue
+        seat = figures.controller(state, killer)
+        if not any(getattr(a.card, "subtype", None) == item.card.subtype
+                   for a in figures.attached(state, seat, killer)):  # fmt: skip
+            takers.append(killer)
+    return takers
+
+
+@dataclass(frozen=True)
+class SpoilsChoice(plays.Choice):
+    """HK-9.2: move item ``iid`` onto one of its carrier's killers (``choose``) or let it
+    go to the discard pile with its carrier (``pass``)."""
+
+    seat: int
+    iid: int
+
+    def legal(self, state: HkkState) -> list[int]:
+        item = plays.find(state, self.iid)
+        carrier = None if item is None else plays.find(state, item.host)  # type: ignore[arg-type]
+        if item is None or carrier is None:
+            return [PASS]
+        killers = state.fight.hits.get(carrier.iid, ()) if state.fight else ()
+        table = state.tables[self.seat]
+        return [PASS, *sorted(CHOOSE_BASE + own_ref(table.index(k))
+                              for k in _takers(state, killers, item)
+                              if k in table and table.index(k) < MAX_TABLE)]  # fmt: skip
+
+    def apply(self, state: HkkState, action: int) -> None:
+        if action != PASS:
+            killer = state.tables[self.seat][action - CHOOSE_BASE - own_ref(0)]
+            item = plays.find(state, self.iid)
+            assert item is not None
+            side = figures.controller(state, item)
+            state.table.move(item, ("table", side), ("table", self.seat))
+            item.host = killer.iid
+            state._record("item_taken", player=self.seat, card=item.card.index)
+        state.done_choice()

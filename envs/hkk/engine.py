@@ -37,7 +37,7 @@ from tabletop.envs.core.cards.phases import PhasedState
 from tabletop.envs.core.cards.zones import Table
 from tabletop.envs.core.engine import copy_generator, resample_consistent, shows_real_choice
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
-from tabletop.envs.hkk import figures, notation, plays, rendering, turns
+from tabletop.envs.hkk import figures, galetki, notation, plays, rendering, turns
 from tabletop.envs.hkk.actions import MAX_TABLE, NUM_ACTIONS
 from tabletop.envs.hkk.cards import (
     PACKAGED_DECKS,
@@ -167,7 +167,7 @@ class HkkState(PhasedState):
     __slots__ = (
         "game", "rng", "table", "tables", "hands", "decks", "discards", "voids", "chain_cards",
         "life", "vp", "components", "turns_taken", "turn", "plies", "active", "phase",
-        "priority", "passes", "stack", "saving", "choice", "fight", "quiet_turns",
+        "priority", "passes", "stack", "saving", "choice", "queued", "fight", "quiet_turns",
         "life_at_start", "winner", "counters", "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
@@ -191,6 +191,7 @@ class HkkState(PhasedState):
         self.stack = Chain(2)
         self.saving = False
         self.choice: plays.Choice | None = None
+        self.queued: list[plays.Choice] = []
         self.fight: Fight | None = None
         self.quiet_turns = 0
         self.life_at_start = (START_LIFE, START_LIFE)
@@ -222,6 +223,17 @@ class HkkState(PhasedState):
 
     current_player = player
 
+    def offer(self, choice: plays.Choice) -> None:
+        """A decision outside the phase's order: now, or after the pending ones."""
+        if self.choice is None:
+            self.choice = choice
+        else:
+            self.queued.append(choice)
+
+    def done_choice(self) -> None:
+        """The pending decision is taken: the next one queued, if any, comes up."""
+        self.choice = self.queued.pop(0) if self.queued else None
+
     def _compute_legal(self) -> list[int]:
         if self.choice is not None:
             return self.choice.legal(self)
@@ -241,6 +253,7 @@ class HkkState(PhasedState):
         self.winner = winner
         self.phase = OVER
         self.choice = None
+        self.queued = []
         if winner != DRAW:
             self._reward(winner, 1.0)
             self._reward(1 - winner, -1.0)
@@ -323,11 +336,11 @@ class HkkState(PhasedState):
             if to != "hand":
                 self.counters["creatures_died"] += 1
             if gives and to != "hand" and self.phase not in PREPARATION:
-                self.gain_components(1 - seat, card.components)
+                galetki.gain_from(self, 1 - seat, card)
 
     def gain_components(self, seat: int, amount: int) -> None:
-        """HK-5.1 (a player never declines components here: **Project decision**, having
-        more never hurts; galetki eating them, HK-4.5, is not offered yet)."""
+        """HK-5.1 (a player never declines components: **Project decision**, having more
+        never hurts; a galetki may eat a mutant's instead, ``galetki.gain_from``)."""
         if amount:
             self.components[seat] += amount
 
@@ -389,6 +402,7 @@ class HkkState(PhasedState):
         for name in ("turn", "plies", "active", "phase", "priority", "passes", "saving",
                      "choice", "quiet_turns", "life_at_start", "winner"):  # fmt: skip
             setattr(other, name, getattr(self, name))
+        other.queued = self.queued[:]
         other.stack = self.stack.copy()
         other.fight = None if self.fight is None else self.fight.copy()
         other.counters = dict(self.counters)

@@ -149,6 +149,8 @@ def describe_event(
             at = "the player" if aim == PLAYER_TARGET else f"#{aim - 1}"
             amount = facts["amount"]
             text = f"{who}'s #{facts['position']} {name} declares direct damage {amount} at {at}"
+        case "item_taken":
+            text = f"{who} takes {name} for a killer of its carrier"
         case "cancelled":
             text = f"{who}'s {name} is cancelled"
         case "turn_started":

@@ -313,7 +313,7 @@ def play_card(state: HkkState, seat: int, slot: int, target: int | None) -> None
             for helper in helpers:
                 helper.active = False
         else:
-            state.choice = BuildersChoice(seat, iid, card.builders)
+            state.offer(BuildersChoice(seat, iid, card.builders))
             return
     elif isinstance(card, Item):
         state.components[seat] -= card.components
@@ -376,7 +376,7 @@ class BuildersChoice(Choice):
         if self.needed > 1:
             state.choice = BuildersChoice(self.seat, self.iid, self.needed - 1)
             return
-        state.choice = None
+        state.done_choice()
         push(state, self.seat, Play(self.iid))
 
 
@@ -440,7 +440,7 @@ def _offer_optional(state: HkkState, seat: int, play: Play) -> None:
     if effects:
         choice = OptionalChoice(seat, play.iid, effects)
         if len(choice.legal(state)) > 1:
-            state.choice = choice
+            state.offer(choice)
 
 
 @dataclass(frozen=True)
@@ -460,7 +460,7 @@ class OptionalChoice(Choice):
         return [PASS, *sorted(CHOOSE_BASE + r for r in refs if r is not None)]
 
     def apply(self, state: HkkState, action: int) -> None:
-        state.choice = None
+        state.done_choice()
         if action == PASS:
             return
         target = iid_of_ref(state, self.seat, action - CHOOSE_BASE)

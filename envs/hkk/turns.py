@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tabletop.envs.core.cards.phases import GameOver, Phase
-from tabletop.envs.hkk import combat, figures, plays
+from tabletop.envs.hkk import combat, figures, galetki, plays
 from tabletop.envs.hkk.actions import (
     GUARD_BASE,
     MAX_TABLE,
@@ -88,7 +88,7 @@ def begin_turn(state: HkkState, seat: int) -> None:
             plays.run(state, seat, plays.Play(entry.iid), effects, True)
     payers = tuple(e.iid for e in state.tables[seat] if _upkeeps(e))
     if payers:
-        state.choice = UpkeepChoice(seat, payers)
+        state.offer(UpkeepChoice(seat, payers))
 
 
 def _grow_poison(state: HkkState, seat: int) -> None:
@@ -125,7 +125,10 @@ class UpkeepChoice(plays.Choice):
                     state.leave(entry, "discard", gives=False)
                     break
         rest = self.iids[1:]
-        state.choice = UpkeepChoice(self.seat, rest) if rest else None
+        if rest:
+            state.choice = UpkeepChoice(self.seat, rest)
+        else:
+            state.done_choice()
 
 
 def _upkeeps(entry: InPlay) -> list[UpkeepCost]:
@@ -204,6 +207,7 @@ class Window(Phase):
         legal = [PASS, *plays.card_plays(state, seat), *plays.ability_uses(state, seat)]
         legal += [REGEN_BASE + p for p, e in enumerate(state.tables[seat][:MAX_TABLE])
                   if _can_regenerate(state, seat, e)]  # fmt: skip
+        legal += galetki.feed_actions(state, seat)
         return sorted(legal)
 
     def apply(self, state: HkkState, action: int) -> None:
@@ -216,6 +220,8 @@ class Window(Phase):
         elif kind == "activate":
             target = plays.iid_of_ref(state, seat, fields[2])
             plays.use_ability(state, seat, fields[0], fields[1], target)
+        elif kind == "sacrifice":
+            galetki.feed(state, seat, fields[0])
         else:
             _regenerate(state, seat, state.tables[seat][fields[0]])
 
@@ -230,7 +236,8 @@ class Window(Phase):
             item = state.stack.items.pop()
             plays.resolve_play(state, item.controller, item.what)
         elif state.saving:
-            plays.kill_dying(state)
+            if not combat.offer_spoils(state):
+                plays.kill_dying(state)
         else:
             self.close(state)
 

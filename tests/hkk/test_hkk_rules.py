@@ -3,45 +3,13 @@ it checks. Moves are given in the game's notation (``envs/hkk/notation.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 import pytest
+from hkk_positions import act, declare_state, names, on_table, stacked, step, texts
 
 from tabletop.envs.core.protocol import IllegalActionError
 from tabletop.envs.hkk import figures
 from tabletop.envs.hkk.combat import strike_damage
-from tabletop.envs.hkk.engine import DRAW, HkkGame, HkkState
-from tabletop.envs.hkk.steps import PHASE_NAMES
-from tabletop.envs.hkk.zones import InPlay
-
-GAME = HkkGame()
-
-
-def stacked(setups: Sequence[Mapping[str, Any]], **options: Any) -> HkkState:
-    return GAME.stacked_state(setups, **options)
-
-
-def act(state: HkkState, *texts: str) -> None:
-    for text in texts:
-        state.apply(state.string_to_action(text))
-
-
-def on_table(state: HkkState, seat: int, name: str) -> InPlay:
-    return next(e for e in state.tables[seat] if e.card.name == name)
-
-
-def names(state: HkkState, zone: str, seat: int) -> list[str]:
-    return [state.card(iid).name for iid in state.table.zones[zone][seat]]
-
-
-def texts(state: HkkState) -> list[str]:
-    return [state.action_to_string(action) for action in state.legal_actions()]
-
-
-def step(state: HkkState) -> str:
-    return PHASE_NAMES[state.phase]
-
+from tabletop.envs.hkk.engine import DRAW, HkkState
 
 # ----- HK-3.1, HK-3.2: preparation and draw ---------------------------------------------------
 
@@ -153,17 +121,6 @@ def test_hk_1_4_a_passive_creature_stays_in_the_reserve() -> None:
 
 
 # ----- HK-6: combat --------------------------------------------------------------------------
-
-
-HOLD = {"hand": ["Stray Wolf"], "vp": 1}
-"""A card player 0 may play in a main phase: the position waits for them there, after the
-combat, instead of running on into the next turn."""
-
-
-def declare_state(mine: list[str], theirs: list[Any], **other: Any) -> HkkState:
-    """Player 0 declares attacks with ``mine``; player 1 defends with ``theirs`` and
-    ``other`` (more of their setup)."""
-    return stacked([{"guard": mine, **HOLD}, {"guard": theirs, **other}], phase="declare")
 
 
 def test_hk_6_2_breaking_through_needs_every_guard_attacked() -> None:

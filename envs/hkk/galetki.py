@@ -1,0 +1,85 @@
+"""Galetki eating mutants (HK-4.5): +1/+1 counters on your galetki instead of the
+components of a mutant, or from a mutant of yours sacrificed at instant speed.
+
+**Project decisions**: the counters of one meal are placed one at a time, each on a
+galetki its controller picks (so they may be spread, HK-4.5); sacrificing a mutant for its
+counters is no action on the chain (like paying a cost, it answers nothing and cannot be
+answered) and may be done whenever its controller has priority in a window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tabletop.envs.hkk import figures, plays
+from tabletop.envs.hkk.actions import CHOOSE_BASE, MAX_TABLE, PASS, SACRIFICE_BASE, own_ref
+from tabletop.envs.hkk.cards import Card, Galetki, Mutant
+from tabletop.envs.hkk.zones import InPlay
+
+if TYPE_CHECKING:
+    from tabletop.envs.hkk.engine import HkkState
+
+
+def galetki_of(state: HkkState, seat: int) -> list[InPlay]:
+    return [e for e in figures.creatures(state, seat) if isinstance(e.card, Galetki)]
+
+
+def gain_from(state: HkkState, seat: int, card: Card) -> None:
+    """``seat`` would gain a creature's components (HK-5.1); a mutant's may be eaten by
+    their galetki instead, component by component (HK-4.5)."""
+    amount = getattr(card, "components", 0)
+    if isinstance(card, Mutant) and amount and galetki_of(state, seat):
+        state.offer(EatChoice(seat, amount, True))
+    else:
+        state.gain_components(seat, amount)
+
+
+def feed_actions(state: HkkState, seat: int) -> Iterator[int]:
+    """Sacrificing an active mutant of ``seat``'s that shows components, while they have
+    a galetki in play (HK-4.5)."""
+    if not galetki_of(state, seat):
+        return
+    for position, entry in enumerate(state.tables[seat][:MAX_TABLE]):
+        card = entry.card
+        if isinstance(card, Mutant) and card.components and entry.active:
+            yield SACRIFICE_BASE + position
+
+
+def feed(state: HkkState, seat: int, position: int) -> None:
+    """The mutant goes to the discard pile (nobody gains its components, HK-5.1) and its
+    components become counters on ``seat``'s galetki."""
+    entry = state.tables[seat][position]
+    state.leave(entry, "discard", gives=False)
+    state.offer(EatChoice(seat, entry.card.components, False))
+    state.passes = 0
+
+
+@dataclass(frozen=True)
+class EatChoice(plays.Choice):
+    """One component of a meal: a +1/+1 counter on a galetki (``choose``), or, when the
+    meal came as components (``may_take``), the component itself (``pass``)."""
+
+    seat: int
+    left: int
+    may_take: bool
+
+    def legal(self, state: HkkState) -> list[int]:
+        table = state.tables[self.seat]
+        eaters = [CHOOSE_BASE + own_ref(table.index(e)) for e in galetki_of(state, self.seat)
+                  if table.index(e) < MAX_TABLE]  # fmt: skip
+        if not eaters:
+            return [PASS]
+        return [PASS, *eaters] if self.may_take else eaters
+
+    def apply(self, state: HkkState, action: int) -> None:
+        if action == PASS:
+            if self.may_take:
+                state.gain_components(self.seat, 1)
+        else:
+            state.tables[self.seat][action - CHOOSE_BASE - own_ref(0)].counters += 1
+        if self.left > 1:
+            state.choice = EatChoice(self.seat, self.left - 1, self.may_take)
+        else:
+            state.done_choice()

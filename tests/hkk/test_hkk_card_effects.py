@@ -1,0 +1,142 @@
+"""HKK cards at work on stacked positions: galetki eating (HK-4.5), items taken by a killer
+(HK-9.2), optional triggers (HK-7.8), play conditions (HK-7.11), skills (HK-9.3), upkeep
+effects (HK-3.1) and the primitives that move creatures (HK-1.2, HK-4.2). Each test
+names its rule."""
+
+from __future__ import annotations
+
+from hkk_positions import HOLD, act, declare_state, names, on_table, stacked, step, texts
+
+from tabletop.envs.hkk import figures
+from tabletop.envs.hkk.engine import HkkState
+
+
+def test_hk_4_5_a_galetki_eats_the_components_of_a_mutant() -> None:
+    state = stacked([{"hand": ["Fire Bolt", *HOLD["hand"]], "vp": 3,
+                      "reserve": ["Galetki Stalker", "Galetki Shaper"]},
+                     {"reserve": ["Twisted Hound"]}])  # fmt: skip
+    act(state, "play h0 Fire Bolt on their #0 Twisted Hound")
+    assert texts(state) == ["pass", "choose my #0 Galetki Stalker", "choose my #1 Galetki Shaper"]
+    act(state, "choose my #1 Galetki Shaper")
+    shaper = on_table(state, 0, "Galetki Shaper")
+    assert shaper.counters == 1 and figures.damage(state, shaper) == 3
+    assert state.components == [0, 0]
+
+
+def test_hk_4_5_components_may_be_taken_instead() -> None:
+    state = stacked([{"hand": ["Fire Bolt", *HOLD["hand"]], "vp": 3,
+                      "reserve": ["Galetki Stalker"]},
+                     {"reserve": ["Twisted Hound"]}])  # fmt: skip
+    act(state, "play h0 Fire Bolt on their #0 Twisted Hound", "pass")
+    assert state.components == [1, 0] and on_table(state, 0, "Galetki Stalker").counters == 0
+
+
+def test_hk_5_1_no_eating_without_a_galetki_and_none_for_a_monster() -> None:
+    state = stacked([{"hand": ["Fire Bolt", "Fire Bolt", *HOLD["hand"]], "vp": 5,
+                      "reserve": ["Galetki Stalker"]},
+                     {"reserve": ["Ash Roc", "Twisted Hound"]}])  # fmt: skip
+    act(state, "play h0 Fire Bolt on their #0 Ash Roc", "pass")  # not answering their own
+    assert state.components == [1, 0] and step(state) == "main", "a monster: no choice"
+
+
+def test_hk_4_5_an_own_mutant_sacrificed_for_counters() -> None:
+    state = stacked([{"reserve": ["Galetki Stalker", "Many-Mouthed Horror"], **HOLD}, {}])
+    assert "sacrifice #1 Many-Mouthed Horror" in texts(state)
+    act(state, "sacrifice #1 Many-Mouthed Horror")
+    assert on_table(state, 0, "Galetki Stalker").counters == 3, "one galetki: no choice"
+    assert state.components == [0, 0] and names(state, "discard", 0) == ["Many-Mouthed Horror"]
+
+
+def test_hk_9_2_a_killer_that_uses_items_may_take_its_victims() -> None:
+    theirs = [{"card": "Sellsword", "attached": ["Longsword"]}]
+    state = declare_state(["Knight Errant", "Hill Giant"], theirs)
+    state.tables[0][0].levels = 3  # a 6/6 knight
+    act(state, "attack #0 Knight Errant at their #0 Sellsword")
+    act(state, "attack #1 Hill Giant at their #0 Sellsword", "choose their #1 Hill Giant")
+    assert state.player == 0 and texts(state) == ["pass", "choose my #0 Knight Errant"]
+    act(state, "choose my #0 Knight Errant")
+    knight = on_table(state, 0, "Knight Errant")
+    assert [e.card.name for e in figures.attached(state, 0, knight)] == ["Longsword"]
+    assert figures.damage(state, knight) == 8
+    assert names(state, "discard", 1) == ["Sellsword"]
+    assert state.table.owners[on_table(state, 0, "Longsword").iid] == 1, "still its owner's"
+
+
+def test_hk_7_8_an_optional_trigger_is_its_owners_choice() -> None:
+    state = stacked([{"hand": ["Galetki Devourer"], "vp": 5, "reserve": ["Galetki Stalker"]},
+                     {}])  # fmt: skip
+    act(state, "play h0 Galetki Devourer")
+    assert texts(state) == ["pass", "choose my #0 Galetki Stalker", "choose my #1 Galetki Devourer"]
+    act(state, "choose my #0 Galetki Stalker")
+    assert on_table(state, 0, "Galetki Stalker").counters == 1
+
+
+def test_hk_7_8_a_trigger_happens_by_itself() -> None:
+    state = stacked([{"hand": ["Crystal Familiar", *HOLD["hand"]], "deck": ["Ash Roc"], "vp": 3},
+                     {}])  # fmt: skip
+    act(state, "play h0 Crystal Familiar")
+    assert names(state, "hand", 0) == ["Stray Wolf", "Ash Roc"]
+
+
+def test_hk_7_11_a_play_condition() -> None:
+    hand = {"hand": ["Many-Mouthed Horror", *HOLD["hand"]], "vp": 6}
+    without = stacked([hand, {}])
+    assert texts(without) == ["pass", "play h1 Stray Wolf"]
+    state = stacked([{**hand, "reserve": ["Galetki Stalker"]}, {}])
+    assert "play h0 Many-Mouthed Horror" in texts(state)
+
+
+def test_hk_9_3_a_skill_works_better_at_a_higher_level() -> None:
+    def herbalism(copies: int) -> HkkState:
+        own = {
+            "beside": ["Herbalism"] * copies,
+            "vp": 1,
+            **{"hand": HOLD["hand"]},
+            "reserve": [{"card": "Hill Giant", "damage": 3, "poison": 2}],
+        }
+        state = stacked([own, {}])
+        act(state, "use #1 Herbalism 1 on my #0 Hill Giant")
+        return state
+
+    once, twice = herbalism(1), herbalism(2)
+    assert (
+        on_table(once, 0, "Hill Giant").poison == 0 and on_table(once, 0, "Hill Giant").damage == 3
+    )
+    assert on_table(twice, 0, "Hill Giant").damage == 1, "level 2: it also regains 2 life"
+
+
+def test_hk_3_1_upkeep_effects_act_in_their_controllers_preparation() -> None:
+    own = {"beside": ["Witchwood Circle", "Creeping Rot"], "life": 10, **HOLD}
+    state = stacked([{"guard": ["Hill Giant"]}, own], phase="healing", turns_taken=(3, 0))
+    assert state.life[1] == 11
+    assert on_table(state, 0, "Hill Giant").poison == 1
+
+
+def test_hk_1_2_a_stolen_creature_moves_to_the_takers_reserve() -> None:
+    theirs = {"guard": [{"card": "Sellsword", "attached": ["Longsword"]}]}
+    state = stacked([{"hand": ["Soul Theft", *HOLD["hand"]], "vp": 8}, theirs])
+    act(state, "play h0 Soul Theft on their #0 Sellsword")
+    sellsword = on_table(state, 0, "Sellsword")
+    assert sellsword.area == "reserve" and not state.tables[1]
+    assert figures.damage(state, sellsword) == 4, "with its sword"
+    state.leave(sellsword, "discard")
+    assert names(state, "discard", 1) == ["Longsword", "Sellsword"], "to its owner's pile"
+    assert state.components == [0, 0], "an adventurer shows no components"
+
+
+def test_hk_4_2_removal_without_damage_back_to_hand_or_to_the_void() -> None:
+    state = stacked([{"hand": ["Sudden Tide", "Banish", *HOLD["hand"]], "vp": 8},
+                     {"reserve": ["Hill Giant", "Ash Roc"]}])  # fmt: skip
+    act(state, "play h0 Sudden Tide on their #0 Hill Giant")
+    assert names(state, "hand", 1) == ["Hill Giant"] and state.components == [0, 0]
+    act(state, "play h0 Banish on their #0 Ash Roc")
+    assert names(state, "void", 1) == ["Ash Roc"] and state.components == [1, 0], "HK-5.1"
+
+
+def test_hk_7_11_a_creature_comes_back_from_the_discard_pile() -> None:
+    state = stacked([{"hand": ["Raise the Fallen", *HOLD["hand"]], "vp": 5,
+                      "discard": ["Fire Bolt", "Hill Giant"]}, {}])  # fmt: skip
+    act(state, "play h0 Raise the Fallen on grave #0 Hill Giant")
+    giant = on_table(state, 0, "Hill Giant")
+    assert giant.area == "reserve" and not giant.active and names(state, "discard", 0) == [
+        "Fire Bolt", "Raise the Fallen"]  # fmt: skip
