@@ -19,6 +19,7 @@ Reading a position (all public unless said):
   ``table.cards[iid]`` their ``cards.Card``;
 - ``phase`` (``PHASE_NAMES``), ``active``, ``player`` (who decides), ``priority``
   and ``passes`` in a window, ``stack`` (the chain, HK-8.4: ``plays.Play`` items),
+  ``shields`` (chain item, galetki iid) pairs a body part absorbed (HK-9.4),
   ``saving`` (a life-saving window is open, HK-4.2), ``choice`` (a pending
   ``plays.Choice``), ``fight`` (``combat.Fight``, the combat in progress);
 - ``winner`` once over (``DRAW`` for a draw).
@@ -167,7 +168,8 @@ class HkkState(PhasedState):
     __slots__ = (
         "game", "rng", "table", "tables", "hands", "decks", "discards", "voids", "chain_cards",
         "life", "vp", "components", "turns_taken", "turn", "plies", "active", "phase",
-        "priority", "passes", "stack", "saving", "choice", "queued", "fight", "quiet_turns",
+        "priority", "passes", "stack", "shields", "saving", "choice", "queued", "fight",
+        "quiet_turns",
         "life_at_start", "winner", "counters", "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
@@ -189,6 +191,7 @@ class HkkState(PhasedState):
         self.priority = 0
         self.passes = 0
         self.stack = Chain(2)
+        self.shields: set[tuple[plays.Play, int]] = set()
         self.saving = False
         self.choice: plays.Choice | None = None
         self.queued: list[plays.Choice] = []
@@ -404,6 +407,7 @@ class HkkState(PhasedState):
             setattr(other, name, getattr(self, name))
         other.queued = self.queued[:]
         other.stack = self.stack.copy()
+        other.shields = set(self.shields)
         other.fight = None if self.fight is None else self.fight.copy()
         other.counters = dict(self.counters)
         other._rewards = self._rewards[:]

@@ -58,6 +58,23 @@ class Held:
             self.regeneration = abilities.regeneration
 
 
+PLURALS = {"enchantment": "enchantments", "sorcery": "sorceries", "instant": "instants",
+           "item": "items"}  # fmt: skip
+
+
+def kinds_of(card: Any, ability: bool) -> frozenset[str]:
+    """What a card's effects (or, with ``ability``, its activated and direct-damage
+    abilities') count as for HK-7.7's protections: ``cards`` always, its type and the
+    type's plural, ``spells`` for the spell types; ``abilities`` (and ``items`` for an
+    item's)."""
+    if ability:
+        return frozenset({"abilities", "cards", *(("items",) if card.TYPE == "item" else ())})
+    kinds = {"cards", card.TYPE, PLURALS.get(card.TYPE, card.TYPE)}
+    if card.is_spell:
+        kinds.add("spells")
+    return frozenset(kinds)
+
+
 def controller(state: HkkState, entry: InPlay) -> int:
     """The seat on whose table ``entry`` lies."""
     for seat, table in enumerate(state.tables):
@@ -128,16 +145,19 @@ def _levels_reached(entry: InPlay) -> Iterator[Any]:
 
 def modifiers(state: HkkState, entry: InPlay) -> Iterator[tuple[str, Any]]:
     """(static name, params) of every active card that modifies creature ``entry``:
-    attached to it, or lying on either table with a group that takes it in."""
+    attached to it, or lying on either table with a group that takes it in; none of a
+    kind its card says has no effect on it (HK-7.7)."""
     seat = controller(state, entry)
+    unaffected = set(entry.card.abilities.unaffected)
     for card in attached(state, seat, entry):
-        if card.active:
+        if card.active and not kinds_of(card.card, False) & unaffected:
             yield from getattr(card.card, "statics", ())
     for side, table in enumerate(state.tables):
         relation = "own" if side == seat else "enemy"
         for card in table:
             group = getattr(card.card, "group", None)
             if (card.area == "beside" and card.active and group is not None
+                    and not kinds_of(card.card, False) & unaffected
                     and _in_group(state, group, relation, entry)):  # fmt: skip
                 yield from card.card.statics
 

@@ -1,10 +1,14 @@
-"""Galetki eating mutants (HK-4.5): +1/+1 counters on your galetki instead of the
-components of a mutant, or from a mutant of yours sacrificed at instant speed.
+"""Galetki (HK-4.5, HK-9.4): eating mutants, +1/+1 counters on your galetki instead of
+the components of a mutant or from a mutant of yours sacrificed at instant speed; and body
+parts sacrificed to shield their galetki from a card or ability.
 
 **Project decisions**: the counters of one meal are placed one at a time, each on a
 galetki its controller picks (so they may be spread, HK-4.5); sacrificing a mutant for its
-counters is no action on the chain (like paying a cost, it answers nothing and cannot be
-answered) and may be done whenever its controller has priority in a window.
+counters, or a body part for its galetki, is no action on the chain (like paying a cost,
+it answers nothing and cannot be answered) and may be done whenever its controller has
+priority in a window. A body part shields its galetki from a card or ability on the chain
+that targets it or reaches it among a group; strikes and direct damage, which are not on
+the chain, cannot be absorbed.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from tabletop.envs.hkk import figures, plays
 from tabletop.envs.hkk.actions import CHOOSE_BASE, MAX_TABLE, PASS, SACRIFICE_BASE, own_ref
-from tabletop.envs.hkk.cards import Card, Galetki, Mutant
+from tabletop.envs.hkk.cards import BodyPart, Card, Galetki, Mutant
 from tabletop.envs.hkk.zones import InPlay
 
 if TYPE_CHECKING:
@@ -53,6 +57,60 @@ def feed(state: HkkState, seat: int, position: int) -> None:
     entry = state.tables[seat][position]
     state.leave(entry, "discard", gives=False)
     state.offer(EatChoice(seat, entry.card.components, False))
+    state.passes = 0
+
+
+def sacrifice(state: HkkState, seat: int, position: int) -> None:
+    """A window's ``sacrifice``: a mutant fed to the galetki, or a body part as a shield."""
+    if isinstance(state.tables[seat][position].card, BodyPart):
+        shield(state, seat, position)
+    else:
+        feed(state, seat, position)
+
+
+def _threats(state: HkkState, seat: int) -> Iterator[tuple[plays.Play, InPlay]]:
+    """(chain item, galetki of ``seat``'s carrying a body part) where the item would do
+    something to the galetki and is not shielded from it yet, the top of the chain first."""
+    carriers = [g for g in galetki_of(state, seat) if _parts(state, seat, g)]
+    for item in reversed(state.stack.items):
+        play = item.what
+        card = state.card(play.iid)
+        kinds = figures.kinds_of(card, play.ability >= 0)
+        groups = [e.reach for e in plays.effects_of(card, play.ability)
+                  if e.reach is not None and e.reach.how == "each"]  # fmt: skip
+        for galetki in carriers:
+            if (play, galetki.iid) in state.shields:
+                continue
+            if play.target == galetki.iid or any(
+                plays.matches(state, item.controller, reach, galetki, kinds) for reach in groups
+            ):
+                yield play, galetki
+
+
+def _parts(state: HkkState, seat: int, galetki: InPlay) -> list[InPlay]:
+    return [a for a in figures.attached(state, seat, galetki) if isinstance(a.card, BodyPart)]
+
+
+def shield_actions(state: HkkState, seat: int) -> Iterator[int]:
+    """HK-9.4: a body part of a threatened galetki, sacrificed."""
+    table = state.tables[seat]
+    shown: set[int] = set()
+    for _, galetki in _threats(state, seat):
+        for part in figures.attached(state, seat, galetki):
+            position = table.index(part)
+            if isinstance(part.card, BodyPart) and position < MAX_TABLE and position not in shown:
+                shown.add(position)
+                yield SACRIFICE_BASE + position
+
+
+def shield(state: HkkState, seat: int, position: int) -> None:
+    """The body part goes to the discard pile, and the topmost card or ability that threatens
+    its galetki does nothing to it (HK-9.4)."""
+    part = state.tables[seat][position]
+    play, galetki = next((p, g) for p, g in _threats(state, seat) if g.iid == part.host)
+    state.shields.add((play, galetki.iid))
+    state.leave(part, "discard")
+    state._record("shielded", player=seat, card=galetki.card.index)
     state.passes = 0
 
 

@@ -151,6 +151,8 @@ def describe_event(
             text = f"{who}'s #{facts['position']} {name} declares direct damage {amount} at {at}"
         case "item_taken":
             text = f"{who} takes {name} for a killer of its carrier"
+        case "shielded":
+            text = f"{who} sacrifices a body part: {name} is shielded"
         case "cancelled":
             text = f"{who}'s {name} is cancelled"
         case "turn_started":

@@ -55,14 +55,13 @@ from tabletop.envs.hkk.cards import (
     Skill,
 )
 from tabletop.envs.hkk.effects import Reach
+from tabletop.envs.hkk.figures import kinds_of
 from tabletop.envs.hkk.steps import MAIN_PHASES, WINDOWS
 from tabletop.envs.hkk.zones import InPlay
 
 if TYPE_CHECKING:
     from tabletop.envs.hkk.engine import HkkState
 
-PLURALS = {"enchantment": "enchantments", "sorcery": "sorceries", "instant": "instants",
-           "item": "items"}  # fmt: skip
 SAVING = ("heal", "boost", "grow")
 """Primitives that raise a creature's life: what a life-saving window allows (HK-4.2)."""
 TARGET_TYPES = {"adventurer": Adventurer, "galetki": Galetki, "building": Building,
@@ -94,19 +93,6 @@ class Choice:
 
 
 # ----- what a card or ability is, for protections and timing ---------------------------------
-
-
-def kinds_of(card: Card, ability: bool) -> frozenset[str]:
-    """What a card's effects count as for HK-7.7's protections."""
-    if ability:
-        kinds = {"abilities", "cards"}
-        if isinstance(card, Item):
-            kinds.add("items")
-        return frozenset(kinds)
-    kinds = {"cards", card.TYPE, PLURALS.get(card.TYPE, card.TYPE)}
-    if card.is_spell:
-        kinds.add("spells")
-    return frozenset(kinds)
 
 
 def effects_of(card: Card, ability: int) -> tuple[Any, ...]:
@@ -151,9 +137,7 @@ def find(state: HkkState, iid: int) -> InPlay | None:
     return None
 
 
-def _matches(
-    state: HkkState, seat: int, reach: Reach, entry: InPlay, kinds: frozenset[str]
-) -> bool:
+def matches(state: HkkState, seat: int, reach: Reach, entry: InPlay, kinds: frozenset[str]) -> bool:
     side = figures.controller(state, entry)
     if (reach.side == "own" and side != seat) or (reach.side == "enemy" and side == seat):
         return False
@@ -173,7 +157,7 @@ def candidates(state: HkkState, seat: int, reach: Reach, kinds: frozenset[str]) 
     if reach.area == "discard":
         return [i for i in state.discards[seat] if isinstance(state.card(i), Creature)]
     return [e.iid for table in state.tables for e in table
-            if _matches(state, seat, reach, e, kinds)]  # fmt: skip
+            if matches(state, seat, reach, e, kinds)]  # fmt: skip
 
 
 def attach_candidates(state: HkkState, seat: int, card: Card) -> list[int] | None:
@@ -413,7 +397,7 @@ def _put_permanent(state: HkkState, seat: int, play: Play, card: Card) -> bool:
     that has gone (it then goes to the discard pile)."""
     hosts = attach_candidates(state, seat, card)
     if hosts is not None:
-        if play.target not in hosts:
+        if play.target not in hosts or (play, play.target) in state.shields:
             return False
         host = find(state, play.target)
         side = figures.controller(state, host)  # type: ignore[arg-type]
@@ -499,20 +483,22 @@ def reached(state: HkkState, context: Context, effect: Any) -> list[Any]:
             entry = find(state, entry.host)
         return [entry] if entry is not None else []
     if reach.how == "each":
-        return [e for table in state.tables for e in table if _matches(state, seat, reach, e, kinds)
+        return [e for table in state.tables for e in table if matches(state, seat, reach, e, kinds)
                 and not figures.held(state, e).untargetable & kinds]  # fmt: skip
     if context.target is None:
         return []
     if reach.area == "discard":
         return [("discard", context.target)] if context.target in state.discards[seat] else []
     entry = find(state, context.target)
-    return [entry] if entry is not None and _matches(state, seat, reach, entry, kinds) else []
+    return [entry] if entry is not None and matches(state, seat, reach, entry, kinds) else []
 
 
 def affects(state: HkkState, context: Context, entry: InPlay) -> bool:
-    """HK-7.7: "X has no effect on it"."""
+    """HK-7.7: "X has no effect on it"; HK-9.4: a body part shielded it from X."""
     if not figures.is_creature(entry):
         return True
+    if (context.facts["play"], entry.iid) in state.shields:  # type: ignore[index]
+        return False
     return not figures.held(state, entry).unaffected & context.facts["kinds"]  # type: ignore[index]
 
 
@@ -560,6 +546,10 @@ def settle_damage(state: HkkState) -> None:
             if entry.damage >= entry.card.structure:
                 state.leave(entry, "discard")
     fit_guard_posts(state)
+    for seat in (0, 1):
+        for entry in figures.creatures(state, seat):
+            if entry.poison and "poison" in figures.held(state, entry).immunity:
+                entry.poison = 0  # HK-7.1: counters fall off once it is immune
     if dying(state):
         state.saving = True
 

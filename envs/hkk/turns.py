@@ -207,7 +207,7 @@ class Window(Phase):
         legal = [PASS, *plays.card_plays(state, seat), *plays.ability_uses(state, seat)]
         legal += [REGEN_BASE + p for p, e in enumerate(state.tables[seat][:MAX_TABLE])
                   if _can_regenerate(state, seat, e)]  # fmt: skip
-        legal += galetki.feed_actions(state, seat)
+        legal += {*galetki.feed_actions(state, seat), *galetki.shield_actions(state, seat)}
         return sorted(legal)
 
     def apply(self, state: HkkState, action: int) -> None:
@@ -221,7 +221,7 @@ class Window(Phase):
             target = plays.iid_of_ref(state, seat, fields[2])
             plays.use_ability(state, seat, fields[0], fields[1], target)
         elif kind == "sacrifice":
-            galetki.feed(state, seat, fields[0])
+            galetki.sacrifice(state, seat, fields[0])
         else:
             _regenerate(state, seat, state.tables[seat][fields[0]])
 
@@ -235,6 +235,8 @@ class Window(Phase):
         if state.stack:
             item = state.stack.items.pop()
             plays.resolve_play(state, item.controller, item.what)
+            if not state.stack:
+                state.shields.clear()
         elif state.saving:
             if not combat.offer_spoils(state):
                 plays.kill_dying(state)

@@ -140,3 +140,24 @@ def test_hk_7_11_a_creature_comes_back_from_the_discard_pile() -> None:
     giant = on_table(state, 0, "Hill Giant")
     assert giant.area == "reserve" and not giant.active and names(state, "discard", 0) == [
         "Fire Bolt", "Raise the Fallen"]  # fmt: skip
+
+
+def test_hk_9_4_a_body_part_shields_its_galetki() -> None:
+    theirs = {"reserve": [{"card": "Galetki Stalker", "attached": ["Bone Spurs", "Chitin Plates"]}]}
+    state = stacked([{"hand": ["Fire Bolt", *HOLD["hand"]], "vp": 3}, theirs])
+    act(state, "play h0 Fire Bolt on their #0 Galetki Stalker")
+    assert state.player == 1
+    assert texts(state) == ["pass", "sacrifice #1 Bone Spurs", "sacrifice #2 Chitin Plates"]
+    act(state, "sacrifice #1 Bone Spurs")
+    stalker = on_table(state, 1, "Galetki Stalker")
+    assert stalker.damage == 0, "Fire Bolt did nothing to it"
+    assert names(state, "discard", 1) == ["Bone Spurs"] and names(state, "discard", 0) == [
+        "Fire Bolt"]  # fmt: skip
+    assert not state.shields, "the shield lasts while the card is on the chain"
+
+
+def test_hk_9_4_a_body_part_is_not_offered_against_what_does_not_reach_it() -> None:
+    theirs = {"reserve": [{"card": "Galetki Stalker", "attached": ["Bone Spurs"]}, "Hill Giant"]}
+    state = stacked([{"hand": ["Fire Bolt", *HOLD["hand"]], "vp": 3}, theirs])
+    act(state, "play h0 Fire Bolt on their #2 Hill Giant")
+    assert state.player == 0, "player 1 had nothing to answer with: not asked (HK-8.5)"
