@@ -153,6 +153,8 @@ def describe_event(
             text = f"{who} takes {name} for a killer of its carrier"
         case "shielded":
             text = f"{who} sacrifices a body part: {name} is shielded"
+        case "upkeep":
+            text = f"Upkeep of {who}'s #{facts['position']} {name}"
         case "cancelled":
             text = f"{who}'s {name} is cancelled"
         case "turn_started":

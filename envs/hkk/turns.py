@@ -1,8 +1,9 @@
 """An HKK turn as the kit's phase objects (HK-3): the seven phases, with combat (HK-6) in
 its steps, each a masked decision of one player (``steps`` numbers them).
 
-1. Preparation (HK-3.1): ``begin_turn`` gains magic points, grows poison, runs upkeep
-   effects and asks for each drawback's payment (``UpkeepChoice``); ``Upkeep`` then wakes
+1. Preparation (HK-3.1): ``begin_turn`` gains magic points; the active player picks the
+   order of the cards with upkeep business (``UpkeepOrder``: poison grows, upkeep effects
+   act, drawbacks are paid or not, ``UpkeepChoice``); ``Upkeep`` then wakes
    the active player's cards; ``Sacrifice`` offers monsters for their components (HK-5.2).
 2. Draw (HK-3.2): ``Sacrifice``'s end draws the card.
 3. Main (HK-3.3): a ``Window``, as are 6. main again (HK-3.6) and 7. healing (HK-3.7),
@@ -13,8 +14,9 @@ In a window the player with priority plays a card, uses an ability, regenerates 
 both passing in a row resolves the top of the chain, closes a life-saving window, or ends
 the window (HK-8.4). A player with nothing but ``pass`` is not asked (HK-8.5).
 
-**Project decisions**: upkeep effects and drawbacks come in the order of the table, not
-one the player picks; in the swap each creature moves at most once (so a swap ends);
+**Project decisions**: the upkeep order is picked card by card (a card's poison, upkeep
+effects and drawback come together); in the swap each creature moves at most once (so a
+swap ends);
 regeneration is used whenever its controller has priority in a window, and it is no
 action on the chain (it answers nothing and cannot be answered).
 """
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING
 from tabletop.envs.core.cards.phases import GameOver, Phase
 from tabletop.envs.hkk import combat, figures, galetki, plays
 from tabletop.envs.hkk.actions import (
+    CHOOSE_BASE,
     GUARD_BASE,
     MAX_TABLE,
     PASS,
@@ -35,6 +38,7 @@ from tabletop.envs.hkk.actions import (
     RESERVE_BASE,
     SACRIFICE_BASE,
     decode,
+    own_ref,
 )
 from tabletop.envs.hkk.cards import Monster
 from tabletop.envs.hkk.cards import Upkeep as UpkeepCost
@@ -70,7 +74,8 @@ __all__ = ["PHASES", "PHASE_NAMES", "begin_turn"]
 
 
 def begin_turn(state: HkkState, seat: int) -> None:
-    """HK-3.1 up to the drawbacks' payments: magic points, poison, upkeep effects."""
+    """HK-3.1 up to the upkeep: magic points, then the cards with upkeep business, in the
+    order the active player picks (``UpkeepOrder``)."""
     state.active = state.priority = seat
     state.turn += 1
     state.turns_taken[seat] += 1
@@ -81,40 +86,80 @@ def begin_turn(state: HkkState, seat: int) -> None:
     state._record("turn_started", player=seat, turn=state.turn)
     income = min(state.turns_taken[seat], 5) + len(figures.reserve(state, seat)) // 2
     state.gain_vp(seat, income)
-    _grow_poison(state, seat)
-    for entry in list(state.tables[seat]):
-        effects = entry.card.triggers.get("upkeep", ())
-        if effects and entry.active and plays.find(state, entry.iid) is not None:
-            plays.run(state, seat, plays.Play(entry.iid), effects, True)
-    payers = tuple(e.iid for e in state.tables[seat] if _upkeeps(e))
-    if payers:
-        state.offer(UpkeepChoice(seat, payers))
+    pending = tuple(e.iid for e in state.tables[seat] if _has_upkeep(e))
+    if pending:
+        state.offer(UpkeepOrder(seat, pending))
 
 
-def _grow_poison(state: HkkState, seat: int) -> None:
-    """HK-7.3: one more counter on each poisoned creature; as many as its life or more and
-    it goes to the discard pile, giving nobody components."""
-    for entry in figures.creatures(state, seat):
-        if entry.poison:
-            entry.poison += 1
-            if entry.poison >= figures.remaining(state, entry):
-                state.leave(entry, "discard", gives=False)
+def _has_upkeep(entry: InPlay) -> bool:
+    """Poison to grow (HK-7.3), an active card's upkeep effects, a drawback to pay."""
+    effects = entry.card.triggers.get("upkeep", ())
+    return bool(entry.poison or (effects and entry.active) or _upkeeps(entry))
 
 
 @dataclass(frozen=True)
-class UpkeepChoice(plays.Choice):
-    """HK-7.11: pay ``iids[0]``'s upkeep (``PAY``) or sacrifice it (``PASS``); it is
-    sacrificed without asking when its controller cannot pay."""
+class UpkeepOrder(plays.Choice):
+    """HK-3.1: the active player picks the next card whose upkeep happens (``choose``)."""
 
     seat: int
     iids: tuple[int, ...]
 
     def legal(self, state: HkkState) -> list[int]:
-        entry = plays.find(state, self.iids[0])
+        table = state.tables[self.seat]
+        positions = [p for p, e in enumerate(table[:MAX_TABLE]) if e.iid in self.iids]
+        return [CHOOSE_BASE + own_ref(p) for p in positions] or [PASS]
+
+    def apply(self, state: HkkState, action: int) -> None:
+        if action == PASS:
+            state.done_choice()
+            return
+        position = action - CHOOSE_BASE - own_ref(0)
+        entry = state.tables[self.seat][position]
+        rest = tuple(i for i in self.iids if i != entry.iid)
+        state._record("upkeep", player=self.seat, card=entry.card.index, position=position)
+        _upkeep(state, self.seat, entry)
+        if plays.find(state, entry.iid) is not None and _upkeeps(entry):
+            state.choice = UpkeepChoice(self.seat, entry.iid, rest)
+        else:
+            _continue(state, self.seat, rest)
+
+
+def _continue(state: HkkState, seat: int, rest: tuple[int, ...]) -> None:
+    if any(plays.find(state, iid) is not None for iid in rest):
+        state.choice = UpkeepOrder(seat, rest)
+    else:
+        state.done_choice()
+
+
+def _upkeep(state: HkkState, seat: int, entry: InPlay) -> None:
+    """HK-7.3: one more poison counter, and as many as its life or more sends it to the
+    discard pile, giving nobody components; then the card's upkeep effects if active."""
+    if figures.is_creature(entry) and entry.poison:
+        entry.poison += 1
+        if entry.poison >= figures.remaining(state, entry):
+            state.leave(entry, "discard", gives=False)
+            return
+    effects = entry.card.triggers.get("upkeep", ())
+    if effects and entry.active:
+        plays.run(state, seat, plays.Play(entry.iid), effects, True)
+
+
+@dataclass(frozen=True)
+class UpkeepChoice(plays.Choice):
+    """HK-7.11: pay card ``iid``'s upkeep (``PAY``) or sacrifice it (``PASS``); it is
+    sacrificed without asking when its controller cannot pay. ``rest``: the upkeep order's
+    cards still to come."""
+
+    seat: int
+    iid: int
+    rest: tuple[int, ...]
+
+    def legal(self, state: HkkState) -> list[int]:
+        entry = plays.find(state, self.iid)
         return [PASS, PAY] if entry is not None and _can_pay(state, self.seat, entry) else [PASS]
 
     def apply(self, state: HkkState, action: int) -> None:
-        entry = plays.find(state, self.iids[0])
+        entry = plays.find(state, self.iid)
         if entry is not None:
             for drawback in _upkeeps(entry):
                 if action == PAY:
@@ -124,11 +169,7 @@ class UpkeepChoice(plays.Choice):
                 else:
                     state.leave(entry, "discard", gives=False)
                     break
-        rest = self.iids[1:]
-        if rest:
-            state.choice = UpkeepChoice(self.seat, rest)
-        else:
-            state.done_choice()
+        _continue(state, self.seat, self.rest)
 
 
 def _upkeeps(entry: InPlay) -> list[UpkeepCost]:

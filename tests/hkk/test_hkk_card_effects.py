@@ -108,7 +108,9 @@ def test_hk_9_3_a_skill_works_better_at_a_higher_level() -> None:
 def test_hk_3_1_upkeep_effects_act_in_their_controllers_preparation() -> None:
     own = {"beside": ["Witchwood Circle", "Creeping Rot"], "life": 10, **HOLD}
     state = stacked([{"guard": ["Hill Giant"]}, own], phase="healing", turns_taken=(3, 0))
-    assert state.life[1] == 11
+    assert texts(state) == ["choose my #0 Witchwood Circle", "choose my #1 Creeping Rot"]
+    act(state, "choose my #1 Creeping Rot")
+    assert state.life[1] == 11, "the last one: nothing left to choose"
     assert on_table(state, 0, "Hill Giant").poison == 1
 
 
@@ -161,3 +163,16 @@ def test_hk_9_4_a_body_part_is_not_offered_against_what_does_not_reach_it() -> N
     state = stacked([{"hand": ["Fire Bolt", *HOLD["hand"]], "vp": 3}, theirs])
     act(state, "play h0 Fire Bolt on their #2 Hill Giant")
     assert state.player == 0, "player 1 had nothing to answer with: not asked (HK-8.5)"
+
+
+def test_hk_3_1_the_active_player_orders_the_upkeep() -> None:
+    own = {"guard": ["Magma Wyrm", "Magma Wyrm"], "beside": ["Treasury"]}
+    state = stacked([{}, own], phase="healing", turns_taken=(3, 0))
+    assert state.vp[1] == 1, "the first turn's income"
+    act(state, "choose my #2 Treasury", "choose my #0 Magma Wyrm", "pay upkeep", "pay upkeep")
+    assert state.vp[1] == 0 and len(state.tables[1]) == 3, "both wyrms paid for"
+    late = stacked([{}, own], phase="healing", turns_taken=(3, 0))
+    act(late, "choose my #0 Magma Wyrm", "pay upkeep", "choose my #1 Magma Wyrm")
+    assert late.legal_actions() != [] and names(late, "discard", 1) == ["Magma Wyrm"], (
+        "0 magic points left: the second is sacrificed without asking"
+    )

@@ -48,6 +48,7 @@ def test_hk_7_3_poison_grows_in_preparation_and_kills_without_components() -> No
     state = stacked([{}, {"reserve": [{"card": "Hill Giant", "poison": 4},
                                       {"card": "Shieldbearer", "poison": 1}]}],
                     phase="healing")  # fmt: skip
+    act(state, "choose my #0 Hill Giant")
     assert names(state, "discard", 1) == ["Hill Giant"], "5 counters on 5 life"
     assert on_table(state, 1, "Shieldbearer").poison == 2
     assert state.components == [0, 0]
