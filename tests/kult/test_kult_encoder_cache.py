@@ -181,3 +181,35 @@ def test_shared_rows_stay_as_made() -> None:
     assert not geo.no_hand_slot.any()
     for count in range(3):
         assert np.array_equal(geo.empty_row(count), fresh.empty_row(count))
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_each_part_of_the_table_features_shows_the_position_now(players: int) -> None:
+    """The table features are written in parts, each only when it is another object than
+    at the last encoding (constants while nothing is on, the last fight's part cached by
+    its result and values, shared by positions and games): at every step the plies and
+    the last fight read as the position has them, for every observer."""
+    rng = random.Random(400 + players)
+    heuristic = KultHeuristic()
+    fights = 0
+    for seed in range(2):
+        state = KultGame(num_players=players).new_state(seed=seed)
+        layout = {name: where for name, where, _ in encoders.flat_layout(state.game.pool, players)}
+        while not state.is_terminal():
+            player = state.current_player
+            smart = player == seed % players
+            state.apply(
+                heuristic.act(state, player) if smart else rng.choice(state.legal_actions())
+            )
+            last = state.last_fight
+            expected = np.zeros(len(encoders.FIGHT_RESULTS) + 2, dtype=np.float32)
+            if last is not None and last.values is not None:
+                expected[encoders.FIGHT_RESULTS.index(last.result)] = 1.0
+                expected[-2:] = [last.values[0] / 5, last.values[1] / 5]
+                fights += 1
+            for seat in range(players):
+                flat = ENCODERS["flat"].encode(state, seat)
+                assert np.array_equal(flat[layout["last_fight"]], expected)
+                plies = np.float32(state.plies / state.game.max_plies)
+                assert flat[layout["game"]][1] == plies
+    assert fights > 50
