@@ -56,7 +56,7 @@ from tabletop.envs.hkk.cards import (
 )
 from tabletop.envs.hkk.effects import Reach
 from tabletop.envs.hkk.figures import kinds_of
-from tabletop.envs.hkk.steps import MAIN_PHASES, WINDOWS
+from tabletop.envs.hkk.steps import MAIN_PHASES, SACRIFICE, WINDOWS
 from tabletop.envs.hkk.zones import InPlay
 
 if TYPE_CHECKING:
@@ -260,7 +260,9 @@ def ability_uses(state: HkkState, seat: int) -> Iterator[int]:
 def usable(state: HkkState, seat: int, entry: InPlay, ability: Any) -> bool:
     """HK-1.4, HK-4.2, HK-4.4, HK-7.10, HK-8.3: who may pay and use ``ability`` now."""
     creature = figures.is_creature(entry)
-    if ability.timing == "instant" and state.phase not in WINDOWS:
+    if state.phase not in WINDOWS and not (
+        ability.timing == "preparation" and state.phase == SACRIFICE
+    ):
         return False
     if not creature and (
         not entry.active or (entry.area == "attached" and not _host_alive(state, entry))

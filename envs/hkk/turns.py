@@ -199,21 +199,35 @@ class Upkeep(Phase):
 
 
 class Sacrifice(Phase):
-    """HK-5.2: active monsters of the reserve showing components, for those components."""
+    """HK-5.2: active monsters of the reserve showing components, for those components;
+    and the abilities whose card allows them in the preparation phase (HK-8.3).
+
+    **Project decision**: nobody may answer in a preparation phase (no instant may be
+    played, HK-3.1), so such an ability takes effect at once, and a creature it brings to
+    0 life or less dies at once (no life-saving window without instants)."""
 
     name = "sacrifice"
 
     def legal(self, state: HkkState) -> list[int]:
         seat = state.active
-        return [PASS, *(SACRIFICE_BASE + p for p, e in enumerate(state.tables[seat][:MAX_TABLE])
-                        if e.area == "reserve" and e.active and isinstance(e.card, Monster)
-                        and e.card.components)]  # fmt: skip
+        sacrifices = [SACRIFICE_BASE + p for p, e in enumerate(state.tables[seat][:MAX_TABLE])
+                      if e.area == "reserve" and e.active and isinstance(e.card, Monster)
+                      and e.card.components]  # fmt: skip
+        return sorted([PASS, *sacrifices, *plays.ability_uses(state, seat)])
 
     def apply(self, state: HkkState, action: int) -> None:
         seat = state.active
-        if action == PASS:
+        kind, fields = decode(action)
+        if kind == "pass":
             state.draw(seat)  # HK-3.2
             open_window(state, MAIN)
+            return
+        if kind == "activate":
+            target = plays.iid_of_ref(state, seat, fields[2])
+            plays.use_ability(state, seat, fields[0], fields[1], target)
+            item = state.stack.items.pop()
+            plays.resolve_play(state, item.controller, item.what)
+            plays.kill_dying(state)
             return
         entry = state.tables[seat][action - SACRIFICE_BASE]
         state.leave(entry, "discard", gives=False)

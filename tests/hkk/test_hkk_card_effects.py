@@ -5,10 +5,13 @@ names its rule."""
 
 from __future__ import annotations
 
+import tomllib
+
 from hkk_positions import HOLD, act, declare_state, names, on_table, stacked, step, texts
 
 from tabletop.envs.hkk import figures
-from tabletop.envs.hkk.engine import HkkState
+from tabletop.envs.hkk.cards import data_path, parse_pool
+from tabletop.envs.hkk.engine import HkkGame, HkkState
 
 
 def test_hk_4_5_a_galetki_eats_the_components_of_a_mutant() -> None:
@@ -176,3 +179,73 @@ def test_hk_3_1_the_active_player_orders_the_upkeep() -> None:
     assert late.legal_actions() != [] and names(late, "discard", 1) == ["Magma Wyrm"], (
         "0 magic points left: the second is sacrificed without asking"
     )
+
+
+def test_hk_8_4_a_chain_of_three_answers() -> None:
+    state = stacked([{"hand": ["Fire Bolt", "Unweave", *HOLD["hand"]], "vp": 6},
+                     {"hand": ["Unweave"], "vp": 3, "reserve": ["Hill Giant"]}])  # fmt: skip
+    act(state, "play h0 Fire Bolt on their #0 Hill Giant", "play h0 Unweave")
+    assert [state.card(i.what.iid).name for i in state.stack.items] == ["Fire Bolt", "Unweave"]
+    assert state.player == 0, "the chain's turn back to the first player"
+    act(state, "play h0 Unweave")
+    assert on_table(state, 1, "Hill Giant").damage == 3, "the last Unweave cancelled the first"
+    assert names(state, "discard", 1) == ["Unweave"]
+    assert names(state, "discard", 0) == ["Unweave", "Fire Bolt"]
+
+
+def test_hk_7_10_a_passivation_ability_only_from_the_reserve_while_active() -> None:
+    state = stacked([{"guard": ["Bog Witch"], "reserve": ["Bog Witch", {"card": "Bog Witch",
+                      "active": False}], **HOLD}, {"reserve": ["Hill Giant"]}])  # fmt: skip
+    used = {text.split(" on ")[0] for text in texts(state) if text.startswith("use")}
+    assert used == {"use #1 Bog Witch 1"}
+    act(state, "use #1 Bog Witch 1 on their #0 Hill Giant")
+    assert on_table(state, 1, "Hill Giant").poison == 1
+    assert not state.tables[0][1].active
+
+
+def test_hk_6_4_a_breath_paid_in_life_where_the_card_allows() -> None:
+    state = stacked([{"guard": ["Magma Wyrm"], "vp": 1, **{"hand": HOLD["hand"]}}, {}],
+                    phase="after attacks")  # fmt: skip
+    assert "breathe #0 Magma Wyrm 4 at player" in texts(state)
+    act(state, "breathe #0 Magma Wyrm 3 at player")
+    assert state.vp[0] == 0 and state.life == [18, 17]
+
+
+def test_hk_6_4_direct_damage_effects_and_simultaneous_resolution() -> None:
+    own = {"guard": ["Thunder Kite", "Ember Drake"], "vp": 5, **{"hand": HOLD["hand"]}}
+    state = stacked([own, {"guard": ["Stray Wolf", "Kiln Salamander"]}], phase="after attacks")
+    act(state, "direct #0 Thunder Kite", "breathe #1 Ember Drake 2 at their #1 Kiln Salamander")
+    assert on_table(state, 1, "Stray Wolf").damage == 1, "2 life on defence"
+    salamander = on_table(state, 1, "Kiln Salamander")
+    assert salamander.damage == 1, "immune to the fire breath, not to the lightning"
+    assert state.vp[0] == 1
+
+
+def test_hk_7_1_poison_immunity() -> None:
+    state = declare_state(["Blight Spider"], ["Thornhide Boar"])
+    act(state, "attack #0 Blight Spider at their #0 Thornhide Boar")
+    assert on_table(state, 1, "Thornhide Boar").poison == 0
+
+
+def test_hk_1_2_a_guard_post_that_loses_a_place_sends_a_creature_back() -> None:
+    theirs = {"guard": ["Stray Wolf", "Grub Swarm", "Twisted Hound", "Sellsword"],
+              "beside": ["Stone Watchtower"]}  # fmt: skip
+    state = stacked([{"hand": ["Scorched Earth", *HOLD["hand"]], "vp": 5}, theirs])
+    act(state, "play h0 Scorched Earth on their #4 Stone Watchtower")
+    assert [e.area for e in figures.creatures(state, 1)] == ["guard"] * 3 + ["reserve"]
+
+
+def test_hk_8_3_an_ability_allowed_in_the_preparation_phase() -> None:
+    data = tomllib.loads(data_path("pool.toml").read_text(encoding="utf-8"))
+    shrine = {"name": "Dawn Shrine", "type": "building", "text": "Preparation: +2 life.",
+              "builders": 1, "structure": 3,
+              "activated": [{"passivate": True, "timing": "preparation",
+                             "effects": [{"do": "gain_life", "amount": 2}]}]}  # fmt: skip
+    game = HkkGame(pool=parse_pool({**data, "card": [*data["card"], shrine]}, "pool.toml"))
+    own = {"beside": ["Dawn Shrine", "Forge"], "life": 10}
+    state = game.stacked_state([{}, own], phase="healing")
+    assert texts(state) == ["pass", "use #0 Dawn Shrine 1", "use #1 Forge 1"], "instant speed"
+    act(state, "pass")
+    assert step(state) == "sacrifice" and texts(state) == ["pass", "use #0 Dawn Shrine 1"]
+    act(state, "use #0 Dawn Shrine 1")
+    assert state.life[1] == 12 and not state.tables[1][0].active
