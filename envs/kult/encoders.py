@@ -999,10 +999,10 @@ def unseen_counts(
 class WorkingCopy:
     """An observer's last encoding of one position (``KultState.encodings``, never copied
     with the state), and what each part of it was written from: a part (a station's row,
-    a seat block, a hand slot's row, a count vector: cached arrays, never modified) is written
-    again only when it is another object, so a step rewrites what changed and the table
-    features before the seat blocks. The position columns of the cross rows never change:
-    they are written once."""
+    a part of the table features, a seat block, a hand slot's row, a count vector: cached
+    arrays and tuples, never modified) is written again only when it is another object, so
+    a step rewrites only what changed. The position columns of the cross rows never
+    change: they are written once."""
 
     __slots__ = ("vector", "shape", "starts", "player", "geo", "views", "written")
 
