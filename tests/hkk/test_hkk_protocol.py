@@ -1,18 +1,17 @@
 """The kit's generic checks on HKK's engine (not registered yet, so the conformance suite
 does not run it): the ``State`` contract in random play, clones, the seed, the notation of
-every action id, and what a player is shown of the moves against ``resample_hidden``
-(HK-11.1: the opponent's hand and both decks' order are hidden)."""
+every action id, and what a player is shown of the moves (texts, events, the picture and
+both encoders' observations) against ``resample_hidden`` (HK-11.1: the opponent's hand
+and both decks' order are hidden)."""
 
 from __future__ import annotations
 
 import random
 
-import numpy as np
-
 from tabletop.envs.core import checks
-from tabletop.envs.core.protocol import Game
 from tabletop.envs.hkk.actions import NUM_ACTIONS
-from tabletop.envs.hkk.engine import HkkGame, HkkState
+from tabletop.envs.hkk.encoders import ENCODERS
+from tabletop.envs.hkk.engine import HkkGame
 
 GAME = HkkGame(decks=("stronghold", "venom"))
 
@@ -40,26 +39,6 @@ def test_every_action_id_has_a_text_and_legal_texts_read_back() -> None:
         state.apply(rng.choice(state.legal_actions()))
 
 
-class PublicFigures:
-    """A stand-in encoder until HKK has its own: the public figures of both players
-    (life, magic points, components, hand, deck and discard sizes, HK-11.1)."""
-
-    name = "public_figures"
-    version = 1
-
-    def shape(self, game: Game) -> tuple[int, ...]:
-        return (12,)
-
-    def encode(self, state: HkkState, player: int) -> np.ndarray:
-        rows = [
-            (state.life[s], state.vp[s], state.components[s], len(state.hands[s]),
-             len(state.decks[s]), len(state.discards[s]))
-            for s in (player, 1 - player)
-        ]  # fmt: skip
-        return np.array(rows, dtype=np.float32).ravel()
-
-
 def test_hk_11_1_moves_shown_reveal_nothing_hidden() -> None:
-    encoders = {"public_figures": PublicFigures()}
-    report = checks.check_no_text_leak(GAME, encoders, games=1, seed=2, actions_per_state=2)
+    report = checks.check_no_text_leak(GAME, ENCODERS, games=1, seed=2, actions_per_state=2)
     assert report is not None

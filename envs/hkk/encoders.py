@@ -1,0 +1,603 @@
+"""HKK observation encoders: one seat's view (HK-11.1) as float32 arrays.
+
+Both read only what the observing seat may see: every card on either table with its marks
+(active or passive, damage and life now with the defence bonus of HK-4.3, damage taken,
+poison and +1/+1 counters, levels, what it is attached to, the abilities it holds now),
+the chain (every card played is public), the combat declared so far, both players' life,
+magic points, components, hand, deck, discard and Void sizes, the step and who decides;
+of the hands only the observer's own, by card; of the decks only the observer's own
+deck's contents as counts (its deck list less the cards it has seen elsewhere: never the
+order, never a card of the other deck). ``state.resample_hidden(seat, rng)`` re-draws
+exactly the other hand and both decks' order and contents-per-instance, none of which an
+encoding reads, so ``seat``'s observation is unchanged by it.
+
+Seats are relative to the observer ("own", then "enemy"). Every card row carries the
+card's features from the data (type, colour, cost, damage, life, components, buildings'
+and items' figures, the abilities of HK-7 as printed, its modifiers, and its effects
+summed per vocabulary primitive), so a new card or primitive needs no new encoder code.
+Every value lies in [-1, 1] (figures are divided by the scale named in the layout, then
+clipped).
+
+The entity encoder is a ``CARD_ROWS + TABLE_ROWS`` x ``WIDTH`` matrix: one row per card
+position, then rows holding the table features flattened and zero-padded. The flat
+encoder is the table features, the same card rows flattened, then per-card counts.
+
+Card rows (``CARD_ROWS`` = 72), in order:
+
+=========  ====  ============================================================
+first row  rows  what
+=========  ====  ============================================================
+0          16    the observer's hand slots 0-15 (``actions.MAX_HAND``)
+16         24    the observer's table positions 0-23 (``actions.MAX_TABLE``)
+40         24    the other player's table positions 0-23
+64         8     the chain, from its top down (the first 8 items)
+=========  ====  ============================================================
+
+A card row (``WIDTH`` = 141 columns; ``row_layout()`` names them):
+
+======  ====  ====================================================================
+offset  size  meaning
+======  ====  ====================================================================
+0       5     position one-hot: own hand, own table, enemy table, own chain item,
+              enemy chain item
+5       4     area on the table one-hot: guard post, reserve, beside, attached
+9       82    the card's data (``STATIC_FEATURES``): type, colour, figures, printed
+              abilities, costs, modifiers, effects per primitive
+91      37    in play (``PLAY_FEATURES``): active, damage and life now, damage taken,
+              counters, levels, host, combat, the abilities held now
+128     13    on the chain (``CHAIN_FEATURES``): card or ability, depth, target
+======  ====  ====================================================================
+
+The table features (``TABLE_FEATURES``, ``TABLE_SIZE`` = 77 numbers):
+
+======  ====  ====================================================================
+offset  size  meaning
+======  ====  ====================================================================
+0       2     life / 20: own, enemy (negative once at 0 or below)
+2       2     life at the start of the turn / 20: own, enemy
+4       2     magic points / 20: own, enemy
+6       2     magic point limit / 40: own, enemy
+8       2     components / 10: own, enemy
+10      2     turns taken / 10 (the income of HK-3.1): own, enemy
+12      2     guard post places / 6: own, enemy
+14      2     hand size / 16: own, enemy
+16      2     deck size / 40: own, enemy
+18      2     discard pile size / 40: own, enemy
+20      2     Void size / 40: own, enemy
+22      13    the step one-hot (``steps.PHASE_NAMES``)
+35      1     it is the observer's turn
+36      1     the observer decides now
+37      1     the observer has priority in the window
+38      1     passes in a row in the window / 2
+39      1     a life-saving window is open (HK-4.2)
+40      1     chain length / 8
+41      7     the pending decision's kind one-hot (``CHOICES``)
+48      1     decisions queued after it / 4
+49      1     1 if the observer declares in the direct-damage step
+50      1     passes in a row in the direct-damage step / 2
+51      2     direct damage declared / 10: own, enemy
+53      2     attacks declared on the player / 3: at the observer, at the enemy
+55      1     turns without a card left in any deck and no damage / 10 (HK-2.3)
+56      1     turn / 100
+57      20    the effect primitives on the chain's top item (``PRIMITIVES``), 1 each
+======  ====  ====================================================================
+
+The flat encoder's counts (``COUNT_BLOCKS``), one number per pool card each, / 3: the
+observer's own deck (contents, not order), own discard pile, enemy discard pile, own
+Void, enemy Void. With the starter pool (100 cards) the flat vector has
+77 + 72 x 141 + 5 x 100 = 10,729 numbers and the entity matrix is 73 x 141.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from tabletop.envs.core.cards.encoding import zone_counts
+from tabletop.envs.core.layout import Layout, stack_layout
+from tabletop.envs.hkk import figures, plays
+from tabletop.envs.hkk.actions import MAX_HAND, MAX_TABLE
+from tabletop.envs.hkk.cards import CARD_TYPES, Card, Pool, load_pool
+from tabletop.envs.hkk.combat import PLAYER, SpoilsChoice, StrikeBackChoice
+from tabletop.envs.hkk.effects import VOCAB, Colour, Group, Immunity, Source
+from tabletop.envs.hkk.galetki import EatChoice
+from tabletop.envs.hkk.steps import PHASE_NAMES
+from tabletop.envs.hkk.turns import UpkeepChoice, UpkeepOrder
+from tabletop.envs.hkk.zones import InPlay
+
+if TYPE_CHECKING:
+    from tabletop.envs.hkk.engine import HkkGame, HkkState
+
+CHAIN_ROWS = 8
+"""Chain items encoded, from the top: deeper ones are counted in the chain length only."""
+POSITIONS = ("own hand", "own table", "enemy table", "own chain item", "enemy chain item")
+AREAS = ("guard", "reserve", "beside", "attached")
+COLOURS: tuple[str, ...] = Colour.__args__  # type: ignore[attr-defined]
+FORMS: tuple[str, ...] = Immunity.__args__  # type: ignore[attr-defined]
+SOURCES: tuple[str, ...] = Source.__args__  # type: ignore[attr-defined]
+GROUPS: tuple[str, ...] = Group.__args__  # type: ignore[attr-defined]
+PRIMITIVES = tuple(VOCAB.primitives)
+ATTACH_KINDS = ("creature", "item", "building", "enchantment")
+CHOICES = (
+    ("builders", plays.BuildersChoice), ("optional trigger", plays.OptionalChoice),
+    ("strike back", StrikeBackChoice), ("spoils", SpoilsChoice), ("eat", EatChoice),
+    ("upkeep order", UpkeepOrder), ("upkeep", UpkeepChoice),
+)  # fmt: skip
+"""The kinds of pending decision (``state.choice``), one column each."""
+
+STATIC_FEATURES = (
+    *(f"type {t}" for t in CARD_TYPES), *(f"colour {c}" for c in COLOURS), "cost / 10",
+    "damage / 10", "life / 20", "components / 5", "item use", "builders / 5",
+    "structure / 20", "carried item", "levels given / 3",
+    *(f"attaches to {a}" for a in ATTACH_KINDS), "has a play condition",
+    *(f"immune to {f}" for f in FORMS), "magic attack", "magic defence", "poison / 3",
+    "invisible", "sees invisible", "flying", "swimming", "untargetable by / 7",
+    "unaffected by / 7", "regeneration cost / 5", "breath / 10", "direct effects",
+    "direct cost / 10", "activated abilities / 3", "activated vp cost / 10",
+    "upkeep drawback", "drawbacks / 3", "levels with abilities / 3", "bonus damage / 5",
+    "bonus life / 5", "grants abilities", "guard places / 3", "vp limit / 10",
+    "group", "group is the enemy's", *(f"effect {p} / 5" for p in PRIMITIVES),
+)  # fmt: skip
+PLAY_FEATURES = (
+    "active", "damage now / 10", "life now / 20", "life left / 20", "damage taken / 20",
+    "poison counters / 5", "+1/+1 counters / 5", "levels / 5", "regenerated / 5",
+    "boost damage / 5", "boost life / 5", "breathed", "host position + 1 / 24",
+    "cards attached / 5", "attacks the player", "attacks a card", "attacked by / 2",
+    "strikes back", "moved in the swap", "subject of the pending decision",
+    "target on the chain", "shielded by a body part",
+    *(f"holds immunity to {f}" for f in FORMS), "holds magic attack", "holds magic defence",
+    "holds poison / 3", "holds invisible", "holds sees invisible", "holds flying",
+    "holds swimming", "holds regeneration / 5", "holds untargetable / 7",
+    "holds unaffected / 7",
+)  # fmt: skip
+CHAIN_FEATURES = (
+    "a card played", "an ability", "ability number / 3", "depth from the top / 8",
+    "targets an own table card", "targets an enemy table card", "targets a discarded card",
+    "target position + 1 / 24", "the card is not on a table", "answered by the item above",
+    "controller decides now", "has no target", "shielded",
+)  # fmt: skip
+P, A, C = len(POSITIONS), len(AREAS), len(STATIC_FEATURES)
+S, K = len(PLAY_FEATURES), len(CHAIN_FEATURES)
+STATIC_AT, PLAY_AT, CHAIN_AT = P + A, P + A + C, P + A + C + S
+WIDTH = CHAIN_AT + K
+ROW_BLOCKS = (
+    ("hand", MAX_HAND, "own hand slots"),
+    ("own_table", MAX_TABLE, "own table positions"),
+    ("enemy_table", MAX_TABLE, "enemy table positions"),
+    ("chain", CHAIN_ROWS, "chain items, top first"),
+)
+CARD_ROWS = sum(rows for _, rows, _ in ROW_BLOCKS)
+HAND_ROW, OWN_ROW, ENEMY_ROW, CHAIN_ROW = (
+    sum(rows for _, rows, _ in ROW_BLOCKS[:i]) for i in range(len(ROW_BLOCKS))
+)
+TABLE_FEATURES = (
+    ("life", 2, "life / 20: own, enemy"),
+    ("life_at_start", 2, "life at the start of the turn / 20: own, enemy"),
+    ("vp", 2, "magic points / 20: own, enemy"),
+    ("vp_limit", 2, "magic point limit / 40: own, enemy"),
+    ("components", 2, "components / 10: own, enemy"),
+    ("turns_taken", 2, "turns taken / 10: own, enemy"),
+    ("guard_places", 2, "guard post places / 6: own, enemy"),
+    ("hand_sizes", 2, "hand size / 16: own, enemy"),
+    ("deck_sizes", 2, "deck size / 40: own, enemy"),
+    ("discard_sizes", 2, "discard pile size / 40: own, enemy"),
+    ("void_sizes", 2, "Void size / 40: own, enemy"),
+    ("step", len(PHASE_NAMES), "one-hot: " + ", ".join(PHASE_NAMES)),
+    ("my_turn", 1, "1 if it is the observer's turn"),
+    ("my_decision", 1, "1 if the observer decides now"),
+    ("my_priority", 1, "1 if the observer has priority in the window"),
+    ("passes", 1, "passes in a row in the window / 2"),
+    ("saving", 1, "1 while a life-saving window is open"),
+    ("chain_length", 1, "chain length / 8"),
+    ("choice", len(CHOICES), "the pending decision one-hot: " + ", ".join(n for n, _ in CHOICES)),
+    ("queued", 1, "decisions queued after the pending one / 4"),
+    ("declarer", 1, "1 if the observer declares in the direct-damage step"),
+    ("direct_passes", 1, "passes in a row in the direct-damage step / 2"),
+    ("direct_declared", 2, "direct damage declared / 10: own, enemy"),
+    ("player_attacks", 2, "attacks declared on a player / 3: on the observer, on the enemy"),
+    ("quiet_turns", 1, "turns with both decks empty and nothing changing / 10 (HK-2.3)"),
+    ("turn", 1, "turn / 100"),
+    ("chain_top", len(PRIMITIVES), "effect primitives of the chain's top item, 1 each"),
+)  # fmt: skip
+TABLE_SIZE = sum(size for _, size, _ in TABLE_FEATURES)
+TABLE_ROWS = -(-TABLE_SIZE // WIDTH)
+COUNT_BLOCKS = ("own deck", "own discard pile", "enemy discard pile", "own Void", "enemy Void")
+
+
+def row_layout() -> Layout:
+    """(part, columns, features) of a card row, shared by both encoders."""
+    return stack_layout(
+        [
+            ("position", P, "one-hot: " + ", ".join(POSITIONS)),
+            ("area", A, "one-hot: " + ", ".join(AREAS)),
+            ("card", C, ", ".join(STATIC_FEATURES)),
+            ("in_play", S, ", ".join(PLAY_FEATURES)),
+            ("chain", K, ", ".join(CHAIN_FEATURES)),
+        ]
+    )
+
+
+def flat_layout(pool: Pool | None = None) -> Layout:
+    """(feature, slice, meaning) of every part of the flat vector for ``pool`` (default
+    the starter pool: each count block has one entry per pool card)."""
+    pool = pool if pool is not None else load_pool()
+    parts = list(TABLE_FEATURES)
+    parts += [(name, rows * WIDTH, f"{what}: {rows} rows of {WIDTH} (row_layout)")
+              for name, rows, what in ROW_BLOCKS]  # fmt: skip
+    parts += [
+        (f"{block} counts".replace(" ", "_"), len(pool.cards), f"copies in the {block} / 3")
+        for block in COUNT_BLOCKS
+    ]
+    return stack_layout(parts)
+
+
+# ----- a card's data ---------------------------------------------------------------------------
+
+
+def _magnitude(effect: Any) -> float:
+    """An effect's size: the sum of its numeric parameters (an amount, counters, cards,
+    a boost's damage and life), or 1 for one without any."""
+    numbers = [v for _, v in effect.params if isinstance(v, int) and not isinstance(v, bool)]
+    return float(sum(abs(v) for v in numbers)) if numbers else 1.0
+
+
+def card_effects(card: Card) -> list[Any]:
+    """Every effect the card can run: on play (taken or optional), in upkeep, through its
+    activated abilities and its direct damage."""
+    effects = [e for group in card.triggers.values() for e in group]
+    effects += [e for ability in getattr(card, "activated", ()) for e in ability.effects]
+    direct = getattr(card, "direct", None)
+    if direct is not None:
+        effects += direct.effects
+    return effects
+
+
+def _primitive_sums(effects: Iterable[Any]) -> list[float]:
+    sums = dict.fromkeys(PRIMITIVES, 0.0)
+    for effect in effects:
+        sums[effect.do] += _magnitude(effect)
+    return [sums[p] / 5 for p in PRIMITIVES]
+
+
+def _abilities(abilities: Any) -> list[float]:
+    """HK-7's abilities, printed or held, in the order of the feature names."""
+    return [
+        *(float(f in abilities.immunity) for f in FORMS),
+        float(abilities.magic_attack),
+        float(abilities.magic_defence),
+        abilities.poison / 3,
+        float(abilities.invisible),
+        float(abilities.sees_invisible),
+        float(abilities.flying),
+        float(abilities.swimming),
+        len(abilities.untargetable) / len(SOURCES),
+        len(abilities.unaffected) / len(SOURCES),
+    ]
+
+
+def _statics(card: Card) -> dict[str, list[Any]]:
+    found: dict[str, list[Any]] = {}
+    for kind, params in getattr(card, "statics", ()):
+        found.setdefault(kind, []).append(params)
+    return found
+
+
+def _modifier_features(card: Card) -> list[float]:
+    statics = _statics(card)
+    group = getattr(card, "group", None)
+    return [
+        sum(p.damage for p in statics.get("bonus", ())) / 5,
+        sum(p.life for p in statics.get("bonus", ())) / 5,
+        float("grant" in statics),
+        sum(p.places for p in statics.get("guard_size", ())) / 3,
+        sum(p.amount for p in statics.get("vp_limit", ())) / 10,
+        float(group is not None),
+        float(group is not None and group.startswith("enemy")),
+    ]
+
+
+def _creature_features(card: Card) -> list[float]:
+    abilities = getattr(card, "abilities", None)
+    direct = getattr(card, "direct", None)
+    drawbacks = getattr(card, "drawbacks", ())
+    activated = getattr(card, "activated", ())
+    printed = _abilities(abilities) if abilities is not None else [0.0] * 14
+    return [
+        *printed,
+        (abilities.regeneration if abilities is not None else 0) / 5,
+        (direct.breath or 0) / 10 if direct is not None else 0.0,
+        float(direct is not None and bool(direct.effects)),
+        (direct.vp if direct is not None else 0) / 10,
+        len(activated) / 3,
+        sum(a.vp for a in activated) / 10,
+        float(any(d.kind == "upkeep" for d in drawbacks)),
+        len(drawbacks) / 3,
+        len(getattr(card, "at_level", ())) / 3,
+    ]
+
+
+def static_features(card: Card) -> list[float]:
+    """The card's features from the data, in ``STATIC_FEATURES`` order."""
+    attach = getattr(card, "attach", None)
+    return [
+        *(float(t == card.TYPE) for t in CARD_TYPES),
+        *(float(card.colour == c) for c in COLOURS),
+        getattr(card, "cost", 0) / 10,
+        getattr(card, "damage", 0) / 10,
+        getattr(card, "life", 0) / 20,
+        getattr(card, "components", 0) / 5,
+        float(getattr(card, "item_use", False)),
+        getattr(card, "builders", 0) / 5,
+        getattr(card, "structure", 0) / 20,
+        float(getattr(card, "carried", False)),
+        getattr(card, "levels", 0) / 3,
+        *(float(attach == a) for a in ATTACH_KINDS),
+        float(card.condition is not None),
+        *_creature_features(card),
+        *_modifier_features(card),
+        *_primitive_sums(card_effects(card)),
+    ]
+
+
+_STATIC_ROWS: dict[int, tuple[Pool, np.ndarray]] = {}
+
+
+def static_rows(pool: Pool) -> np.ndarray:
+    """``STATIC_FEATURES`` of every pool card by index, cached per pool (they never change)."""
+    cached = _STATIC_ROWS.get(id(pool))
+    if cached is None or cached[0] is not pool:
+        rows = np.array([static_features(card) for card in pool.cards], dtype=np.float32)
+        cached = _STATIC_ROWS[id(pool)] = (pool, rows.reshape(len(pool.cards), C))
+    return cached[1]
+
+
+# ----- the table and the chain ------------------------------------------------------------------
+
+
+def _chain_targets(state: HkkState) -> set[int]:
+    return {item.what.target for item in state.stack.items if item.what.target is not None}
+
+
+def _choice_subject(state: HkkState) -> int | None:
+    """The card a pending decision is about (a building, a trigger's card, an item, an
+    upkeep), if it names one."""
+    choice = state.choice
+    if choice is None:
+        return None
+    if isinstance(choice, StrikeBackChoice):
+        return choice.defenders[0]
+    return getattr(choice, "iid", None)
+
+
+def _combat_marks(state: HkkState, entry: InPlay) -> list[float]:
+    fight = state.fight
+    if fight is None:
+        return [0.0] * 5
+    aim = fight.attacks.get(entry.iid)
+    return [
+        float(aim == PLAYER),
+        float(aim is not None and aim != PLAYER),
+        len(fight.attackers_of(entry.iid)) / 2,
+        float(entry.iid in fight.strikes_back),
+        float(entry.iid in fight.moved),
+    ]
+
+
+def play_features(state: HkkState, seat: int, entry: InPlay, marks: tuple[Any, ...]) -> list[float]:
+    """``PLAY_FEATURES`` of ``entry`` on ``seat``'s table; ``marks``: the chain's targets,
+    the pending decision's subject, the shielded iids and the table's positions by iid."""
+    targets, subject, shielded, positions = marks
+    creature = figures.is_creature(entry)
+    held = figures.held(state, entry) if creature else None
+    host = positions.get(entry.host)
+    riders = sum(1 for other in state.tables[seat] if other.host == entry.iid)
+    life = figures.life(state, entry) if creature or entry.card.TYPE == "building" else 0
+    return [
+        float(entry.active),
+        figures.damage(state, entry) / 10 if creature else 0.0,
+        life / 20,
+        (life - entry.damage) / 20 if life else 0.0,
+        entry.damage / 20,
+        entry.poison / 5,
+        entry.counters / 5,
+        entry.levels / 5,
+        entry.regenerated / 5,
+        entry.boost[0] / 5,
+        entry.boost[1] / 5,
+        float(entry.breathed),
+        (host + 1) / MAX_TABLE if host is not None else 0.0,
+        riders / 5,
+        *_combat_marks(state, entry),
+        float(entry.iid == subject),
+        float(entry.iid in targets),
+        float(entry.iid in shielded),
+        *(_abilities(held) if held is not None else [0.0] * 14),
+        (held.regeneration if held is not None else 0) / 5,
+    ]
+
+
+def _table_rows(state: HkkState, seat: int, position: int, rows: np.ndarray,
+                marks: tuple[Any, ...]) -> None:  # fmt: skip
+    """Write ``seat``'s table into ``rows`` (``MAX_TABLE`` rows) with position column
+    ``position`` (1 own, 2 enemy)."""
+    statics = static_rows(state.game.pool)
+    for slot, entry in enumerate(state.tables[seat][:MAX_TABLE]):
+        row = rows[slot]
+        row[position] = 1.0
+        row[P + AREAS.index(entry.area)] = 1.0
+        row[STATIC_AT:PLAY_AT] = statics[entry.card.index]
+        row[PLAY_AT:CHAIN_AT] = play_features(state, seat, entry, marks)
+
+
+def _where(state: HkkState, iid: int, player: int) -> tuple[str, int]:
+    """("own" | "enemy", table position) of a card on a table, else ("", -1)."""
+    for seat, side in ((player, "own"), (1 - player, "enemy")):
+        for position, entry in enumerate(state.tables[seat]):
+            if entry.iid == iid:
+                return side, position
+    return "", -1
+
+
+def chain_features(state: HkkState, player: int, depth: int, item: Any) -> list[float]:
+    """``CHAIN_FEATURES`` of the chain item ``depth`` places below the top."""
+    play = item.what
+    side, position = _where(state, play.target, player) if play.target is not None else ("", -1)
+    discarded = play.target is not None and not side
+    source_side, _ = _where(state, play.iid, player)
+    shielded = any(shield[0] == play for shield in state.shields)
+    return [
+        float(play.ability < 0),
+        float(play.ability >= 0),
+        max(play.ability + 1, 0) / 3,
+        depth / CHAIN_ROWS,
+        float(side == "own"),
+        float(side == "enemy"),
+        float(discarded),
+        (position + 1) / MAX_TABLE,
+        float(not source_side),
+        float(depth > 0),
+        float(state.player == item.controller),
+        float(play.target is None),
+        float(shielded),
+    ]
+
+
+def _chain_rows(state: HkkState, player: int, rows: np.ndarray) -> None:
+    statics = static_rows(state.game.pool)
+    items = state.stack.items[::-1][:CHAIN_ROWS]
+    for depth, item in enumerate(items):
+        row = rows[depth]
+        row[3 if item.controller == player else 4] = 1.0
+        row[STATIC_AT:PLAY_AT] = statics[state.card(item.what.iid).index]
+        row[CHAIN_AT:] = chain_features(state, player, depth, item)
+
+
+def fill_card_rows(state: HkkState, player: int, rows: np.ndarray) -> None:
+    """Write the ``CARD_ROWS`` x ``WIDTH`` card rows of ``player``'s view into ``rows``
+    (all zero)."""
+    statics = static_rows(state.game.pool)
+    for slot, iid in enumerate(state.hands[player][:MAX_HAND]):
+        rows[HAND_ROW + slot, 0] = 1.0
+        rows[HAND_ROW + slot, STATIC_AT:PLAY_AT] = statics[state.card(iid).index]
+    shielded = {iid for _, iid in state.shields}
+    for seat, start, position in ((player, OWN_ROW, 1), (1 - player, ENEMY_ROW, 2)):
+        positions = {entry.iid: i for i, entry in enumerate(state.tables[seat])}
+        marks = (_chain_targets(state), _choice_subject(state), shielded, positions)
+        _table_rows(state, seat, position, rows[start : start + MAX_TABLE], marks)
+    _chain_rows(state, player, rows[CHAIN_ROW : CHAIN_ROW + CHAIN_ROWS])
+
+
+def _pair(values: Sequence[float], player: int, scale: float) -> list[float]:
+    return [values[player] / scale, values[1 - player] / scale]
+
+
+def _sizes(zones: Sequence[Sequence[Any]], player: int, scale: float) -> list[float]:
+    return [len(zones[player]) / scale, len(zones[1 - player]) / scale]
+
+
+def _fight_features(state: HkkState, player: int) -> list[float]:
+    fight = state.fight
+    if fight is None:
+        return [0.0] * 6
+    declared = [0, 0]
+    for breath in fight.breaths:
+        declared[breath.seat] += breath.amount
+    at_player = [0, 0]  # the active player's creatures attack (HK-6.2)
+    at_player[1 - state.active] = sum(1 for aim in fight.attacks.values() if aim == PLAYER)
+    return [
+        float(fight.declarer == player),
+        fight.passes / 2,
+        *_pair(declared, player, 10),
+        *_pair(at_player, player, 3),
+    ]
+
+
+def _chain_top(state: HkkState) -> list[float]:
+    if not state.stack:
+        return [0.0] * len(PRIMITIVES)
+    play = state.stack.top.what
+    used = {e.do for e in plays.effects_of(state.card(play.iid), play.ability)}
+    return [float(p in used) for p in PRIMITIVES]
+
+
+def table_features(state: HkkState, player: int) -> list[float]:
+    """The ``TABLE_FEATURES`` of ``player``'s view, in order."""
+    choice = state.choice
+    return [
+        *_pair(state.life, player, 20),
+        *_pair(state.life_at_start, player, 20),
+        *_pair(state.vp, player, 20),
+        *_pair([figures.vp_limit(state, s) for s in (0, 1)], player, 40),
+        *_pair(state.components, player, 10),
+        *_pair(state.turns_taken, player, 10),
+        *_pair([figures.guard_size(state, s) for s in (0, 1)], player, 6),
+        *_sizes(state.hands, player, MAX_HAND),
+        *_sizes(state.decks, player, 40),
+        *_sizes(state.discards, player, 40),
+        *_sizes(state.voids, player, 40),
+        *(float(state.phase == p) for p in range(len(PHASE_NAMES))),
+        float(state.active == player and state.winner is None),
+        float(state.player == player and state.winner is None),
+        float(state.priority == player),
+        state.passes / 2,
+        float(state.saving),
+        len(state.stack.items) / CHAIN_ROWS,
+        *(float(isinstance(choice, kind)) for _, kind in CHOICES),
+        len(state.queued) / 4,
+        *_fight_features(state, player),
+        state.quiet_turns / 10,
+        state.turn / 100,
+        *_chain_top(state),
+    ]
+
+
+def _counted_zones(player: int) -> tuple[tuple[str, int], ...]:
+    """The zones counted per card: the own deck (its contents are known, not its order),
+    both discard piles and both Voids."""
+    enemy = 1 - player
+    return (("deck", player), ("discard", player), ("discard", enemy), ("void", player),
+            ("void", enemy))  # fmt: skip
+
+
+class FlatEncoder:
+    """One float32 vector; ``flat_layout(pool)`` documents its slices."""
+
+    name = "flat"
+    version = 0
+
+    def shape(self, game: HkkGame) -> tuple[int, ...]:
+        return (TABLE_SIZE + CARD_ROWS * WIDTH + len(COUNT_BLOCKS) * len(game.pool.cards),)
+
+    def encode(self, state: HkkState, player: int) -> np.ndarray:
+        count = len(state.game.pool.cards)
+        rows_end = TABLE_SIZE + CARD_ROWS * WIDTH
+        out = np.zeros(rows_end + len(COUNT_BLOCKS) * count, dtype=np.float32)
+        out[:TABLE_SIZE] = table_features(state, player)
+        fill_card_rows(state, player, out[TABLE_SIZE:rows_end].reshape(CARD_ROWS, WIDTH))
+        out[rows_end:] = zone_counts(state.table, _counted_zones(player), count) / 3
+        return np.clip(out, -1.0, 1.0, out=out)
+
+
+class EntityEncoder:
+    """Rows 0-71: card positions (``ROW_BLOCKS``), each a position one-hot, an area
+    one-hot, the card's data, its marks in play and its chain item; the last
+    ``TABLE_ROWS`` rows hold ``TABLE_FEATURES`` flattened and zero-padded. Empty positions
+    are all zeros."""
+
+    name = "entity"
+    version = 0
+
+    def shape(self, game: HkkGame) -> tuple[int, ...]:
+        return (CARD_ROWS + TABLE_ROWS, WIDTH)
+
+    def encode(self, state: HkkState, player: int) -> np.ndarray:
+        out = np.zeros((CARD_ROWS + TABLE_ROWS, WIDTH), dtype=np.float32)
+        fill_card_rows(state, player, out[:CARD_ROWS])
+        start = CARD_ROWS * WIDTH
+        out.reshape(-1)[start : start + TABLE_SIZE] = table_features(state, player)
+        return np.clip(out, -1.0, 1.0, out=out)
+
+
+ENCODERS = {"flat": FlatEncoder(), "entity": EntityEncoder()}
