@@ -136,7 +136,12 @@ def _own_flying(state: HkkState, entry: InPlay) -> bool:
         return True
     seat = controller(state, entry)
     return any(params.flying for a in attached(state, seat, entry) if a.active
-               for kind, params in a.card.statics if kind == "grant")  # fmt: skip
+               for kind, params in statics(a) if kind == "grant")  # fmt: skip
+
+
+def statics(entry: InPlay) -> tuple[tuple[str, Any], ...]:
+    """The continuous effects of a card on the table (none for creatures and level-ups)."""
+    return getattr(entry.card, "statics", ())
 
 
 def _levels_reached(entry: InPlay) -> Iterator[Any]:
@@ -151,7 +156,7 @@ def modifiers(state: HkkState, entry: InPlay) -> Iterator[tuple[str, Any]]:
     unaffected = set(entry.card.abilities.unaffected)
     for card in attached(state, seat, entry):
         if card.active and not kinds_of(card.card, False) & unaffected:
-            yield from getattr(card.card, "statics", ())
+            yield from statics(card)
     for side, table in enumerate(state.tables):
         relation = "own" if side == seat else "enemy"
         for card in table:
@@ -159,7 +164,7 @@ def modifiers(state: HkkState, entry: InPlay) -> Iterator[tuple[str, Any]]:
             if (card.area == "beside" and card.active and group is not None
                     and not kinds_of(card.card, False) & unaffected
                     and _in_group(state, group, relation, entry)):  # fmt: skip
-                yield from card.card.statics
+                yield from statics(card)
 
 
 def held(state: HkkState, entry: InPlay) -> Held:
@@ -208,7 +213,7 @@ def is_creature(entry: InPlay) -> bool:
 def _table_statics(state: HkkState, seat: int, name: str) -> Iterator[Any]:
     for card in state.tables[seat]:
         if card.area == "beside" and card.active:
-            yield from (params for kind, params in card.card.statics if kind == name)
+            yield from (params for kind, params in statics(card) if kind == name)
 
 
 def guard_size(state: HkkState, seat: int) -> int:

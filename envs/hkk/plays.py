@@ -541,14 +541,17 @@ def dying(state: HkkState) -> list[InPlay]:
 
 
 def settle_damage(state: HkkState) -> None:
-    """After damage: buildings dealt their structure fall (HK-6.8), and a creature at 0
-    life or less opens a life-saving window (HK-4.2)."""
+    """After a resolution: buildings dealt their structure fall (HK-6.8); limits that
+    shrank hold again (the guard post's places, magic points above a lost higher limit,
+    HK-2.1); poison counters fall off the immune (HK-7.1); a creature at 0 life or less
+    opens a life-saving window (HK-4.2)."""
     for seat in (0, 1):
         for entry in [e for e in state.tables[seat] if isinstance(e.card, Building)]:
             if entry.damage >= entry.card.structure:
                 state.leave(entry, "discard")
     fit_guard_posts(state)
     for seat in (0, 1):
+        state.vp[seat] = min(state.vp[seat], figures.vp_limit(state, seat))  # HK-2.1
         for entry in figures.creatures(state, seat):
             if entry.poison and "poison" in figures.held(state, entry).immunity:
                 entry.poison = 0  # HK-7.1: counters fall off once it is immune
