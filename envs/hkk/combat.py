@@ -201,6 +201,13 @@ def _breath_targets(state: HkkState, seat: int) -> list[int]:
     return targets
 
 
+def _unaffected(state: HkkState, target: InPlay) -> bool:
+    """HK-7.7: a creature that abilities have no effect on takes no breath."""
+    return figures.is_creature(target) and bool(
+        figures.held(state, target).unaffected & DIRECT_KINDS
+    )
+
+
 def declare_direct(state: HkkState, position: int, amount: int, target: int) -> None:
     """Pay for and note a declaration; the other player declares next."""
     fight = state.fight
@@ -245,7 +252,7 @@ def resolve_direct(state: HkkState) -> None:
             state.hurt_player(1 - breath.seat, breath.amount)
         else:
             target = plays.find(state, breath.target)
-            if target is not None:
+            if target is not None and not _unaffected(state, target):
                 before = target.damage
                 plays.hurt(state, target, breath.amount, card.direct.form)
                 if target.damage > before:

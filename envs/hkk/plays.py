@@ -203,11 +203,17 @@ def card_plays(state: HkkState, seat: int) -> Iterator[int]:
         card = state.card(iid)
         if not (fast or isinstance(card, Instant)) or not affordable(state, seat, card):
             continue
-        if state.saving and not saves(effects_of(card, -1)):
+        if opening_save(state) and not saves(effects_of(card, -1)):
             continue
         if card.condition is not None and not card.condition.holds(state, Context(seat, iid)):
             continue
         yield from (play_action(slot, ref) for ref in _refs(state, seat, card))
+
+
+def opening_save(state: HkkState) -> bool:
+    """In a life-saving window only what raises life opens the chain (HK-4.2); once
+    something is on it, every answer is open (a reaction may cancel the saving card)."""
+    return state.saving and not state.stack
 
 
 def affordable(state: HkkState, seat: int, card: Card) -> bool:
@@ -245,7 +251,7 @@ def ability_uses(state: HkkState, seat: int) -> Iterator[int]:
         for index, ability in enumerate(getattr(entry.card, "activated", ())[:MAX_ABILITIES]):
             if not usable(state, seat, entry, ability):
                 continue
-            if state.saving and not saves(ability.effects):
+            if opening_save(state) and not saves(ability.effects):
                 continue
             reach = chosen_reach(ability.effects)
             if reach is None:

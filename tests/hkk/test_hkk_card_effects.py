@@ -249,3 +249,15 @@ def test_hk_8_3_an_ability_allowed_in_the_preparation_phase() -> None:
     assert step(state) == "sacrifice" and texts(state) == ["pass", "use #0 Dawn Shrine 1"]
     act(state, "use #0 Dawn Shrine 1")
     assert state.life[1] == 12 and not state.tables[1][0].active
+
+
+def test_hk_4_2_a_saving_card_may_be_answered() -> None:
+    state = stacked([{"hand": ["Fire Bolt", "Unweave", *HOLD["hand"]], "vp": 6},
+                     {"hand": ["Wild Growth"], "vp": 2, "reserve": ["Hill Giant"]}])  # fmt: skip
+    state.tables[1][0].damage = 3
+    act(state, "play h0 Fire Bolt on their #0 Hill Giant", "pass", "pass")  # nobody answers
+    assert state.saving and state.player == 1, "the giant is at 0 life: a life-saving window"
+    act(state, "play h0 Wild Growth on my #0 Hill Giant")
+    assert texts(state) == ["pass", "play h0 Unweave"], "only an answer opens no chain"
+    act(state, "play h0 Unweave")
+    assert names(state, "discard", 1) == ["Wild Growth", "Hill Giant"]
