@@ -130,7 +130,7 @@ def describe_event(
     cards = state.game.cards
     who = f"Player {facts['player']}" if "player" in facts else ""
     name = cards[facts["card"]].name if facts.get("card") is not None else ""
-    on = _target_text(cards, facts.get("target"))
+    on = _target_text(cards, facts.get("target")) if kind in ("card_played", "ability_used") else ""
     match kind:
         case "cards_drawn":
             text = f"{who} draws {facts['count']} card(s)"
