@@ -4,7 +4,17 @@ it checks. Moves are given in the game's notation (``envs/hkk/notation.py``)."""
 from __future__ import annotations
 
 import pytest
-from hkk_positions import act, declare_state, names, on_table, stacked, step, texts
+from hkk_positions import (
+    GAME,
+    HOLD,
+    act,
+    declare_state,
+    names,
+    on_table,
+    stacked,
+    step,
+    texts,
+)
 
 from tabletop.envs.core.protocol import IllegalActionError
 from tabletop.envs.hkk import figures
@@ -336,3 +346,47 @@ def test_hk_2_3_life_saved_before_the_end_of_the_turn_counts() -> None:
 def test_hk_2_3_empty_decks_and_ten_quiet_turns_are_a_draw() -> None:
     state = stacked([{}, {}], phase="healing")
     assert state.winner == DRAW and state.quiet_turns == 10
+
+
+# ----- more of HK-2, HK-6, HK-8, HK-9 --------------------------------------------------------
+
+
+def test_hk_2_2_five_cards_each_and_the_first_player_by_the_seed() -> None:
+    firsts = set()
+    for seed in range(12):
+        state = GAME.new_state(seed)
+        for seat in (0, 1):  # before anyone's first decision, only the draws took cards
+            drawn = len(GAME.decks[seat].cards) - len(state.decks[seat])
+            assert drawn == 5 + state.turns_taken[seat], "the first player draws too"
+        first = state.active if state.turn % 2 else 1 - state.active
+        firsts.add(first)
+    assert firsts == {0, 1}
+
+
+def test_hk_6_6_an_attacker_whose_target_left_hits_nothing() -> None:
+    theirs = {"hand": ["Sudden Tide"], "vp": 2}
+    state = declare_state(["Hill Giant", "Ash Roc"], ["Stray Wolf"], **theirs)
+    act(state, "attack #0 Hill Giant at their #0 Stray Wolf", "attack #1 Ash Roc at player")
+    assert state.player == 1 and step(state) == "after attacks"
+    act(state, "play h0 Sudden Tide on my #0 Stray Wolf")
+    assert state.life[1] == 17 and names(state, "hand", 1) == ["Stray Wolf"]
+    assert on_table(state, 0, "Hill Giant").damage == 0, "struck by nobody, struck nothing"
+
+
+def test_hk_9_4_a_galetki_with_a_drawback_carries_one_body_part() -> None:
+    shaper = {"card": "Galetki Shaper", "attached": ["Leather Wings"]}
+    own = {"hand": ["Bone Spurs", "Chitin Plates"], "vp": 5,
+           "reserve": [shaper, "Galetki Stalker"]}  # fmt: skip
+    state = stacked([own, {}])
+    assert texts(state) == ["pass", "play h0 Bone Spurs on my #2 Galetki Stalker",
+                            "play h1 Chitin Plates on my #2 Galetki Stalker"]  # fmt: skip
+
+
+def test_hk_8_1_an_attached_enchantment_leaves_with_its_creature() -> None:
+    theirs = {"reserve": [{"card": "Hill Giant", "attached": ["Binding Chains"]}]}
+    state = stacked([{"hand": ["Banish", *HOLD["hand"]], "vp": 6}, theirs])
+    giant = on_table(state, 1, "Hill Giant")
+    assert figures.damage(state, giant) == 4, "5, less 2 bound, +1 on defence"
+    act(state, "play h0 Banish on their #0 Hill Giant")
+    assert names(state, "void", 1) == ["Hill Giant"] and names(state, "discard", 1) == [
+        "Binding Chains"]  # fmt: skip
