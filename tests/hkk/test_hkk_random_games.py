@@ -2,7 +2,8 @@
 with the invariants of the rules checked after every decision: card conservation across
 the zones (HK-1.2), life and magic points within their limits (HK-2.1), the guard post's
 places (HK-1.2) and its creatures never passive (HK-1.4), legal actions sorted and in the
-action space, and every game ending by HK-2.3 (never by the safety net on decisions)."""
+action space, the texts, picture and events of the moves readable, and every game ending by
+HK-2.3 (never by the safety net on decisions)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from tabletop.envs.hkk.engine import HkkGame, HkkState
 from tabletop.envs.hkk.zones import PILES
 
 GAMES_PER_PAIR = 16
+RENDER_EVERY = 3
+"""Decisions between two looks at the picture and events (they cost more than a move)."""
 PAIRS = list(itertools.product(PACKAGED_DECKS, repeat=2))
 
 
@@ -45,9 +48,22 @@ def play_out(game: HkkGame, seed: int) -> HkkState:
     rng = random.Random(seed)
     while not state.is_terminal():
         check_invariants(state, total)
-        state.apply(rng.choice(state.legal_actions()))
+        action = rng.choice(state.legal_actions())
+        for observer in (None, 0, 1):
+            assert state.action_to_string(action, observer)
+        state.apply(action)
+        if state.plies % RENDER_EVERY == 0:
+            check_shown(state)
     check_invariants(state, total)
+    check_shown(state)
     return state
+
+
+def check_shown(state: HkkState) -> None:
+    """The picture and the events of the last decision, for everyone (HK-11.1)."""
+    for observer in (None, 0, 1):
+        assert state.render(observer)
+        assert all(event.text for event in state.last_events(observer))
 
 
 @pytest.mark.parametrize(("first", "second"), PAIRS)
