@@ -37,7 +37,7 @@ from tabletop.envs.hkk.encoders import (
 )
 from tabletop.envs.hkk.engine import HkkGame, HkkState
 from tabletop.envs.hkk.steps import PHASE_NAMES
-from tests.hkk.hkk_positions import act, stacked
+from tests.hkk.hkk_positions import act, declare_state, stacked
 
 FLAT, ENTITY = ENCODERS["flat"], ENCODERS["entity"]
 TABLE = {name: part for name, part, _ in stack_layout(TABLE_FEATURES)}
@@ -196,3 +196,18 @@ def test_hk_8_4_the_chain_and_its_target() -> None:
     assert table[TABLE["chain_top"]][damage] == 1.0
     assert play_feature(rows[OWN_ROW], "target on the chain") == 1.0
     assert table[TABLE["my_decision"]][0] == 1.0  # player 1 may answer
+
+
+def test_hk_6_2_the_declared_attacks_seen_by_the_defender() -> None:
+    state = declare_state(["Hill Giant", "Ash Roc"], ["Stray Wolf"], hand=["Frost Ray"], vp=5)
+    act(state, "attack #0 Hill Giant at their #0 Stray Wolf", "attack #1 Ash Roc at player")
+    assert state.current_player == 1  # the window before the strike: Frost Ray may answer
+    table, rows, _ = both_views(state, 1)
+    wolf, giant, roc = rows[OWN_ROW], rows[ENEMY_ROW], rows[ENEMY_ROW + 1]
+    assert play_feature(wolf, "attacked by / 2") == 0.5
+    assert play_feature(wolf, "strikes back") == 1.0
+    assert play_feature(giant, "attacks a card") == 1.0
+    assert play_feature(roc, "attacks the player") == 1.0
+    assert play_feature(roc, "attacks a card") == 0.0
+    assert table[TABLE["player_attacks"]].tolist() == pytest.approx([1 / 3, 0.0])
+    assert table[TABLE["my_priority"]][0] == 1.0 and table[TABLE["my_turn"]][0] == 0.0

@@ -57,7 +57,8 @@ def test_beats_random_play_in_at_least_90_percent_with_seats_swapped() -> None:
 
 
 def test_hk_11_1_never_decides_on_hidden_cards() -> None:
-    for first, second in (("venom", "stronghold"), ("devourers", "skyfire")):
+    for first, second in (("venom", "stronghold"), ("devourers", "skyfire"),
+                          ("skyfire", "venom"), ("stronghold", "devourers")):  # fmt: skip
         report = checks.check_agent_never_peeks(
             HkkGame(decks=(first, second)), HkkHeuristic, games=2, seed=3, twins=2
         )
@@ -120,6 +121,18 @@ def test_hk_4_2_heals_its_creature_in_the_life_saving_window() -> None:
     act(state, "pass")
     assert state.saving and state.current_player == 0
     assert chosen(state) == "play h0 Wild Growth on my #0 Hill Giant"
+
+
+def test_hk_7_9_regenerates_its_creature_out_of_the_life_saving_window() -> None:
+    """Frost Ray takes the hurt Mossback Troll (5/5 on the other's turn, 4 damage) to -1:
+    two points of regeneration, a magic point each, bring it back to 1."""
+    mine = {"guard": [{"card": "Mossback Troll", "damage": 4}], "vp": 5}
+    theirs = {"guard": ["Stray Wolf"], "hand": ["Frost Ray", "Stray Wolf"], "vp": 5}
+    state = stacked([mine, theirs], active=1)
+    act(state, "play h0 Frost Ray on their #0 Mossback Troll", "pass")
+    assert state.saving
+    assert decide(state, 3) == ["regenerate #0 Mossback Troll"] * 2 + ["pass"]
+    assert state.tables[0][0].card.name == "Mossback Troll" and state.vp[0] == 3
 
 
 def test_hk_8_4_cancels_a_card_that_would_take_a_creature() -> None:
