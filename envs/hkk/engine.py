@@ -169,7 +169,7 @@ class HkkState(PhasedState):
         "game", "rng", "table", "tables", "hands", "decks", "discards", "voids", "chain_cards",
         "life", "vp", "components", "turns_taken", "turn", "plies", "active", "phase",
         "priority", "passes", "stack", "shields", "saving", "choice", "queued", "fight",
-        "quiet_turns",
+        "quiet_turns", "memo",
         "life_at_start", "winner", "counters", "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
@@ -192,6 +192,8 @@ class HkkState(PhasedState):
         self.passes = 0
         self.stack = Chain(2)
         self.shields: set[tuple[plays.Play, int]] = set()
+        self.memo: dict[tuple[str, int], Any] | None = None
+        """Figures remembered while the legal actions are worked out (``figures``)."""
         self.saving = False
         self.choice: plays.Choice | None = None
         self.queued: list[plays.Choice] = []
@@ -238,9 +240,15 @@ class HkkState(PhasedState):
         self.choice = self.queued.pop(0) if self.queued else None
 
     def _compute_legal(self) -> list[int]:
-        if self.choice is not None:
-            return self.choice.legal(self)
-        return self.PHASES[self.phase].legal(self)
+        """The legal actions; working them out changes nothing, so figures asked again
+        and again meanwhile are remembered (``memo``) and forgotten after."""
+        self.memo = {}
+        try:
+            if self.choice is not None:
+                return self.choice.legal(self)
+            return self.PHASES[self.phase].legal(self)
+        finally:
+            self.memo = None
 
     def _do(self, action: int) -> None:
         self.plies += 1
@@ -408,6 +416,7 @@ class HkkState(PhasedState):
         other.queued = self.queued[:]
         other.stack = self.stack.copy()
         other.shields = set(self.shields)
+        other.memo = None
         other.fight = None if self.fight is None else self.fight.copy()
         other.counters = dict(self.counters)
         other._rewards = self._rewards[:]

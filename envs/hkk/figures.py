@@ -10,6 +10,7 @@ the turn, and the defence bonus of HK-4.3. A passive card gives nothing (HK-1.4)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -67,12 +68,16 @@ def kinds_of(card: Any, ability: bool) -> frozenset[str]:
     abilities') count as for HK-7.7's protections: ``cards`` always, its type and the
     type's plural, ``spells`` for the spell types; ``abilities`` (and ``items`` for an
     item's)."""
+    return _kinds(card.TYPE, ability)
+
+
+@functools.cache
+def _kinds(kind: str, ability: bool) -> frozenset[str]:
+    """``kinds_of`` by card type, worked out once per type (it is asked on every look)."""
     if ability:
-        return frozenset({"abilities", "cards", *(("items",) if card.TYPE == "item" else ())})
-    kinds = {"cards", card.TYPE, PLURALS.get(card.TYPE, card.TYPE)}
-    if card.is_spell:
-        kinds.add("spells")
-    return frozenset(kinds)
+        return frozenset({"abilities", "cards", *(("items",) if kind == "item" else ())})
+    spells = ("spells",) if kind in ("enchantment", "sorcery", "instant") else ()
+    return frozenset({"cards", kind, PLURALS.get(kind, kind), *spells})
 
 
 def controller(state: HkkState, entry: InPlay) -> int:
@@ -153,22 +158,36 @@ def modifiers(state: HkkState, entry: InPlay) -> Iterator[tuple[str, Any]]:
     attached to it, or lying on either table with a group that takes it in; none of a
     kind its card says has no effect on it (HK-7.7)."""
     seat = controller(state, entry)
-    unaffected = set(entry.card.abilities.unaffected)
-    for card in attached(state, seat, entry):
-        if card.active and not kinds_of(card.card, False) & unaffected:
-            yield from statics(card)
+    unaffected = frozenset(entry.card.abilities.unaffected)
+    host = entry.iid
     for side, table in enumerate(state.tables):
         relation = "own" if side == seat else "enemy"
         for card in table:
+            if not card.active or (card.host != host and card.area != "beside"):
+                continue
+            if unaffected and kinds_of(card.card, False) & unaffected:
+                continue
+            if card.host == host:
+                yield from statics(card)
+                continue
             group = getattr(card.card, "group", None)
-            if (card.area == "beside" and card.active and group is not None
-                    and not kinds_of(card.card, False) & unaffected
-                    and _in_group(state, group, relation, entry)):  # fmt: skip
+            if group is not None and _in_group(state, group, relation, entry):
                 yield from statics(card)
 
 
 def held(state: HkkState, entry: InPlay) -> Held:
-    """The creature's abilities now (HK-7)."""
+    """The creature's abilities now (HK-7); remembered while the legal actions are worked
+    out (``HkkState.memo``: nothing changes then)."""
+    memo = state.memo
+    if memo is not None:
+        key = ("held", entry.iid)
+        if key not in memo:
+            memo[key] = _held(state, entry)
+        return memo[key]
+    return _held(state, entry)
+
+
+def _held(state: HkkState, entry: InPlay) -> Held:
     result = Held()
     result.add(entry.card.abilities)
     for level in _levels_reached(entry):
@@ -180,6 +199,18 @@ def held(state: HkkState, entry: InPlay) -> Held:
 
 
 def _bonus(state: HkkState, entry: InPlay, figure: str) -> int:
+    """What a creature's ``damage`` or ``life`` has beyond its card's (remembered as
+    ``held``'s)."""
+    memo = state.memo
+    if memo is not None:
+        key = (figure, entry.iid)
+        if key not in memo:
+            memo[key] = _bonus_now(state, entry, figure)
+        return memo[key]
+    return _bonus_now(state, entry, figure)
+
+
+def _bonus_now(state: HkkState, entry: InPlay, figure: str) -> int:
     total = sum(getattr(params, figure) for kind, params in modifiers(state, entry)
                 if kind == "bonus")  # fmt: skip
     total += entry.counters + entry.levels
@@ -204,6 +235,13 @@ def life(state: HkkState, entry: InPlay) -> int:
 def remaining(state: HkkState, entry: InPlay) -> int:
     """Life left: full life less damage taken (HK-4.2); 0 or less is dying."""
     return life(state, entry) - entry.damage
+
+
+def lowers_life(state: HkkState) -> bool:
+    """Whether an active card in play gives some creature less life (a bonus below 0)."""
+    return any(kind == "bonus" and params.life < 0
+               for table in state.tables for card in table if card.active
+               for kind, params in statics(card))  # fmt: skip
 
 
 def is_creature(entry: InPlay) -> bool:

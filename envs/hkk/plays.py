@@ -408,11 +408,13 @@ def _put_permanent(state: HkkState, seat: int, play: Play, card: Card) -> bool:
         if play.target not in hosts or (play, play.target) in state.shields:
             return False
         host = find(state, play.target)
-        side = figures.controller(state, host)  # type: ignore[arg-type]
-        if isinstance(card, LevelUp):
-            host.levels += card.levels  # type: ignore[union-attr]
-        return state.enter(side, play.iid, ("chain", seat), "attached", active=True,
-                           host=play.target) is not None  # fmt: skip
+        assert host is not None
+        side = figures.controller(state, host)
+        entered = state.enter(side, play.iid, ("chain", seat), "attached", active=True,
+                              host=play.target)  # fmt: skip
+        if entered is not None and isinstance(card, LevelUp):
+            host.levels += card.levels  # HK-4.4
+        return entered is not None
     active = not isinstance(card, Building)  # HK-9.1; enchantments, items, skills: HK-8.1
     return state.enter(seat, play.iid, ("chain", seat), "beside", active=active) is not None
 
@@ -541,9 +543,12 @@ def passivate(state: HkkState, entry: InPlay) -> None:
 
 
 def dying(state: HkkState) -> list[InPlay]:
-    """Creatures at 0 life or less (HK-4.2)."""
+    """Creatures at 0 life or less (HK-4.2). Only one with damage or a life boost below
+    0 can be, unless some card lowers life (then every creature is looked at)."""
+    lowered = figures.lowers_life(state)
     return [e for seat in (0, 1) for e in figures.creatures(state, seat)
-            if figures.remaining(state, e) <= 0]  # fmt: skip
+            if (lowered or e.damage > 0 or e.boost[1] < 0)
+            and figures.remaining(state, e) <= 0]  # fmt: skip
 
 
 def settle_damage(state: HkkState) -> None:
