@@ -164,9 +164,7 @@ def _on_creature(state: HkkState, entry: InPlay, effect: Any) -> float:
             return -value if effect.amount >= remaining else -0.1 * effect.amount
         case "poison":
             return -value if effect.counters + entry.poison >= remaining else -0.5 * effect.counters
-        case "destroy" | "exile":
-            return -value
-        case "steal":
+        case "destroy" | "exile" | "steal":
             return -value
         case "bounce":
             return -0.6 * value
@@ -193,9 +191,7 @@ def _on_entry(state: HkkState, entry: InPlay, effect: Any, player: int) -> float
     side = _side(state, entry, player)
     if figures.is_creature(entry):
         gain = _on_creature(state, entry, effect)
-        if effect.do == "steal":
-            gain = -2.0 * entry_value(state, entry)
-        return side * gain
+        return side * gain * (2.0 if effect.do == "steal" else 1.0)  # stolen: lost and won
     worth = entry_value(state, entry)
     if effect.do == "damage" and isinstance(entry.card, Building):
         worth *= min(1.0, effect.amount / max(1, entry.card.structure - entry.damage))
