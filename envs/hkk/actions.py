@@ -24,11 +24,15 @@ range              size   fields                                                
 ``PAY``            1      pay an upkeep drawback (``PASS`` refuses: sacrifice)   HK-7.11
 ``PLAY_BASE``      1168   hand slot 0-15 x ref: play a card from hand            HK-3.3
 ``ACTIVATE_BASE``  5256   table position 0-23 x ability 0-2 x ref                HK-7
-``SACRIFICE_BASE`` 24     table position: sacrifice a monster for components     HK-5.2
+``SACRIFICE_BASE`` 24     table position: a monster for its components in the    HK-5.2
+                          preparation phase; in a window a mutant for +1/+1      HK-4.5
+                          counters, or a body part to shield its galetki         HK-9.4
 ``GUARD_BASE``     24     table position: reserve creature to the guard post     HK-3.4
 ``RESERVE_BASE``   24     table position: guard-post creature to the reserve     HK-3.4
-``CHOOSE_BASE``    73     ref: the pending choice (builders, optional trigger,   HK-6.2
-                          which attacker a defender strikes back)
+``CHOOSE_BASE``    73     ref: the pending choice (the next upkeep, builders,    HK-3.1
+                          an optional trigger's target or ``nothing``, which     HK-6.2
+                          attacker a defender strikes back, a galetki eating,    HK-4.5
+                          a killer taking an item)                               HK-9.2
 ``ATTACK_BASE``    600    attacker position x target (0 the player, 1-24 the     HK-6.2
                           other player's table position 0-23)
 ``BREATH_BASE``    6000   creature position x damage 1-10 x target (as attacks)  HK-6.4
