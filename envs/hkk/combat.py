@@ -339,11 +339,14 @@ def offer_spoils(state: HkkState) -> bool:
 
 
 def _takers(state: HkkState, killers: Any, item: InPlay) -> list[InPlay]:
-    """The killers still in play that use items and carry none of the item's subtype."""
+    """The killers still in play and alive (not dying with their victim) that use items
+    and carry none of the item's subtype."""
     takers = []
     for iid in killers:
         killer = plays.find(state, iid)
         if killer is None or not killer.card.item_use or killer in takers:
+            continue
+        if figures.remaining(state, killer) <= 0:
             continue
         seat = figures.controller(state, killer)
         if not any(getattr(a.card, "subtype", None) == item.card.subtype

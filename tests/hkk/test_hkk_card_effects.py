@@ -261,3 +261,12 @@ def test_hk_4_2_a_saving_card_may_be_answered() -> None:
     assert texts(state) == ["pass", "play h0 Unweave"], "only an answer opens no chain"
     act(state, "play h0 Unweave")
     assert names(state, "discard", 1) == ["Wild Growth", "Hill Giant"]
+
+
+def test_hk_9_2_a_killer_dying_in_the_same_strike_takes_nothing() -> None:
+    theirs = [{"card": "Sellsword", "attached": ["Longsword"]}]
+    state = declare_state(["Knight Errant"], theirs)
+    state.tables[0][0].levels = 1
+    act(state, "attack #0 Knight Errant at their #0 Sellsword")
+    assert names(state, "discard", 1) == ["Longsword", "Sellsword"], "4/4 and 5/4: both fall"
+    assert names(state, "discard", 0) == ["Knight Errant"]
