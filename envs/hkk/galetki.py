@@ -71,6 +71,8 @@ def sacrifice(state: HkkState, seat: int, position: int) -> None:
 def _threats(state: HkkState, seat: int) -> Iterator[tuple[plays.Play, InPlay]]:
     """(chain item, galetki of ``seat``'s carrying a body part) where the item would do
     something to the galetki and is not shielded from it yet, the top of the chain first."""
+    if not state.stack:
+        return
     carriers = [g for g in galetki_of(state, seat) if _parts(state, seat, g)]
     for item in reversed(state.stack.items):
         play = item.what

@@ -274,14 +274,14 @@ def usable(state: HkkState, seat: int, entry: InPlay, ability: Any) -> bool:
         not entry.active or (entry.area == "attached" and not _host_alive(state, entry))
     ):
         return False
-    if creature and figures.remaining(state, entry) <= 0:
-        return False
     if ability.passivate and (not entry.active or (creature and entry.area != "reserve")):
         return False
     if ability.level and entry.levels < ability.level:
         return False
-    return (state.vp[seat] >= ability.vp and state.life[seat] >= ability.life
-            and state.components[seat] >= ability.components)  # fmt: skip
+    if not (state.vp[seat] >= ability.vp and state.life[seat] >= ability.life
+            and state.components[seat] >= ability.components):  # fmt: skip
+        return False
+    return not creature or figures.remaining(state, entry) > 0
 
 
 def _host_alive(state: HkkState, entry: InPlay) -> bool:
