@@ -682,8 +682,11 @@ CACHE_SEATS = True
 seat's rows and summary (by the seat's stamp), a station's row, a seat block, a discard
 pile's counts, the unseen counts, and each observer's last encoding of a position; off,
 every view is computed afresh (a test compares the two)."""
-CACHE_SIZE = 4096
-"""Cached entries per cache of a geometry; a cache is emptied when it is full."""
+CACHE_SIZE = 1024
+"""Cached entries per cache of a geometry; a cache is emptied when it is full. A few times
+what the positions in play use (per position its seats' views and 8 stations each: 32
+positions of 4 seats fill it), no more: every cached object is one more for the garbage
+collector to traverse, and with 4096 an env step took twice as many collections."""
 
 
 def seat_views(state: KultState, player: int, geo: Geometry) -> list[SeatView]:
