@@ -337,13 +337,14 @@ class HkkState(PhasedState):
         phase gives the other player its components (HK-5.1) unless ``gives`` is off (a
         sacrifice as a cost or for a drawback, poison)."""
         seat = figures.controller(self, entry)
+        position = self.tables[seat].index(entry)  # where everyone saw it
         for other in [e for e in self.tables[seat] if e.host == entry.iid]:
             self.leave(other, "discard")
         self.table.remove(entry, ("table", seat))
         self.table.put(entry.iid, (to, self.owner(entry.iid)))
         card = entry.card
         if isinstance(card, Creature):
-            self._record("creature_left", player=seat, card=card.index, to=to)
+            self._record("creature_left", player=seat, card=card.index, position=position, to=to)
             if to != "hand":
                 self.counters["creatures_died"] += 1
             if gives and to != "hand" and self.phase not in PREPARATION:

@@ -112,7 +112,8 @@ def shield(state: HkkState, seat: int, position: int) -> None:
     play, galetki = next((p, g) for p, g in _threats(state, seat) if g.iid == part.host)
     state.shields.add((play, galetki.iid))
     state.leave(part, "discard")
-    state._record("shielded", player=seat, card=galetki.card.index)
+    state._record("shielded", player=seat, card=galetki.card.index, position=position,
+                  part=part.card.index)  # fmt: skip
     state.passes = 0
 
 

@@ -139,7 +139,7 @@ def describe_event(
         case "ability_used":
             text = f"{who} uses {name}'s ability {facts['ability'] + 1}{on}"
         case "creature_left":
-            text = f"{who}'s {name} goes to the {facts['to']}"
+            text = f"{who}'s #{facts['position']} {name} goes to the {facts['to']}"
         case "attack_declared":
             at = facts["defender"]
             target = "the player" if at is None else f"#{at[0]} {cards[at[1]].name}"
@@ -152,7 +152,8 @@ def describe_event(
         case "item_taken":
             text = f"{who} takes {name} for a killer of its carrier"
         case "shielded":
-            text = f"{who} sacrifices a body part: {name} is shielded"
+            part = cards[facts["part"]].name
+            text = f"{who} sacrifices #{facts['position']} {part}: {name} is shielded"
         case "upkeep":
             text = f"Upkeep of {who}'s #{facts['position']} {name}"
         case "cancelled":

@@ -154,8 +154,11 @@ def matches(state: HkkState, seat: int, reach: Reach, entry: InPlay, kinds: froz
 
 def candidates(state: HkkState, seat: int, reach: Reach, kinds: frozenset[str]) -> list[int]:
     """The iids ``seat`` may choose for ``reach`` (HK-7.7: never one protected from it)."""
-    if reach.area == "discard":
-        return [i for i in state.discards[seat] if isinstance(state.card(i), Creature)]
+    if reach.area == "discard":  # the first copy of each: copies in a pile are alike
+        first = {state.card(i).index: i for i in reversed(state.discards[seat])}
+        pile = state.discards[seat]
+        return [i for i in pile if isinstance(state.card(i), Creature)
+                and first[state.card(i).index] == i]  # fmt: skip
     return [e.iid for table in state.tables for e in table
             if matches(state, seat, reach, e, kinds)]  # fmt: skip
 
@@ -197,10 +200,15 @@ def sorcery_speed(state: HkkState, seat: int) -> bool:
 
 
 def card_plays(state: HkkState, seat: int) -> Iterator[int]:
-    """Actions that play a card of ``seat``'s hand now."""
+    """Actions that play a card of ``seat``'s hand now: copies of one card are the same
+    play, so only the first copy in the hand is offered."""
     fast = sorcery_speed(state, seat)
+    offered: set[int] = set()
     for slot, iid in enumerate(state.hands[seat][:MAX_HAND]):
         card = state.card(iid)
+        if card.index in offered:
+            continue
+        offered.add(card.index)
         if not (fast or isinstance(card, Instant)) or not affordable(state, seat, card):
             continue
         if opening_save(state) and not saves(effects_of(card, -1)):

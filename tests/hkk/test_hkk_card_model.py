@@ -182,3 +182,19 @@ def test_hk_10_2_a_card_without_a_name_is_named_by_its_position() -> None:
 def test_hk_10_2_two_cards_may_not_share_a_name() -> None:
     with pytest.raises(CardDataError, match=r"card 'cave brute': field 'name': .*used twice"):
         load(ONE_OF_EACH[0], {**ONE_OF_EACH[1], "name": "cave brute"})
+
+
+@pytest.mark.parametrize(
+    ("card", "field"),
+    [
+        (creature(condition={"is": []}), "condition.is"),
+        (creature(on_play=[{"do": "draw", "cards": 1, "when": {"is": {"x": 1}}}]),
+         "on_play[0].when.is"),
+    ],
+)  # fmt: skip
+def test_hk_10_2_a_condition_named_by_a_list_or_table_is_a_card_data_error(
+    card: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(CardDataError, match="a condition is named by a string") as error:
+        load(card)
+    assert f"field '{field}'" in str(error.value)
