@@ -137,7 +137,7 @@ def describe_event(
         case "card_played":
             text = f"{who} plays {name}{on}"
         case "ability_used":
-            text = f"{who} uses {name}'s ability {facts['ability'] + 1}{on}"
+            text = f"{who} uses #{facts['position']} {name}'s ability {facts['ability'] + 1}{on}"
         case "creature_left":
             text = f"{who}'s #{facts['position']} {name} goes to the {facts['to']}"
         case "attack_declared":

@@ -330,8 +330,8 @@ def use_ability(state: HkkState, seat: int, position: int, index: int, target: i
     state.life[seat] -= ability.life
     state.components[seat] -= ability.components
     state.counters["abilities_used"] += 1
-    state._record("ability_used", player=seat, card=entry.card.index, ability=index,
-                  target=_index(state, target))  # fmt: skip
+    state._record("ability_used", player=seat, card=entry.card.index, position=position,
+                  ability=index, target=_index(state, target))  # fmt: skip
     if ability.passivate:
         entry.active = False
     if ability.sacrifice:
