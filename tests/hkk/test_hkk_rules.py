@@ -391,3 +391,20 @@ def test_hk_8_1_an_attached_enchantment_leaves_with_its_creature() -> None:
     act(state, "play h0 Banish on their #0 Hill Giant")
     assert names(state, "void", 1) == ["Hill Giant"] and names(state, "discard", 1) == [
         "Binding Chains"]  # fmt: skip
+
+
+def test_hk_3_7_damage_goes_in_the_healing_phase_poison_stays() -> None:
+    own = {"reserve": [{"card": "Hill Giant", "damage": 3, "poison": 1}],
+           "beside": [{"card": "Eyrie", "damage": 2}]}  # fmt: skip
+    state = stacked([own, {"hand": ["Stray Wolf"]}], phase="healing")
+    assert state.active == 1 and step(state) == "main"
+    assert [e.damage for e in state.tables[0]] == [0, 0] and state.tables[0][0].poison == 1
+
+
+def test_hk_7_9_regeneration_restores_at_most_4_a_turn() -> None:
+    troll = {"card": "Mossback Troll", "damage": 6}
+    state = stacked([{"reserve": [troll], "vp": 10, **{"hand": HOLD["hand"]}}, {}])
+    for _ in range(4):
+        act(state, "regenerate #0 Mossback Troll")
+    assert state.tables[0][0].damage == 2 and state.vp[0] == 6
+    assert "regenerate #0 Mossback Troll" not in texts(state)
