@@ -492,17 +492,15 @@ def reached(state: HkkState, context: Context, effect: Any) -> list[Any]:
     kinds = context.facts["kinds"]  # type: ignore[index]
     if reach.how == "player":
         return [1 - seat]
-    if reach.how == "answered":
-        below = state.stack.items[-1:] if state.stack else []
-        return [item for item in below]
+    if reach.how == "answered":  # the item under the reaction, now the chain's top
+        return state.stack.items[-1:]
     if reach.how == "self":
         entry = find(state, context.source)
         if entry is not None and entry.host is not None:
             entry = find(state, entry.host)
         return [entry] if entry is not None else []
     if reach.how == "each":
-        return [e for table in state.tables for e in table if matches(state, seat, reach, e, kinds)
-                and not figures.held(state, e).untargetable & kinds]  # fmt: skip
+        return [e for table in state.tables for e in table if matches(state, seat, reach, e, kinds)]
     if context.target is None:
         return []
     if reach.area == "discard":

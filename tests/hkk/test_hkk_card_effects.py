@@ -270,3 +270,10 @@ def test_hk_9_2_a_killer_dying_in_the_same_strike_takes_nothing() -> None:
     act(state, "attack #0 Knight Errant at their #0 Sellsword")
     assert names(state, "discard", 1) == ["Longsword", "Sellsword"], "4/4 and 5/4: both fall"
     assert names(state, "discard", 0) == ["Knight Errant"]
+
+
+def test_hk_7_7_an_effect_on_each_creature_passes_over_the_protected() -> None:
+    state = stacked([{"hand": ["Plague Cloud", *HOLD["hand"]], "vp": 5},
+                     {"reserve": ["Tide Serpent", "Hill Giant"]}])  # fmt: skip
+    act(state, "play h0 Plague Cloud")
+    assert [e.poison for e in state.tables[1]] == [0, 1], "sorceries cannot touch the serpent"
