@@ -277,3 +277,15 @@ def test_hk_7_7_an_effect_on_each_creature_passes_over_the_protected() -> None:
                      {"reserve": ["Tide Serpent", "Hill Giant"]}])  # fmt: skip
     act(state, "play h0 Plague Cloud")
     assert [e.poison for e in state.tables[1]] == [0, 1], "sorceries cannot touch the serpent"
+
+
+def test_hk_6_4_declarations_alternate_and_take_effect_together() -> None:
+    mine = {"guard": ["Cinder Whelp"], "vp": 2, **{"hand": HOLD["hand"]}}
+    state = stacked([mine, {"guard": ["Cinder Whelp"], "vp": 1}], phase="after attacks")
+    assert step(state) == "direct damage" and state.player == 0, "the attacking player first"
+    act(state, "breathe #0 Cinder Whelp 1 at their #0 Cinder Whelp")
+    assert state.player == 1 and state.tables[1][0].damage == 0, "declared, not yet dealt"
+    act(state, "breathe #0 Cinder Whelp 1 at their #0 Cinder Whelp")
+    assert names(state, "discard", 0) == ["Cinder Whelp"], "1 life: the breath kills it"
+    assert state.tables[1][0].damage == 1, "its own breath was dealt all the same"
+    assert state.vp == [1, 0]
