@@ -408,3 +408,29 @@ def test_hk_7_9_regeneration_restores_at_most_4_a_turn() -> None:
         act(state, "regenerate #0 Mossback Troll")
     assert state.tables[0][0].damage == 2 and state.vp[0] == 6
     assert "regenerate #0 Mossback Troll" not in texts(state)
+
+
+def test_hk_3_2_an_empty_deck_draws_nothing_and_nothing_else_happens() -> None:
+    state = stacked([{}, {"hand": ["Stray Wolf"], "deck": []}], phase="healing")
+    assert state.active == 1 and step(state) == "main" and not state.is_terminal()
+    assert names(state, "hand", 1) == ["Stray Wolf"]
+
+
+def test_hk_6_1_and_6_3_instants_before_and_after_the_attacks() -> None:
+    theirs = {"hand": ["Fire Bolt"], "vp": 2, "guard": ["Hill Giant"]}
+    state = stacked([{"guard": ["Stray Wolf"], **HOLD}, theirs], phase="swap")
+    act(state, "pass")
+    assert step(state) == "before attacks" and state.player == 1
+    act(state, "pass")
+    assert step(state) == "declare"
+    act(state, "attack #0 Stray Wolf at their #0 Hill Giant")
+    assert step(state) == "after attacks" and state.player == 1
+    assert "play h0 Fire Bolt on their #0 Stray Wolf" in texts(state)
+
+
+def test_hk_8_2_a_sorcery_happens_once_and_goes_to_the_discard_pile() -> None:
+    state = stacked([{"hand": ["Old Lore", *HOLD["hand"]], "deck": ["Ash Roc", "Hill Giant"],
+                      "vp": 4}, {}])  # fmt: skip
+    act(state, "play h0 Old Lore")
+    assert names(state, "hand", 0) == ["Stray Wolf", "Ash Roc", "Hill Giant"]
+    assert names(state, "discard", 0) == ["Old Lore"] and state.tables[0] == []
