@@ -3,7 +3,7 @@ event's target is a strike target, not a card's ``[seat, position, index]``)."""
 
 from __future__ import annotations
 
-from tests.hkk.hkk_positions import HOLD, act, stacked
+from hkk_positions import HOLD, act, stacked
 
 
 def test_hk_6_4_a_breath_declared_is_narrated_and_rendered() -> None:

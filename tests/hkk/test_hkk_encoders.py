@@ -11,6 +11,7 @@ import random
 
 import numpy as np
 import pytest
+from hkk_positions import act, declare_state, stacked
 
 from tabletop.envs.core import checks
 from tabletop.envs.core.layout import stack_layout
@@ -37,7 +38,6 @@ from tabletop.envs.hkk.encoders import (
 )
 from tabletop.envs.hkk.engine import HkkGame, HkkState
 from tabletop.envs.hkk.steps import PHASE_NAMES
-from tests.hkk.hkk_positions import act, declare_state, stacked
 
 FLAT, ENTITY = ENCODERS["flat"], ENCODERS["entity"]
 TABLE = {name: part for name, part, _ in stack_layout(TABLE_FEATURES)}

@@ -9,12 +9,13 @@ from __future__ import annotations
 import itertools
 import random
 
+from hkk_positions import HOLD, act, declare_state, stacked
+
 from tabletop.agents.base import RandomAgent, play_game
 from tabletop.envs.core import checks
 from tabletop.envs.hkk.cards import PACKAGED_DECKS
 from tabletop.envs.hkk.engine import HkkGame, HkkState
 from tabletop.envs.hkk.heuristic import HkkHeuristic
-from tests.hkk.hkk_positions import HOLD, act, declare_state, stacked
 
 PAIRS = list(itertools.product(PACKAGED_DECKS, repeat=2))
 
