@@ -84,8 +84,7 @@ class Fight:
 
 def attack_actions(state: HkkState) -> list[int]:
     """The active player's legal attack declarations now, and ``PASS``."""
-    seat, fight = state.active, state.fight
-    assert fight is not None
+    seat, fight = state.active, state.combat
     enemy = state.tables[1 - seat]
     guards = figures.guard(state, 1 - seat)
     through = all(fight.attackers_of(g.iid) for g in guards)
@@ -110,7 +109,7 @@ def attack_actions(state: HkkState) -> list[int]:
 def declare(state: HkkState, position: int, target: int) -> None:
     attacker = state.tables[state.active][position]
     aim = PLAYER if target == PLAYER_TARGET else state.tables[1 - state.active][target - 1].iid
-    state.fight.attacks[attacker.iid] = aim  # type: ignore[union-attr]
+    state.combat.attacks[attacker.iid] = aim
     state.counters["attacks"] += 1
     defender = None if aim == PLAYER else [target - 1, state.card(aim).index]
     state._record("attack_declared", player=state.active, card=attacker.card.index,
@@ -120,8 +119,7 @@ def declare(state: HkkState, position: int, target: int) -> None:
 def close_declarations(state: HkkState) -> None:
     """HK-6.2: a defender attacked once strikes that attacker; attacked twice, its
     owner chooses which (``StrikeBackChoice``, one defender at a time)."""
-    fight = state.fight
-    assert fight is not None
+    fight = state.combat
     defenders = sorted(e.iid for e in figures.guard(state, 1 - state.active)
                        if fight.attackers_of(e.iid))  # fmt: skip
     for defender in defenders:
@@ -142,13 +140,13 @@ class StrikeBackChoice(plays.Choice):
     defenders: tuple[int, ...]
 
     def legal(self, state: HkkState) -> list[int]:
-        attackers = state.fight.attackers_of(self.defenders[0])  # type: ignore[union-attr]
+        attackers = state.combat.attackers_of(self.defenders[0])
         return sorted(CHOOSE_BASE + enemy_ref(_position(state, 1 - self.seat, a))
                       for a in attackers)  # fmt: skip
 
     def apply(self, state: HkkState, action: int) -> None:
         chosen = state.tables[1 - self.seat][action - CHOOSE_BASE - enemy_ref(0)]
-        state.fight.strikes_back[self.defenders[0]] = chosen.iid  # type: ignore[union-attr]
+        state.combat.strikes_back[self.defenders[0]] = chosen.iid
         rest = self.defenders[1:]
         if rest:
             state.choice = StrikeBackChoice(self.seat, rest)
@@ -173,7 +171,7 @@ def breathers(state: HkkState, seat: int) -> list[tuple[int, InPlay]]:
 
 def direct_actions(state: HkkState) -> list[int]:
     """The declaring player's direct-damage declarations, and ``PASS``."""
-    seat = state.fight.declarer  # type: ignore[union-attr]
+    seat = state.combat.declarer
     legal = [PASS]
     targets = _breath_targets(state, seat)
     for position, entry in breathers(state, seat):
@@ -210,8 +208,7 @@ def _unaffected(state: HkkState, target: InPlay) -> bool:
 
 def declare_direct(state: HkkState, position: int, amount: int, target: int) -> None:
     """Pay for and note a declaration; the other player declares next."""
-    fight = state.fight
-    assert fight is not None
+    fight = state.combat
     seat = fight.declarer
     entry = state.tables[seat][position]
     entry.breathed = True
@@ -233,8 +230,7 @@ def declare_direct(state: HkkState, position: int, amount: int, target: int) -> 
 
 def pass_direct(state: HkkState) -> bool:
     """The declarer passes; ``True`` once both have passed in a row."""
-    fight = state.fight
-    assert fight is not None
+    fight = state.combat
     fight.passes += 1
     fight.declarer = 1 - fight.declarer
     return fight.passes >= 2
@@ -242,8 +238,7 @@ def pass_direct(state: HkkState) -> bool:
 
 def resolve_direct(state: HkkState) -> None:
     """All declared direct damage takes effect at once (HK-6.4); the excess is lost."""
-    fight = state.fight
-    assert fight is not None
+    fight = state.combat
     for breath in fight.breaths:
         card = state.card(breath.iid)
         if breath.amount == 0:
@@ -281,8 +276,7 @@ def strike_damage(state: HkkState, striker: InPlay, struck: InPlay) -> int:
 def strike(state: HkkState) -> None:
     """Every attacker and what it attacks hit each other at once (HK-6.6); poison counters
     go on every creature a poisonous creature strikes (HK-7.3)."""
-    fight = state.fight
-    assert fight is not None
+    fight = state.combat
     hits: list[tuple[InPlay, InPlay | int, int]] = []
     for attacker_iid, aim in fight.attacks.items():
         attacker = plays.find(state, attacker_iid)

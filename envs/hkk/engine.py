@@ -21,8 +21,10 @@ Reading a position (all public unless said):
   and ``passes`` in a window, ``stack`` (the chain, HK-8.4: ``plays.Play`` items),
   ``shields`` (chain item, galetki iid) pairs a body part absorbed (HK-9.4),
   ``saving`` (a life-saving window is open, HK-4.2), ``choice`` (a pending
-  ``plays.Choice``), ``fight`` (``combat.Fight``, the combat in progress);
-- ``winner`` once over (``DRAW`` for a draw).
+  ``plays.Choice``) and ``queued`` (those waiting behind it), ``fight``
+  (``combat.Fight``, the swap's moves and the combat in progress);
+- ``quiet_turns``: turns in a row with both decks empty and no life changed (HK-2.3);
+  ``winner`` once over (``DRAW`` for a draw).
 """
 
 from __future__ import annotations
@@ -289,6 +291,12 @@ class HkkState(PhasedState):
         if not isinstance(text, str):
             raise IllegalActionError(f"hkk: an action text is a str, got {text!r}")
         return notation.string_to_action(self, text)
+
+    @property
+    def combat(self) -> Fight:
+        """The combat in progress (``fight``), for the steps that only run during one."""
+        assert self.fight is not None, "hkk: no combat in progress"
+        return self.fight
 
     # ----- moving cards (HK-1.2) --------------------------------------------------------------
 

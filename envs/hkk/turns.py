@@ -328,7 +328,7 @@ class Swap(Phase):
     name = "swap"
 
     def legal(self, state: HkkState) -> list[int]:
-        seat, moved = state.active, state.fight.moved  # type: ignore[union-attr]
+        seat, moved = state.active, state.combat.moved
         room = len(figures.guard(state, seat)) < figures.guard_size(state, seat)
         legal = [PASS]
         for position, entry in enumerate(state.tables[seat][:MAX_TABLE]):
@@ -347,7 +347,7 @@ class Swap(Phase):
             return
         entry = state.tables[state.active][fields[0]]
         entry.area = "guard" if kind == "guard" else "reserve"
-        state.fight.moved.add(entry.iid)  # type: ignore[union-attr]
+        state.combat.moved.add(entry.iid)
 
 
 class Declare(Phase):
@@ -373,7 +373,7 @@ class Direct(Phase):
     name = "direct damage"
 
     def decider(self, state: HkkState) -> int:
-        return state.fight.declarer  # type: ignore[union-attr]
+        return state.combat.declarer
 
     def legal(self, state: HkkState) -> list[int]:
         return combat.direct_actions(state)
@@ -399,8 +399,8 @@ def _to_swap(state: HkkState) -> None:
 
 def _to_direct(state: HkkState) -> None:
     state.phase = DIRECT
-    state.fight.declarer = state.active  # type: ignore[union-attr]
-    state.fight.passes = 0  # type: ignore[union-attr]
+    state.combat.declarer = state.active
+    state.combat.passes = 0
 
 
 def _to_strike(state: HkkState) -> None:
