@@ -51,7 +51,6 @@ from tabletop.envs.hkk.steps import (
     MAIN,
     MAIN2,
     OVER,
-    PHASE_NAMES,
     SACRIFICE,
     SAVE_BREATH,
     SAVE_STRIKE,
@@ -67,7 +66,6 @@ QUIET_TURNS = 10
 """HK-2.3's decision: both decks empty and this many turns in a row without a change of
 either player's life is a draw."""
 REGENERATION_CAP = 4  # HK-7.9: life regained per creature per turn
-__all__ = ["PHASES", "PHASE_NAMES", "begin_turn"]
 
 
 # ----- preparation and draw (HK-3.1, HK-3.2) ----------------------------------------------
