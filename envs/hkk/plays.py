@@ -16,7 +16,13 @@ through the functions at the end of this module.
   ``spells`` for the spell types); ``abilities`` are the activated and direct-damage ones;
 - a creature brought to 0 life or less dies when a life-saving window closes (HK-4.2):
   after a resolution that leaves one so, only cards and abilities that raise life (and
-  regeneration) may be used until both players pass.
+  regeneration) open the chain, any answer may follow, until both players pass;
+- the chain is strictly last in, first out: after a card or ability, the other player has
+  the first word, and its controller answers it (HK-8.4's "your own card first") when the
+  other passes, before it resolves; after a resolution the player whose turn it is acts;
+- copies of one card in a hand are one play (the first slot), copies of one creature card
+  in a discard pile one target: the choice between them would show nothing but the
+  hidden order of a hand.
 """
 
 from __future__ import annotations
