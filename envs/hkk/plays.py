@@ -500,11 +500,11 @@ def reached(state: HkkState, context: Context, effect: Any) -> list[Any]:
         return [1 - seat]
     if reach.how == "answered":  # the item under the reaction, now the chain's top
         return state.stack.items[-1:]
-    if reach.how == "self":
+    if reach.how == "self":  # a creature: the card itself, or the one it lies on
         entry = find(state, context.source)
         if entry is not None and entry.host is not None:
             entry = find(state, entry.host)
-        return [entry] if entry is not None else []
+        return [entry] if entry is not None and figures.is_creature(entry) else []
     if reach.how == "each":
         return [e for table in state.tables for e in table if matches(state, seat, reach, e, kinds)]
     if context.target is None:
