@@ -80,22 +80,7 @@ NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z' -]{0,28}[A-Za-z]$")
 SUBTYPE_PATTERN = r"^[a-z][a-z-]{1,19}$"
 
 
-def _condition_name(data: Any, field: str) -> None:
-    """A condition's ``is`` names a condition: anything but a string (a list, a table) is
-    refused here, by field (the kit's vocabulary would look a list up as a key and fail
-    with a TypeError instead of a card-data error)."""
-    if isinstance(data, dict) and "is" in data and not isinstance(data["is"], str):
-        raise FieldError(field, f"a condition is named by a string, not {data['is']!r}")
-
-
-def _parse_effect(data: Any) -> Effect:
-    """An effect of the vocabulary, its guard's name checked first (``_condition_name``)."""
-    if isinstance(data, dict):
-        _condition_name(data.get("when"), "when.is")
-    return VOCAB.parse_effect(data)
-
-
-EffectData = Annotated[Effect, BeforeValidator(_parse_effect)]
+EffectData = Annotated[Effect, BeforeValidator(VOCAB.parse_effect)]
 Effects = Seq[EffectData]
 Cost = Annotated[int, Field(ge=0, le=20)]
 Count = Annotated[int, Field(ge=0, le=10)]
@@ -104,7 +89,6 @@ Count = Annotated[int, Field(ge=0, le=10)]
 def _parse_condition(data: Any) -> Condition:
     """A play condition: the vocabulary's condition, its errors named under ``condition``
     (the vocabulary names them as the guard ``when`` of an effect)."""
-    _condition_name(data, "is")
     try:
         return VOCAB.parse_condition(data)
     except FieldError as error:

@@ -259,7 +259,8 @@ class Vocabulary:
         """A condition from its data (``{is = "...", ...}``)."""
         if not isinstance(data, dict):
             raise FieldError("when", 'a condition is a table: { is = "...", ... }')
-        kind = self.conditions.get(data.get("is"))
+        name = data.get("is")
+        kind = self.conditions.get(name) if isinstance(name, str) else None
         if kind is None:
             raise FieldError(
                 "when.is",

@@ -90,6 +90,11 @@ def test_a_guarded_effect_gets_a_parsed_condition() -> None:
             "unknown condition 'asleep'; known: hurt",
         ),
         (
+            {"do": "hit", "amount": 1, "when": {"is": ["hurt"]}},
+            "on_play[0].when.is",
+            "unknown condition ['hurt']; known: hurt",
+        ),
+        (
             {"do": "hit", "amount": 1, "when": {"is": "hurt", "amount": -1}},
             "on_play[0].when.amount",
             "greater than or equal to 0",
