@@ -15,11 +15,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+CardT = TypeVar("CardT")
 
 
 class StrictModel(BaseModel):
@@ -149,6 +150,26 @@ def find_named(entries: Iterable[Any], name: str) -> Any | None:
     """The entry called ``name``, compared case-insensitively as notation is read."""
     wanted = name.lower()
     return next((entry for entry in entries if entry.name.lower() == wanted), None)
+
+
+@dataclass(frozen=True)
+class CardPool(Generic[CardT]):
+    """What every game's validated pool file has: its name and version (together the env's
+    ``card_data_version``), the file it came from, and its cards by index, also found by
+    name. A game's pool adds its other kinds of entry (heroes, Arcana)."""
+
+    name: str
+    version: str
+    source: str
+    cards: tuple[CardT, ...]
+
+    @property
+    def data_version(self) -> str:
+        """What env metadata reports: the pool's name and version."""
+        return f"{self.name} {self.version}"
+
+    def card_named(self, name: str) -> CardT | None:
+        return find_named(self.cards, name)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from pydantic import (
 )
 
 from tabletop.envs.core.carddata import (
+    CardPool,
     FieldError,
     PackagedData,
     PoolHeader,
@@ -370,25 +371,13 @@ class Hero:
 
 
 @dataclass(frozen=True)
-class Pool:
+class Pool(CardPool[Card]):
     """A validated card pool: heroes and cards by index, both also by lower-case name."""
 
-    name: str
-    version: str
-    source: str
     heroes: tuple[Hero, ...]
-    cards: tuple[Card, ...]
-
-    @property
-    def data_version(self) -> str:
-        """What env metadata reports: the pool's name and version."""
-        return f"{self.name} {self.version}"
 
     def hero_named(self, name: str) -> Hero | None:
         return find_named(self.heroes, name)
-
-    def card_named(self, name: str) -> Card | None:
-        return find_named(self.cards, name)
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,13 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 from pydantic import BeforeValidator, Field, PrivateAttr, field_validator, model_validator
 
 from tabletop.envs.core.carddata import (
+    CardPool,
     FieldError,
     PackagedData,
     PoolHeader,
     StrictModel,
     check_unique_names,
     data_error,
-    find_named,
     read_toml,
     validate_record,
 )
@@ -629,20 +629,8 @@ def _compile(index: int, record: _CardFields) -> Card:
 
 
 @dataclass(frozen=True)
-class Pool:
+class Pool(CardPool[Card]):
     """A validated pool: its cards by index, and by lower-case name."""
-
-    name: str
-    version: str
-    source: str
-    cards: tuple[Card, ...]
-
-    @property
-    def data_version(self) -> str:
-        return f"{self.name} {self.version}"
-
-    def card_named(self, name: str) -> Card | None:
-        return find_named(self.cards, name)
 
 
 @dataclass(frozen=True)

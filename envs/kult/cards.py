@@ -24,6 +24,7 @@ from pydantic import (
 )
 
 from tabletop.envs.core.carddata import (
+    CardPool,
     FieldError,
     PackagedData,
     PoolHeader,
@@ -301,24 +302,13 @@ class Card:
 
 
 @dataclass(frozen=True)
-class Pool:
+class Pool(CardPool[Card]):
     """A validated pool: Arcana and cards by index, both also by lower-case name."""
 
-    name: str
-    version: str
-    source: str
     arcana: tuple[Arcanum, ...]
-    cards: tuple[Card, ...]
-
-    @property
-    def data_version(self) -> str:
-        return f"{self.name} {self.version}"
 
     def arcanum_named(self, name: str) -> Arcanum | None:
         return find_named(self.arcana, name)
-
-    def card_named(self, name: str) -> Card | None:
-        return find_named(self.cards, name)
 
 
 @dataclass(frozen=True)
