@@ -179,20 +179,20 @@ def _discounted(rewards: list[float], movers: list[int], gamma: float) -> list[f
 
 
 def imitate(
-    policy: MaskableActorCriticPolicy, demos: Demonstrations, split: int, *, epochs: int,
-    batch_size: int, learning_rate: float, vf_coef: float, seed: int,
+    policy: MaskableActorCriticPolicy, training: Demonstrations, held_out: Demonstrations, *,
+    epochs: int, batch_size: int, learning_rate: float, vf_coef: float, seed: int,
 ) -> tuple[float, float, float]:  # fmt: skip
-    """Train ``policy`` on the rows before ``split``; returns the last epoch's mean policy
-    and value losses and the agreement with the teacher on the rows from ``split`` on."""
+    """Train ``policy`` on ``training``; returns the last epoch's mean policy and value
+    losses and the agreement with the teacher on ``held_out``."""
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     generator = np.random.default_rng(seed)
     policy.set_training_mode(True)
     policy_loss = value_loss = float("nan")
     for _ in range(epochs):
-        policy_loss, value_loss = _epoch(policy, demos, generator.permutation(split),
+        policy_loss, value_loss = _epoch(policy, training, generator.permutation(len(training)),
                                          optimizer, batch_size, vf_coef)  # fmt: skip
     policy.set_training_mode(False)
-    return policy_loss, value_loss, agreement(policy, demos, np.arange(split, len(demos)))
+    return policy_loss, value_loss, agreement(policy, held_out, np.arange(len(held_out)))
 
 
 def _epoch(

@@ -414,12 +414,14 @@ class Trainer:
         self.checkpoint()
         return result
 
-    def _fit(self, training: Demonstrations, held_out: Demonstrations, seed: int) -> tuple:
+    def _fit(
+        self, training: Demonstrations, held_out: Demonstrations, seed: int
+    ) -> tuple[float, float, float]:
         """Behaviour cloning on ``training``: the last epoch's losses and the held-out
         agreement."""
         options = self.settings.imitation
         return imitate(
-            self.model.policy, Demonstrations.joined(training, held_out), len(training),
+            self.model.policy, training, held_out,
             epochs=options["epochs"], batch_size=options["batch_size"],
             learning_rate=options["learning_rate"], vf_coef=self.settings.ppo["vf_coef"],
             seed=seed,

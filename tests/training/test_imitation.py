@@ -78,7 +78,8 @@ def test_imitation_teaches_the_policy_the_heuristics_choices(countdown, tmp_path
     demos, split = collect(countdown, {"start": 2}, encoder, 20, seed=0, gamma=0.99)
     torch.manual_seed(0)
     policy_loss, value_loss, agreed = imitate(
-        trainer.model.policy, demos, split, epochs=300, batch_size=64, learning_rate=3e-2,
+        trainer.model.policy, demos.part(slice(0, split)), demos.part(slice(split, None)),
+        epochs=300, batch_size=64, learning_rate=3e-2,
         vf_coef=0.5, seed=0,
     )  # fmt: skip
     assert agreed == 1.0 == agreement(trainer.model.policy, demos, np.arange(len(demos)))
