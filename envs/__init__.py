@@ -19,6 +19,7 @@ from tabletop.envs.core.spec import GameSpec, GameSpecError
 
 REGISTRY: dict[str, str] = {
     "gold_and_dust": "tabletop.envs.gold_and_dust_v0",
+    "hkk": "tabletop.envs.hkk_v0",
     "kaleva": "tabletop.envs.kaleva_v0",
     "kult": "tabletop.envs.kult_v0",
     "regicide": "tabletop.envs.regicide_v0",

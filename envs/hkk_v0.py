@@ -1,0 +1,65 @@
+"""HKK as a PettingZoo AEC environment (two players, a collectible card game of creatures,
+buildings, items and spells with a last-in-first-out chain of instants).
+
+    from tabletop.envs import hkk_v0
+    env = hkk_v0.env(decks=("skyfire", "venom"))
+
+Game options are listed in ``SPEC.options`` (``tabletop info hkk`` prints them); on the
+command line a pair of decks is ``--option decks=skyfire,my/deck.toml``. Every env also
+takes ``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety net),
+``illegal_action`` ("raise" or "terminate") and ``render_mode`` ("ansi" or "human").
+``env.metadata["card_data_version"]`` names the pool the env plays with.
+
+One fixed ``Discrete`` action space (docs/games/hkk.md, "Actions").
+
+Version history:
+- v0 (2026-12-02): the rules of docs/rules/hkk.md (HK-1 … HK-11) and the packaged starter
+  pool (100 cards, four decks); encoders flat v0 and entity v0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from tabletop.envs.core.aec import env_constructors
+from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options, seedless
+from tabletop.envs.hkk.cards import PACKAGED_DECKS
+from tabletop.envs.hkk.encoders import ENCODERS
+from tabletop.envs.hkk.engine import DEFAULT_MAX_PLIES, HkkGame
+from tabletop.envs.hkk.heuristic import HkkHeuristic
+
+
+def _card_data(game: HkkGame) -> Mapping[str, str]:
+    """The pool a game plays with, so results name the cards they were measured on."""
+    return {"card_data_version": game.pool.data_version}
+
+
+SPEC = GameSpec(
+    name="hkk",
+    env_name="hkk_v0",
+    title="HKK",
+    game_class=HkkGame,
+    encoders=ENCODERS,
+    heuristic=seedless(HkkHeuristic),
+    payoff=Payoff.ZERO_SUM,
+    min_players=2,
+    max_players=2,
+    # The engine's own safety net (the max_plies option, a draw) ends games first.
+    max_plies=DEFAULT_MAX_PLIES + 1,
+    chance=True,
+    hidden_information=True,
+    options=frozen_options(
+        decks="a pair, seat 0 then seat 1: packaged deck names ("
+        + ", ".join(PACKAGED_DECKS)
+        + ") or paths to deck files (HK-10.2)",
+        pool="path to a pool file; default the packaged starter pool (HK-10.1)",
+        max_plies="decisions before the game ends in a draw (a safety net: HK-2.3 sets no "
+        "turn limit)",
+    ),
+    # One mirror match per deck, so each row of ``tabletop bench`` is one deck.
+    bench_options=tuple({"decks": (deck, deck)} for deck in PACKAGED_DECKS),
+    metadata_of=_card_data,
+    decks=PACKAGED_DECKS,
+)
+
+raw_env, env = env_constructors(SPEC)
