@@ -1,24 +1,29 @@
 """Random games of HKK from every pair of packaged decks (HK-10.1) played to the end,
-with the invariants of the rules checked after every decision: card conservation across
-the zones (HK-1.2), life and magic points within their limits (HK-2.1), the guard post's
-places (HK-1.2) and its creatures never passive (HK-1.4), legal actions sorted and in the
-action space, the texts, picture and events of the moves readable, and every game ending by
-HK-2.3 (never by the safety net on decisions)."""
+``GAMES_PER_PAIR`` a pair (1,008 in all), with the invariants of the rules checked after
+every decision: card conservation across the five zones and the chain (HK-1.2), life and
+magic points within their limits (HK-2.1), the guard post's places (HK-1.2) and its
+creatures never passive (HK-1.4), legal actions sorted and in the action space, the texts,
+picture and events of the moves readable, and every game ending by HK-2.3 (never by the
+safety net on decisions). One game a pair more runs through the registered env, where the
+action mask equals the legal actions at every step (the conformance suite does the same
+for the mirror matches)."""
 
 from __future__ import annotations
 
 import itertools
 import random
 
+import numpy as np
 import pytest
 
+from tabletop.envs import make
 from tabletop.envs.hkk import figures
 from tabletop.envs.hkk.actions import NUM_ACTIONS
 from tabletop.envs.hkk.cards import PACKAGED_DECKS
 from tabletop.envs.hkk.engine import HkkGame, HkkState
 from tabletop.envs.hkk.zones import PILES
 
-GAMES_PER_PAIR = 16
+GAMES_PER_PAIR = 63
 RENDER_EVERY = 3
 """Decisions between two looks at the picture and events (they cost more than a move)."""
 PAIRS = list(itertools.product(PACKAGED_DECKS, repeat=2))
@@ -79,3 +84,25 @@ def test_hk_2_3_random_games_end_with_the_rules_kept(first: str, second: str) ->
             assert losers == [1 - state.winner], "HK-2.3: the loser is at 0 life or less"
         elif losers:
             assert losers == [0, 1], "HK-2.3: both at 0 or less is a draw"
+
+
+@pytest.mark.parametrize(("first", "second"), PAIRS)
+def test_masks_equal_the_legal_actions_in_random_env_games(first: str, second: str) -> None:
+    env = make("hkk", decks=(first, second))
+    env.reset(seed=len(first) * 31 + len(second))
+    state: HkkState = env.unwrapped.state
+    total = sum(len(deck.cards) for deck in state.game.decks)
+    rng = np.random.default_rng(7)
+    for agent in env.agent_iter():
+        _, _, termination, truncation, _ = env.last()
+        mask = env.observe(agent)["action_mask"]
+        if termination or truncation:
+            assert not truncation and not mask.any()
+            env.step(None)
+            continue
+        state = env.unwrapped.state
+        check_invariants(state, total)
+        assert agent == env.possible_agents[state.current_player]
+        assert np.flatnonzero(mask).tolist() == state.legal_actions()
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert env.unwrapped.state.is_terminal()
