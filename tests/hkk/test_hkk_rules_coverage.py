@@ -332,3 +332,67 @@ def test_hk_7_9_regeneration_never_regains_more_than_was_lost() -> None:
     act(state, "regenerate #0 Mossback Troll")
     assert state.tables[0][0].damage == 0 and state.vp[0] == 4
     assert "regenerate #0 Mossback Troll" not in texts(state)
+
+
+# ----- the preparation phase: no components, no shields (HK-5.1, HK-9.4) ----------------------
+
+
+def with_sling_tower() -> HkkGame:
+    """The starter pool and a building whose ability deals 2 damage in the preparation
+    phase (HK-8.3: its card allows it there)."""
+    data = tomllib.loads(data_path("pool.toml").read_text(encoding="utf-8"))
+    hit = {"do": "damage", "amount": 2, "to": "target_enemy_creature"}
+    sling = {"passivate": True, "timing": "preparation", "effects": [hit]}
+    tower = {"name": "Sling Tower", "type": "building", "text": "Preparation: 2 damage.",
+             "builders": 1, "structure": 3, "activated": [sling]}  # fmt: skip
+    return HkkGame(pool=parse_pool({**data, "card": [*data["card"], tower]}, "pool.toml"))
+
+
+def preparation_state() -> HkkState:
+    """Player 1's preparation, their Sling Tower ready; player 0 has a Stray Wolf (2/2 in
+    player 1's turn) and a galetki carrying a body part."""
+    galetki = {"card": "Galetki Stalker", "attached": ["Bone Spurs"]}
+    own = {"reserve": ["Stray Wolf", galetki]}
+    state = with_sling_tower().stacked_state(
+        [own, {"beside": ["Sling Tower"], "hand": ["Stray Wolf"]}], phase="healing"
+    )
+    act(state, "pass")  # player 0's healing ends
+    assert state.active == 1 and step(state) == "sacrifice"
+    return state
+
+
+def test_hk_5_1_a_creature_leaving_play_in_a_preparation_phase_gives_no_components() -> None:
+    state = preparation_state()
+    act(state, "use #0 Sling Tower 1 on their #0 Stray Wolf")
+    assert names(state, "discard", 0) == ["Stray Wolf"] and state.components == [0, 0]
+
+
+def test_hk_9_4_a_body_part_cannot_shield_in_a_preparation_phase() -> None:
+    state = preparation_state()
+    act(state, "use #0 Sling Tower 1 on their #1 Galetki Stalker")
+    assert on_table(state, 0, "Galetki Stalker").damage == 2, "player 0 was not asked"
+    assert on_table(state, 0, "Bone Spurs")
+
+
+# ----- HK-2.1, HK-4.4, HK-8.4 ------------------------------------------------------------------
+
+
+def test_hk_2_1_life_gained_above_20_is_lost() -> None:
+    state = stacked([{"hand": ["Second Wind", *HOLD["hand"]], "vp": 2, "life": 19}, {}])
+    act(state, "play h0 Second Wind")
+    assert state.life[0] == 20
+
+
+def test_hk_4_4_an_adventurer_leaving_play_loses_its_levels_and_level_ups() -> None:
+    sellsword = {"card": "Sellsword", "levels": 1, "attached": ["Veteran"]}
+    state = stacked([{"hand": ["Sudden Tide"], "vp": 5, "reserve": [sellsword]}, {}])
+    act(state, "play h0 Sudden Tide on my #0 Sellsword")
+    assert names(state, "discard", 0) == ["Veteran", "Sudden Tide"]
+    assert names(state, "hand", 0) == ["Sellsword"] and not state.tables[0]
+    act(state, "play h0 Sellsword")
+    assert on_table(state, 0, "Sellsword").levels == 0, "back at level 0"
+
+
+def test_hk_8_4_a_reaction_needs_something_not_yet_taken_effect() -> None:
+    state = stacked([{"hand": ["Unweave", *HOLD["hand"]], "vp": 3}, {}])
+    assert texts(state) == ["pass", "play h1 Stray Wolf"], "nothing on the chain to answer"
