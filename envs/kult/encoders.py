@@ -29,7 +29,7 @@ import numpy as np
 
 from tabletop.envs.core.layout import stack_layout
 from tabletop.envs.kult import crosses
-from tabletop.envs.kult.actions import CAST, MAX_HAND, MAX_PLAYERS, NUM_COLOURS, STATIONS
+from tabletop.envs.kult.actions import CAST, MAX_HAND, NUM_COLOURS, STATIONS
 from tabletop.envs.kult.cards import ATTACH, INTO, NEUTRAL, Card, Pool, load_pool
 from tabletop.envs.kult.combat import Fight
 from tabletop.envs.kult.effects import BEFORE_RECRUIT, COLOURS, FIGHT, VOCAB
@@ -419,8 +419,7 @@ gives any pool's and player count's."""
 
 class SeatView:
     """One seat's part of every observer's view, cached with the seat's stamp: its 8
-    stations' entries (each cached with its station's stamp), their rows as each observer
-    sees them (``rows``: the owner columns are relative to the observer) and the figures
+    stations' entries (each cached with its station's stamp) and the figures
     the seat block and the unseen counts read of it (tokens in the Scene and the Cast,
     the permanent keys as ``crosses.permanent_keys`` counts them, the Hub Influences and
     the Arcanum, who owns which card). Holding limits and combat values are summed as
@@ -431,7 +430,7 @@ class SeatView:
 
     __slots__ = (
         "entries", "attached", "owned", "permanent", "quarters", "tokens", "tail", "indices",
-        "last_figures", "last_block", "_rows",
+        "last_figures", "last_block",
     )  # fmt: skip
 
     def __init__(self, state: KultState, seat: int, geo: Geometry) -> None:
@@ -484,26 +483,6 @@ class SeatView:
         self.last_figures: SeatFigures | None = None
         self.last_block: np.ndarray | None = None
         """The last seat block made (``block``) and its figures."""
-        self._rows: tuple[tuple[np.ndarray, ...] | None, ...] = _NO_ROWS[: geo.players]
-
-    def rows(self, player: int, geo: Geometry) -> tuple[np.ndarray, ...]:
-        """The 8 card rows as ``player`` sees them, without their position columns
-        (``WorkingCopy`` writes those once); made at the first call (do not modify)."""
-        rows = self._rows[player]
-        if rows is None:
-            made = []
-            players = geo.players
-            for entry in self.entries:
-                if entry.index < 0:
-                    made.append(entry.row)
-                    continue
-                relative = (entry.owner - player) % players
-                row = entry.by_owner[relative]
-                made.append(row if row is not None else entry.owned_by(relative, geo))
-            rows = tuple(made)
-            known = self._rows
-            self._rows = (*known[:player], rows, *known[player + 1 :])
-        return rows
 
     def block(self, figures: SeatFigures, target: int) -> np.ndarray:
         """Make the seat block with the seat's other ``figures`` (active, responder, Hub
@@ -532,39 +511,25 @@ class SeatView:
         return pool_index in self.indices
 
 
-_NO_ROWS: tuple[None, ...] = (None,) * MAX_PLAYERS
-"""Rows not made yet, per observer (``SeatView``) or per relative owner (``StationEntry``)."""
-
 SeatFigures = tuple[bool, bool, int, tuple[int, ...], int, int, int]
 """What a seat block reads besides the seat's view (``SeatView.block``)."""
 
 
 class StationEntry:
-    """A station's row but for its position columns, and what the seat figures take from
-    it: its tokens, the colours of a face-up Place (else ``None``), the card's owner and
-    pool index (-1 for an empty station). The owner columns depend on the observer: the
-    row is kept once per relative owner, made when first asked for."""
+    """A station's row but for its position and owner columns, and what the seat figures
+    take from it: its tokens, the colours of a face-up Place (else ``None``), the card's
+    owner and pool index (-1 for an empty station). The owner columns depend on the
+    observer: ``WorkingCopy.update`` sets the one of the owner relative to its observer
+    after writing the row."""
 
-    __slots__ = ("row", "tokens", "colours", "owner", "index", "by_owner")
+    __slots__ = ("row", "tokens", "colours", "owner", "index")
 
     def __init__(
         self, row: np.ndarray, tokens: int, colours: tuple[int, ...] | None, owner: int,
         index: int,
     ) -> None:  # fmt: skip
         self.row = row
-        """Owner columns 0: the row of an empty station as it is."""
         self.tokens, self.colours, self.owner, self.index = tokens, colours, owner, index
-        self.by_owner: tuple[np.ndarray | None, ...] = _NO_ROWS
-        """The row with the owner at each seat relative to the observer, once made."""
-
-    def owned_by(self, relative: int, geo: Geometry) -> np.ndarray:
-        """Make the row with the owner at seat ``+relative`` of the observer (do not
-        modify it)."""
-        row = self.row.copy()
-        row[geo.owner_column + relative] = 1.0
-        rows = self.by_owner
-        self.by_owner = (*rows[:relative], row, *rows[relative + 1 :])
-        return row
 
 
 def _influence_figures(
@@ -1001,7 +966,7 @@ def unseen_counts(
 
 class WorkingCopy:
     """An observer's last encoding of one position (``KultState.encodings``, never copied
-    with the state), and what each part of it was written from: a part (a station's row,
+    with the state), and what each part of it was written from: a part (a station's entry,
     a part of the table features, a seat block, a hand slot's row, a count vector: cached
     arrays and tuples, never modified) is written again only when it is another object, so
     a step rewrites only what changed. The position columns of the cross rows never
@@ -1022,17 +987,21 @@ class WorkingCopy:
         self.written: list[Sequence[float] | None] = [None] * len(self.starts)
 
     def update(self, views: list[SeatView], parts: list[Sequence[float]]) -> None:
-        """Write each station row of a view that changed, and each other part that
-        changed, at its start."""
+        """Write each station entry of a view that changed, with its owner's column as
+        this observer sees it, and each other part that changed, at its start."""
         written, vector, last, starts = self.written, self.vector, self.views, self.starts
+        player, players, owner_column = self.player, self.geo.players, self.geo.owner_column
         for k, view in enumerate(views):
             if last[k] is view:
                 continue
             last[k] = view
-            for i, row in enumerate(view.rows(self.player, self.geo), k * STATIONS):
-                if written[i] is not row:
-                    vector[starts[i] : starts[i] + row.size] = row
-                    written[i] = row
+            for i, entry in enumerate(view.entries, k * STATIONS):
+                if written[i] is not entry:
+                    row, start = entry.row, starts[i]
+                    vector[start : start + row.size] = row
+                    if entry.index >= 0:
+                        vector[start + owner_column + (entry.owner - player) % players] = 1.0
+                    written[i] = entry
         for i, part in enumerate(parts, len(views) * STATIONS):
             if written[i] is not part:
                 vector[starts[i] : starts[i] + len(part)] = part
