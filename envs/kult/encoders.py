@@ -136,9 +136,10 @@ class Geometry:
         self.pile_cache: dict[int, np.ndarray] = {}
         """``_pile_counts``' cache: a discard pile's counts by its stamp."""
         self.unseen_cache: dict[tuple, tuple[list, np.ndarray]] = {}
+        """``unseen_counts``' cache: by ``id`` of the ``Table.cards`` list and the unseen
+        instances."""
         self.pool_cache: dict[tuple[int, ...], tuple[float, ...]] = {}
         """``_pool_values``' cache: by the pool indices of the Pool's Influences, in order."""
-        """``unseen_counts``' cache: by the instances seen and the own cards in play."""
         self.index_cache: dict[int, CardIndex] = {}
         """``card_index``' cache: by ``id`` of a ``Table.cards`` list."""
         self.hand_slot_rows = self._hand_slot_rows()
@@ -419,17 +420,17 @@ gives any pool's and player count's."""
 
 class SeatView:
     """One seat's part of every observer's view, cached with the seat's stamp: its 8
-    stations' entries (each cached with its station's stamp) and the figures
-    the seat block and the unseen counts read of it (tokens in the Scene and the Cast,
-    the permanent keys as ``crosses.permanent_keys`` counts them, the Hub Influences and
-    the Arcanum, who owns which card). Holding limits and combat values are summed as
+    stations' entries (each cached with its station's stamp) and the figures the seat
+    block and the playable marks read of it (tokens in the Scene and the Cast, the
+    permanent keys as ``crosses.permanent_keys`` counts them, the Hub Influences and the
+    Arcanum, the cards in play). Holding limits and combat values are summed as
     ``crosses.holding_limit`` and ``crosses.combat_value`` sum them (a test holds rows and
     keys equal to the engine's figures). What it keeps is in tuples, not lists: the cache
     holds thousands of views, and the garbage collector stops tracking a tuple of numbers
     or arrays, where every list would be traversed again at each collection."""
 
     __slots__ = (
-        "entries", "attached", "owned", "permanent", "quarters", "tokens", "tail", "indices",
+        "entries", "attached", "permanent", "quarters", "tokens", "tail", "indices",
         "last_figures", "last_block",
     )  # fmt: skip
 
@@ -439,13 +440,8 @@ class SeatView:
         """``tail``: the end of its seat block, the Hub Influences' figures and the
         Arcanum's."""
         k0, k1, k2, k3, k4 = keys
-        influences = state.influences[seat]
-        owners = state.table.owners
-        self.attached = tuple([a.card.index for a in influences])
+        self.attached = tuple([a.card.index for a in state.influences[seat]])
         """Pool indices of the Influences on this cross (``holds``)."""
-        owned: list[list[int]] = [[] for _ in range(geo.players)]
-        for attachment in influences:
-            owned[owners[attachment.iid]].append(attachment.card.index)
         entries: list[StationEntry] = []
         scene = cast = 0
         cache = geo.station_cache
@@ -462,7 +458,6 @@ class SeatView:
             entries.append(entry)
             if entry.index < 0:
                 continue
-            owned[entry.owner].append(entry.index)
             if station >= _CAST_START:
                 cast += entry.tokens
             else:
@@ -472,8 +467,6 @@ class SeatView:
                 c0, c1, c2, c3, c4 = colours
                 k0, k1, k2, k3, k4 = k0 + c0, k1 + c1, k2 + c2, k3 + c3, k4 + c4
         self.entries = tuple(entries)
-        self.owned = tuple([tuple(cards) for cards in owned])
-        """Per seat, the pool indices of the cards in this cross and on it it owns."""
         self.permanent = (k0, k1, k2, k3, k4)
         self.quarters = (k0 / 4, k1 / 4, k2 / 4, k3 / 4, k4 / 4)
         """The permanent keys / 4: the seat block's keys while no temporary key is held."""
@@ -849,23 +842,6 @@ def _in_play(state: KultState, views: list[SeatView], pool_index: int) -> bool:
     return any(a.card.index == pool_index for a in state.pool_influences)
 
 
-_DECK_LISTS: dict[int, tuple[KultGame, list[np.ndarray]]] = {}
-"""``deck_list``'s cache: by ``id`` of the game, which it keeps so that the id stays its
-own (a plain dict: a weak one costs a reference made at every look)."""
-
-
-def deck_list(game: KultGame, seat: int, size: int) -> np.ndarray:
-    """Copies of each pool card in ``seat``'s deck list after KU-2.1's swap (public from
-    the start), cached per game."""
-    cached = _DECK_LISTS.get(id(game))
-    if cached is None or cached[0] is not game:
-        if len(_DECK_LISTS) >= CACHE_SIZE:
-            _DECK_LISTS.clear()
-        lists = [np.bincount(c, minlength=size).astype(np.float32) for c in game.deck_cards()]
-        cached = _DECK_LISTS[id(game)] = (game, lists)
-    return cached[1][seat]
-
-
 class CardIndex:
     """What the encoders look up by instance in one ``Table.cards`` list (copies share it;
     the engine replaces it, never edits it): each instance's pool index, as a list and an
@@ -920,9 +896,7 @@ def _pile_counts(geo: Geometry, pile: list[int], stamp: int, index: CardIndex) -
     return counts
 
 
-def count_parts(
-    state: KultState, player: int, geo: Geometry, views: list[SeatView], index: CardIndex
-) -> list[np.ndarray]:
+def count_parts(state: KultState, player: int, geo: Geometry, index: CardIndex) -> list[np.ndarray]:
     """Per-card counts of every discard pile (the observer's first) and of the observer's
     unseen cards (``unseen_counts``), each / 3: do not modify the arrays returned."""
     players = geo.players
@@ -931,32 +905,22 @@ def count_parts(
     for k in range(players):
         seat = (player + k) % players
         parts.append(_pile_counts(geo, discards[seat], stamps[seat], index))
-    parts.append(unseen_counts(state, player, geo, views, index))
+    parts.append(unseen_counts(state, player, geo, index))
     return parts
 
 
-def unseen_counts(
-    state: KultState, player: int, geo: Geometry, views: list[SeatView], index: CardIndex
-) -> np.ndarray:
+def unseen_counts(state: KultState, player: int, geo: Geometry, index: CardIndex) -> np.ndarray:
     """The observer's deck list less its hand, its discard pile and its cards in play
-    anywhere (what remains is its deck and Hub card together, in an unknown order) / 3;
-    cached by the hand's instances, the pile's stamp and the cards in play."""
-    owners = state.table.owners
-    in_play = [a.card.index for a in state.pool_influences if owners[a.iid] == player]
-    for view in views:
-        in_play += view.owned[player]
-    hand = state.hands[player]
-    key = (id(index.cards), player, tuple(hand), state.pile_stamps[player], tuple(in_play))
+    anywhere, / 3: what remains is its deck and Hub card together, counted here in an
+    order nobody reads. Cached by those instances: they change only when the observer
+    draws or its pile is shuffled into its deck, where the hand and the cards in play
+    change at most moves."""
+    unseen = state.decks[player] + state.hub_cards[player]
+    key = (id(index.cards), *unseen)
     cached = geo.unseen_cache.get(key) if CACHE_SEATS else None
     if cached is not None:
         return cached[1]
-    size = geo.counts
-    of = index.of
-    held = [of[iid] for iid in hand]
-    held += [of[iid] for iid in state.discards[player]]
-    held += in_play  # every copy seen, as pool indices: counted in one pass
-    seen = np.bincount(held, minlength=size) if held else 0
-    counts = (deck_list(state.game, player, size) - seen).astype(np.float32) / 3
+    counts = np.bincount(index.array[unseen], minlength=geo.counts).astype(np.float32) / 3
     if CACHE_SEATS:
         if len(geo.unseen_cache) >= CACHE_SIZE:
             geo.unseen_cache.clear()
@@ -1041,7 +1005,7 @@ class _Encoder:
         index = card_index(geo, state.table.cards)
         parts += hand_rows(state, player, geo, views, index)
         if self.counts:
-            parts += count_parts(state, player, geo, views, index)
+            parts += count_parts(state, player, geo, index)
         copy.update(views, parts)
         return copy.vector.reshape(copy.shape).copy()  # a new array: callers may keep it
 
