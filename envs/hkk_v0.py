@@ -26,6 +26,7 @@ from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options, seedless
 from tabletop.envs.hkk.cards import PACKAGED_DECKS
 from tabletop.envs.hkk.encoders import ENCODERS
 from tabletop.envs.hkk.engine import DEFAULT_MAX_PLIES, HkkGame
+from tabletop.envs.hkk.evaluation import evaluate
 from tabletop.envs.hkk.heuristic import HkkHeuristic
 
 
@@ -60,6 +61,7 @@ SPEC = GameSpec(
     bench_options=tuple({"decks": (deck, deck)} for deck in PACKAGED_DECKS),
     metadata_of=_card_data,
     decks=PACKAGED_DECKS,
+    evaluate=evaluate,
 )
 
 raw_env, env = env_constructors(SPEC)
