@@ -175,3 +175,13 @@ def test_main_phase_keeps_boosts_for_fights_and_life_it_would_lose() -> None:
             "vp": 9}  # fmt: skip
     state = stacked([mine, {"guard": ["Stray Wolf"]}])
     assert chosen(state) == "pass"
+
+
+def test_hk_6_3_the_defender_answers_with_the_instant_that_saves_its_guard() -> None:
+    """The other player's Hill Giant (5/5) attacks the Gate Warden (3/4 with the defence
+    bonus), which would die: Shield Ward's +3 life keeps it alive."""
+    mine = {"guard": ["Gate Warden"], "hand": ["Shield Ward", "Stray Wolf"], "vp": 5}
+    state = stacked([mine, {"guard": ["Hill Giant"]}], active=1, phase="declare")
+    act(state, "attack #0 Hill Giant at their #0 Gate Warden")
+    assert state.current_player == 0
+    assert chosen(state) == "play h0 Shield Ward on my #0 Gate Warden"
