@@ -249,12 +249,20 @@ class TabletopAEC(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s encoded view; the mask is all zeros unless it is ``agent``'s move.
-        Both arrays are new at every call, so callers may keep or modify them."""
-        mask = np.zeros(self.game.num_actions, np.int8)
+        Both arrays are new at every call, so callers may keep or modify them.
+
+        The mask is set byte by byte in a ``bytearray`` that the array then wraps: about
+        half the time of NumPy's assignment through a list of indices, which converts the
+        list first (a step of a large action space sets its mask at every ``last()``)."""
+        mask = bytearray(self.game.num_actions)
         player = self._player_of[agent]
         if not self._episode_over and player == self.state.current_player:
-            mask[self.state.legal_actions()] = 1
-        return {"observation": self.encoder.encode(self.state, player), "action_mask": mask}
+            for action in self.state.legal_actions():
+                mask[action] = 1
+        return {
+            "observation": self.encoder.encode(self.state, player),
+            "action_mask": np.frombuffer(mask, np.int8),
+        }
 
     def render(self) -> str | None:
         """``"ansi"`` returns the omniscient text picture, ``"human"`` prints it."""
