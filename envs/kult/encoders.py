@@ -132,6 +132,10 @@ class Geometry:
         self.station_cache: dict[int, StationEntry] = {}
         """``SeatView``'s cache: a station's entry by its stamp."""
         self._empty_rows: dict[int, np.ndarray] = {}
+        self.row_cache: dict[tuple, np.ndarray] = {}
+        """``StationContext.station``'s cache: a station's row (without position and owner
+        columns) by the card and what its state columns are read from: positions repeat
+        a card's row far more often than they keep its station's stamp."""
         self._starts: dict[tuple[int, int, int | None], list[int]] = {}
         self.pile_cache: dict[int, np.ndarray] = {}
         """``_pile_counts``' cache: a discard pile's counts by its stamp."""
@@ -613,19 +617,27 @@ class StationContext:
             attacking = fight.attacker == at
             defending = not attacking and fight.defender == at
         active = seat == state.active
-        row = np.empty(geo.C + geo.D, dtype=np.float32)
-        row[: geo.C] = geo.static[card.index]
-        row[geo.C :] = (
-            float(face_up), base.tokens / 3, limit / 3, combat,
-            *geo.zeros[: geo.players],  # the owner, relative to the observer: filled in
-            *((mark[0] / 3, mark[1] / 3, mark[2] / 3) if mark[0] else _NO_MARKS),
-            mark[3] / 3,
-            float(active and station in state.recruited),
-            float(active and station in state.invoked),
-            float(attacking),
-            float(defending),
-            0.0,
+        recruited = active and station in state.recruited
+        invoked = active and station in state.invoked
+        on_card = (mark[0], mark[1], mark[2]) if mark[0] else _NO_MARKS
+        key = (
+            card.index, face_up, base.tokens, limit, combat, *on_card, mark[3], recruited,
+            invoked, attacking, defending,
         )  # fmt: skip
+        row = geo.row_cache.get(key) if CACHE_SEATS else None
+        if row is None:
+            row = np.empty(geo.C + geo.D, dtype=np.float32)
+            row[: geo.C] = geo.static[card.index]
+            row[geo.C :] = (
+                float(face_up), base.tokens / 3, limit / 3, combat,
+                *geo.zeros[: geo.players],  # the owner, relative to the observer: set later
+                on_card[0] / 3, on_card[1] / 3, on_card[2] / 3, mark[3] / 3,
+                float(recruited), float(invoked), float(attacking), float(defending), 0.0,
+            )  # fmt: skip
+            if CACHE_SEATS:
+                if len(geo.row_cache) >= CACHE_SIZE:
+                    geo.row_cache.clear()
+                geo.row_cache[key] = row
         colours = card.colours if face_up and kind == "place" else None
         return StationEntry(row, base.tokens, colours, owner, card.index)
 
@@ -637,9 +649,9 @@ _NO_MARKS = (0.0, 0.0, 0.0)
 
 CACHE_SEATS = True
 """Reuse what an observation is made of while everything it is read from is unchanged: a
-seat's rows and summary (by the seat's stamp), a station's row, a seat block, a discard
-pile's counts, the unseen counts, and each observer's last encoding of a position; off,
-every view is computed afresh (a test compares the two)."""
+seat's summary (by the seat's stamp), a station's entry (by its stamp) and row (by what it
+shows), a seat block, a discard pile's counts, the unseen counts, and each observer's last
+encoding of a position; off, every view is computed afresh (a test compares the two)."""
 CACHE_SIZE = 1024
 """Cached entries per cache of a geometry; a cache is emptied when it is full. A few times
 what the positions in play use (per position its seats' views and 8 stations each: 32
