@@ -43,7 +43,7 @@ DECKS = {name: load_deck(name, POOL) for name in PACKAGED_DECKS}
 
 
 def test_hk_10_1_the_starter_pool_has_at_least_80_cards() -> None:
-    assert POOL.data_version == "Starter pool 1.0"
+    assert POOL.data_version == "Starter pool 1.1"
     assert len(POOL.cards) >= 80
 
 
