@@ -280,22 +280,17 @@ class Card:
     """The ``holds`` static's amount (0 without one)."""
     key_bonus: Keys = (0, 0, 0, 0, 0)
     """The ``keys`` static's colours as counts (all 0 without one)."""
+    on_play: tuple[Effect, ...] = ()
+    """The ``played`` trigger's effects (``triggers``, read once: the legal actions ask for
+    the three triggers' effects of every card in play at every step)."""
+    on_turn: tuple[Effect, ...] = ()
+    """The ``turned`` trigger's effects (KU-5.2)."""
+    on_push: tuple[Effect, ...] = ()
+    """The ``pushed`` trigger's effects (KU-6.5)."""
 
     @property
     def is_base(self) -> bool:
         return self.kind in BASE_KINDS
-
-    @property
-    def on_play(self) -> tuple[Effect, ...]:
-        return self.triggers.get("played", ())
-
-    @property
-    def on_turn(self) -> tuple[Effect, ...]:
-        return self.triggers.get("turned", ())
-
-    @property
-    def on_push(self) -> tuple[Effect, ...]:
-        return self.triggers.get("pushed", ())
 
     def static(self, name: str) -> Params | None:
         return next((params for kind, params in self.statics if kind == name), None)
@@ -346,6 +341,9 @@ def _compile_card(index: int, card: Any) -> Card:
         combat_bonus=_amount(statics, "combat"),
         holds_bonus=_amount(statics, "holds"),
         key_bonus=keys_of(next((p.colours for k, p in statics if k == "keys"), [])),
+        on_play=triggers.get("played", ()),
+        on_turn=triggers.get("turned", ()),
+        on_push=triggers.get("pushed", ()),
     )
 
 
