@@ -20,11 +20,12 @@ hidden, HK-11.1).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop.envs.core.protocol import Event, IllegalActionError
 from tabletop.envs.hkk.actions import PLAYER_TARGET, decode, decode_ref, enemy_ref
-from tabletop.envs.hkk.cards import Creature
+from tabletop.envs.hkk.cards import Card, Creature
 
 if TYPE_CHECKING:
     from tabletop.envs.hkk.engine import HkkState
@@ -163,4 +164,18 @@ def describe_event(
         case _:
             winner = facts.get("winner")
             text = "The game is a draw" if winner is None else f"Player {winner} wins"
-    return Event(kind, text, dict(facts))
+    return Event(kind, text, _named_facts(cards, facts))
+
+
+def _named_facts(cards: Sequence[Card], facts: dict[str, Any]) -> dict[str, Any]:
+    """The event's data with cards by name, not pool index, as every game's events read
+    (a table of plays by card, a log a person reads)."""
+    data = dict(facts)
+    for key in ("card", "part"):
+        if data.get(key) is not None:
+            data[key] = cards[data[key]].name
+    for key in ("defender", "target"):  # [..., pool index] lists; an int target is a place
+        value = data.get(key)
+        if isinstance(value, list | tuple):
+            data[key] = [*value[:-1], cards[value[-1]].name]
+    return data
