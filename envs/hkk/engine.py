@@ -171,7 +171,7 @@ class HkkState(PhasedState):
         "game", "rng", "table", "tables", "hands", "decks", "discards", "voids", "chain_cards",
         "life", "vp", "components", "turns_taken", "turn", "plies", "active", "phase",
         "priority", "passes", "stack", "shields", "saving", "choice", "queued", "fight",
-        "quiet_turns", "memo",
+        "quiet_turns", "memo", "memo_key",
         "life_at_start", "winner", "counters", "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
@@ -194,8 +194,10 @@ class HkkState(PhasedState):
         self.passes = 0
         self.stack = Chain(2)
         self.shields: set[tuple[plays.Play, int]] = set()
-        self.memo: dict[tuple[str, int], Any] | None = None
-        """Figures remembered while the legal actions are worked out (``figures``)."""
+        self.memo: dict[Any, Any] = {}
+        """Figures remembered while the position they were worked out for holds
+        (``figures.remembered``, keyed by ``memo_key``)."""
+        self.memo_key: tuple[int, int, int] | None = None
         self.saving = False
         self.choice: plays.Choice | None = None
         self.queued: list[plays.Choice] = []
@@ -242,15 +244,9 @@ class HkkState(PhasedState):
         self.choice = self.queued.pop(0) if self.queued else None
 
     def _compute_legal(self) -> list[int]:
-        """The legal actions; working them out changes nothing, so figures asked again
-        and again meanwhile are remembered (``memo``) and forgotten after."""
-        self.memo = {}
-        try:
-            if self.choice is not None:
-                return self.choice.legal(self)
-            return self.PHASES[self.phase].legal(self)
-        finally:
-            self.memo = None
+        if self.choice is not None:
+            return self.choice.legal(self)
+        return self.PHASES[self.phase].legal(self)
 
     def _do(self, action: int) -> None:
         self.plies += 1
@@ -425,7 +421,8 @@ class HkkState(PhasedState):
         other.queued = self.queued[:]
         other.stack = self.stack.copy()
         other.shields = set(self.shields)
-        other.memo = None
+        other.memo = {}
+        other.memo_key = None
         other.fight = None if self.fight is None else self.fight.copy()
         other.counters = dict(self.counters)
         other._rewards = self._rewards[:]

@@ -11,17 +11,19 @@ the turn, and the defence bonus of HK-4.3. A passive card gives nothing (HK-1.4)
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tabletop.envs.hkk.cards import Adventurer, Building, Creature, Galetki, Monster
-from tabletop.envs.hkk.zones import InPlay
+from tabletop.envs.hkk.zones import InPlay, figure_mark_writes
 
 if TYPE_CHECKING:
     from tabletop.envs.hkk.engine import HkkState
 
+T = TypeVar("T")
 GUARD_POST = 3  # HK-1.2
 LIMIT = 20  # HK-2.1: life and magic points
+CREATURE_AREAS = ("guard", "reserve")
 
 
 class Held:
@@ -80,6 +82,33 @@ def _kinds(kind: str, ability: bool) -> frozenset[str]:
     return frozenset({"cards", kind, PLURALS.get(kind, kind), *spells})
 
 
+def remembered(state: HkkState) -> dict[Any, Any]:
+    """The figures worked out for the position as it is now (``HkkState.memo``). Figures
+    depend only on the cards on the tables (``Table.version`` counts their comings and
+    goings), their marks (``zones.figure_mark_writes``) and whose turn it is (the defence
+    bonus), so they are kept until one of these changes."""
+    key = (state.table.version, figure_mark_writes(), state.active)
+    if state.memo_key != key:
+        state.memo = {}
+        state.memo_key = key
+    return state.memo
+
+
+def remembered_figure(compute: Callable[..., T]) -> Callable[..., T]:
+    """``compute(state, *args)`` remembered for the position as it is now (``remembered``):
+    worked out once however often it is asked (the legal actions, the encoders and the
+    heuristic ask the same figures again and again) while nothing it depends on changes."""
+
+    def figure(state: HkkState, *args: Any) -> T:
+        memo = remembered(state)
+        key = (compute, *args)
+        if key not in memo:
+            memo[key] = compute(state, *args)
+        return memo[key]
+
+    return functools.wraps(compute)(figure)
+
+
 def controller(state: HkkState, entry: InPlay) -> int:
     """The seat on whose table ``entry`` lies."""
     for seat, table in enumerate(state.tables):
@@ -94,7 +123,7 @@ def attached(state: HkkState, seat: int, host: InPlay) -> Iterator[InPlay]:
 
 
 def creatures(state: HkkState, seat: int) -> list[InPlay]:
-    return [e for e in state.tables[seat] if e.area in ("guard", "reserve")]
+    return [e for e in state.tables[seat] if e.area in CREATURE_AREAS]
 
 
 def guard(state: HkkState, seat: int) -> list[InPlay]:
@@ -175,19 +204,9 @@ def modifiers(state: HkkState, entry: InPlay) -> Iterator[tuple[str, Any]]:
                 yield from statics(card)
 
 
+@remembered_figure
 def held(state: HkkState, entry: InPlay) -> Held:
-    """The creature's abilities now (HK-7); remembered while the legal actions are worked
-    out (``HkkState.memo``: nothing changes then)."""
-    memo = state.memo
-    if memo is not None:
-        key = ("held", entry.iid)
-        if key not in memo:
-            memo[key] = _held(state, entry)
-        return memo[key]
-    return _held(state, entry)
-
-
-def _held(state: HkkState, entry: InPlay) -> Held:
+    """The creature's abilities now (HK-7)."""
     result = Held()
     result.add(entry.card.abilities)
     for level in _levels_reached(entry):
@@ -198,19 +217,9 @@ def _held(state: HkkState, entry: InPlay) -> Held:
     return result
 
 
+@remembered_figure
 def _bonus(state: HkkState, entry: InPlay, figure: str) -> int:
-    """What a creature's ``damage`` or ``life`` has beyond its card's (remembered as
-    ``held``'s)."""
-    memo = state.memo
-    if memo is not None:
-        key = (figure, entry.iid)
-        if key not in memo:
-            memo[key] = _bonus_now(state, entry, figure)
-        return memo[key]
-    return _bonus_now(state, entry, figure)
-
-
-def _bonus_now(state: HkkState, entry: InPlay, figure: str) -> int:
+    """What a creature's ``damage`` or ``life`` has beyond its card's."""
     total = sum(getattr(params, figure) for kind, params in modifiers(state, entry)
                 if kind == "bonus")  # fmt: skip
     total += entry.counters + entry.levels
@@ -237,6 +246,7 @@ def remaining(state: HkkState, entry: InPlay) -> int:
     return life(state, entry) - entry.damage
 
 
+@remembered_figure
 def lowers_life(state: HkkState) -> bool:
     """Whether an active card in play gives some creature less life (a bonus below 0)."""
     return any(kind == "bonus" and params.life < 0
@@ -254,11 +264,13 @@ def _table_statics(state: HkkState, seat: int, name: str) -> Iterator[Any]:
             yield from (params for kind, params in statics(card) if kind == name)
 
 
+@remembered_figure
 def guard_size(state: HkkState, seat: int) -> int:
     """Places in ``seat``'s guard post: 3 and what active cards add (HK-1.2)."""
     return GUARD_POST + sum(p.places for p in _table_statics(state, seat, "guard_size"))
 
 
+@remembered_figure
 def vp_limit(state: HkkState, seat: int) -> int:
     """The most magic points ``seat`` may hold: 20 and what active cards add (HK-2.1)."""
     return LIMIT + sum(p.amount for p in _table_statics(state, seat, "vp_limit"))

@@ -40,15 +40,14 @@ def gain_from(state: HkkState, seat: int, card: Card) -> None:
         state.gain_components(seat, amount)
 
 
-def feed_actions(state: HkkState, seat: int) -> Iterator[int]:
+def feed_actions(state: HkkState, seat: int) -> list[int]:
     """Sacrificing an active mutant of ``seat``'s that shows components, while they have
     a galetki in play (HK-4.5)."""
-    if not galetki_of(state, seat):
-        return
-    for position, entry in enumerate(state.tables[seat][:MAX_TABLE]):
-        card = entry.card
-        if isinstance(card, Mutant) and card.components and entry.active:
-            yield SACRIFICE_BASE + position
+    feeds = [SACRIFICE_BASE + position
+             for position, entry in enumerate(state.tables[seat][:MAX_TABLE])
+             if isinstance(entry.card, Mutant) and entry.card.components
+             and entry.active]  # fmt: skip
+    return feeds if feeds and galetki_of(state, seat) else []
 
 
 def feed(state: HkkState, seat: int, position: int) -> None:
@@ -93,16 +92,18 @@ def _parts(state: HkkState, seat: int, galetki: InPlay) -> list[InPlay]:
     return [a for a in figures.attached(state, seat, galetki) if isinstance(a.card, BodyPart)]
 
 
-def shield_actions(state: HkkState, seat: int) -> Iterator[int]:
-    """HK-9.4: a body part of a threatened galetki, sacrificed."""
+def shield_actions(state: HkkState, seat: int) -> list[int]:
+    """HK-9.4: a body part of a threatened galetki, sacrificed (none without a chain)."""
+    if not state.stack:
+        return []
     table = state.tables[seat]
-    shown: set[int] = set()
+    shown: dict[int, None] = {}
     for _, galetki in _threats(state, seat):
         for part in figures.attached(state, seat, galetki):
             position = table.index(part)
-            if isinstance(part.card, BodyPart) and position < MAX_TABLE and position not in shown:
-                shown.add(position)
-                yield SACRIFICE_BASE + position
+            if isinstance(part.card, BodyPart) and position < MAX_TABLE:
+                shown[position] = None
+    return [SACRIFICE_BASE + position for position in shown]
 
 
 def shield(state: HkkState, seat: int, position: int) -> None:

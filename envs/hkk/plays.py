@@ -209,13 +209,14 @@ def card_plays(state: HkkState, seat: int) -> Iterator[int]:
     """Actions that play a card of ``seat``'s hand now: copies of one card are the same
     play, so only the first copy in the hand is offered."""
     fast = sorcery_speed(state, seat)
+    cards = state.table.cards
     offered: set[int] = set()
     for slot, iid in enumerate(state.hands[seat][:MAX_HAND]):
-        card = state.card(iid)
-        if card.index in offered:
-            continue
+        card = cards[iid]
+        if not (fast or isinstance(card, Instant)) or card.index in offered:
+            continue  # too slow now, as its other copies
         offered.add(card.index)
-        if not (fast or isinstance(card, Instant)) or not affordable(state, seat, card):
+        if not affordable(state, seat, card):
             continue
         if opening_save(state) and not saves(effects_of(card, -1)):
             continue
@@ -262,7 +263,10 @@ def _refs(state: HkkState, seat: int, card: Card) -> list[int]:
 def ability_uses(state: HkkState, seat: int) -> Iterator[int]:
     """Actions that use an activated ability of ``seat``'s cards now (HK-7, HK-8.3)."""
     for position, entry in enumerate(state.tables[seat][:MAX_TABLE]):
-        for index, ability in enumerate(getattr(entry.card, "activated", ())[:MAX_ABILITIES]):
+        activated = getattr(entry.card, "activated", ())
+        if not activated:
+            continue
+        for index, ability in enumerate(activated[:MAX_ABILITIES]):
             if not usable(state, seat, entry, ability):
                 continue
             if opening_save(state) and not saves(ability.effects):
@@ -558,8 +562,8 @@ def dying(state: HkkState) -> list[InPlay]:
     """Creatures at 0 life or less (HK-4.2). Only one with damage or a life boost below
     0 can be, unless some card lowers life (then every creature is looked at)."""
     lowered = figures.lowers_life(state)
-    return [e for seat in (0, 1) for e in figures.creatures(state, seat)
-            if (lowered or e.damage > 0 or e.boost[1] < 0)
+    return [e for table in state.tables for e in table if e.area in figures.CREATURE_AREAS
+            and (lowered or e.damage > 0 or e.boost[1] < 0)
             and figures.remaining(state, e) <= 0]  # fmt: skip
 
 

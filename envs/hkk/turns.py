@@ -302,7 +302,7 @@ class Window(Phase):
 
 def _can_regenerate(state: HkkState, seat: int, entry: InPlay) -> bool:
     """HK-7.9: damaged, under this turn's cap, and the magic points to pay."""
-    if not figures.is_creature(entry) or not entry.damage:
+    if not entry.damage or not figures.is_creature(entry):
         return False
     cost = figures.held(state, entry).regeneration
     return bool(cost) and entry.regenerated < REGENERATION_CAP and state.vp[seat] >= cost

@@ -25,6 +25,17 @@ ZONES = (
 PILES = ("deck", "hand", "table", "discard", "void")
 """The five zones a card is in whenever nothing is being played (HK-1.2)."""
 
+FIGURE_MARKS = frozenset({"active", "area", "host", "counters", "levels", "boost"})
+"""The marks of a card on the table that creatures' figures depend on (``figures``)."""
+_figure_mark_writes = [0]
+
+
+def figure_mark_writes() -> int:
+    """How many times a mark of ``FIGURE_MARKS`` was written, on any card anywhere: figures
+    remembered while it stays the same (and the tables' cards too) are still right."""
+    return _figure_mark_writes[0]
+
+
 Area = Literal["guard", "reserve", "beside", "attached"]
 """Where a card on the table lies: a creature in the guard post or the reserve, another
 card beside them, or a card attached to another (``InPlay.host``)."""
@@ -59,3 +70,10 @@ class InPlay(Permanent):
         self.regenerated = 0
         self.boost = (0, 0)
         self.breathed = False
+
+    def __setattr__(self, name: str, value: object) -> None:
+        """Every write of a mark in ``FIGURE_MARKS`` is counted, hand edits included, so
+        remembered figures are never read stale."""
+        object.__setattr__(self, name, value)
+        if name in FIGURE_MARKS:
+            _figure_mark_writes[0] += 1
