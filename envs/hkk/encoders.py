@@ -90,17 +90,18 @@ Void, enemy Void. With the starter pool (100 cards) the flat vector has
 
 from __future__ import annotations
 
+import functools
+import struct
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tabletop.envs.core.cards.encoding import zone_counts
 from tabletop.envs.core.layout import Layout, stack_layout
 from tabletop.envs.hkk import figures, plays
 from tabletop.envs.hkk.actions import MAX_HAND, MAX_TABLE
 from tabletop.envs.hkk.cards import CARD_TYPES, Card, Pool, load_pool
-from tabletop.envs.hkk.combat import PLAYER, SpoilsChoice, StrikeBackChoice
+from tabletop.envs.hkk.combat import PLAYER, Fight, SpoilsChoice, StrikeBackChoice
 from tabletop.envs.hkk.effects import VOCAB, Colour, Group, Immunity, Source
 from tabletop.envs.hkk.galetki import EatChoice
 from tabletop.envs.hkk.steps import PHASE_NAMES
@@ -345,12 +346,30 @@ _STATIC_ROWS: dict[int, tuple[Pool, np.ndarray]] = {}
 
 
 def static_rows(pool: Pool) -> np.ndarray:
-    """``STATIC_FEATURES`` of every pool card by index, cached per pool (they never change)."""
+    """``STATIC_FEATURES`` of every pool card by index, clipped to [-1, 1], cached per pool
+    (they never change)."""
     cached = _STATIC_ROWS.get(id(pool))
     if cached is None or cached[0] is not pool:
         rows = np.array([static_features(card) for card in pool.cards], dtype=np.float32)
-        cached = _STATIC_ROWS[id(pool)] = (pool, rows.reshape(len(pool.cards), C))
+        rows = np.clip(rows.reshape(len(pool.cards), C), -1.0, 1.0)
+        cached = _STATIC_ROWS[id(pool)] = (pool, rows)
     return cached[1]
+
+
+def row_starts(pool: Pool, columns: tuple[int, ...]) -> list[bytes]:
+    """The first ``PLAY_AT`` cells of a card row with the one-hot ``columns`` set (its
+    position and area), as float32 bytes, for each pool card by index (cached)."""
+    key = (id(pool), columns)
+    cached = _ROW_STARTS.get(key)
+    if cached is None or cached[0] is not pool:
+        starts = np.zeros((len(pool.cards), PLAY_AT), dtype=np.float32)
+        starts[:, list(columns)] = 1.0
+        starts[:, STATIC_AT:] = static_rows(pool)
+        cached = _ROW_STARTS[key] = (pool, [row.tobytes() for row in starts])
+    return cached[1]
+
+
+_ROW_STARTS: dict[tuple[int, tuple[int, ...]], tuple[Pool, list[bytes]]] = {}
 
 
 # ----- the table and the chain ------------------------------------------------------------------
@@ -371,32 +390,48 @@ def _choice_subject(state: HkkState) -> int | None:
     return getattr(choice, "iid", None)
 
 
-def _combat_marks(state: HkkState, entry: InPlay) -> list[float]:
-    fight = state.fight
+NO_COMBAT = [0.0] * 5
+
+
+def _combat_marks(fight: Fight | None, iid: int) -> list[float]:
     if fight is None:
-        return [0.0] * 5
-    aim = fight.attacks.get(entry.iid)
+        return NO_COMBAT
+    aim = fight.attacks.get(iid)
     return [
-        float(aim == PLAYER),
-        float(aim is not None and aim != PLAYER),
-        len(fight.attackers_of(entry.iid)) / 2,
-        float(entry.iid in fight.strikes_back),
-        float(entry.iid in fight.moved),
+        1.0 if aim == PLAYER else 0.0,
+        1.0 if aim is not None and aim != PLAYER else 0.0,
+        len(fight.attackers_of(iid)) / 2,
+        1.0 if iid in fight.strikes_back else 0.0,
+        1.0 if iid in fight.moved else 0.0,
     ]
+
+
+@figures.remembered_figure
+def _figure_features(state: HkkState, entry: InPlay) -> tuple[float, int, list[float]]:
+    """A card's damage now / 10, its life now (a building's structure) and the abilities
+    it holds now as features: what ``play_features`` takes from ``figures``."""
+    if not figures.is_creature(entry):
+        return 0.0, figures.life(state, entry) if entry.card.TYPE == "building" else 0, NO_HELD
+    held = figures.held(state, entry)
+    held_features = [*_abilities(held), held.regeneration / 5]
+    return figures.damage(state, entry) / 10, figures.life(state, entry), held_features
+
+
+NO_HELD = [0.0] * 15
 
 
 def play_features(state: HkkState, seat: int, entry: InPlay, marks: tuple[Any, ...]) -> list[float]:
     """``PLAY_FEATURES`` of ``entry`` on ``seat``'s table; ``marks``: the chain's targets,
-    the pending decision's subject, the shielded iids and the table's positions by iid."""
-    targets, subject, shielded, positions = marks
-    creature = figures.is_creature(entry)
-    held = figures.held(state, entry) if creature else None
+    the pending decision's subject, the shielded iids, the table's positions by iid and
+    how many cards lie on each card of it (by iid)."""
+    targets, subject, shielded, positions, riders = marks
+    iid = entry.iid
+    damage, life, held = _figure_features(state, entry)
     host = positions.get(entry.host)
-    riders = sum(1 for other in state.tables[seat] if other.host == entry.iid)
-    life = figures.life(state, entry) if creature or entry.card.TYPE == "building" else 0
+    boost_damage, boost_life = entry.boost
     return [
-        float(entry.active),
-        figures.damage(state, entry) / 10 if creature else 0.0,
+        1.0 if entry.active else 0.0,
+        damage,
         life / 20,
         (life - entry.damage) / 20 if life else 0.0,
         entry.damage / 20,
@@ -404,31 +439,17 @@ def play_features(state: HkkState, seat: int, entry: InPlay, marks: tuple[Any, .
         entry.counters / 5,
         entry.levels / 5,
         entry.regenerated / 5,
-        entry.boost[0] / 5,
-        entry.boost[1] / 5,
-        float(entry.breathed),
+        boost_damage / 5,
+        boost_life / 5,
+        1.0 if entry.breathed else 0.0,
         (host + 1) / MAX_TABLE if host is not None else 0.0,
-        riders / 5,
-        *_combat_marks(state, entry),
-        float(entry.iid == subject),
-        float(entry.iid in targets),
-        float(entry.iid in shielded),
-        *(_abilities(held) if held is not None else [0.0] * 14),
-        (held.regeneration if held is not None else 0) / 5,
+        riders.get(iid, 0) / 5,
+        *_combat_marks(state.fight, iid),
+        1.0 if iid == subject else 0.0,
+        1.0 if iid in targets else 0.0,
+        1.0 if iid in shielded else 0.0,
+        *held,
     ]
-
-
-def _table_rows(state: HkkState, seat: int, position: int, rows: np.ndarray,
-                marks: tuple[Any, ...]) -> None:  # fmt: skip
-    """Write ``seat``'s table into ``rows`` (``MAX_TABLE`` rows) with position column
-    ``position`` (1 own, 2 enemy)."""
-    statics = static_rows(state.game.pool)
-    for slot, entry in enumerate(state.tables[seat][:MAX_TABLE]):
-        row = rows[slot]
-        row[position] = 1.0
-        row[P + AREAS.index(entry.area)] = 1.0
-        row[STATIC_AT:PLAY_AT] = statics[entry.card.index]
-        row[PLAY_AT:CHAIN_AT] = play_features(state, seat, entry, marks)
 
 
 def _where(state: HkkState, iid: int, player: int) -> tuple[str, int]:
@@ -464,37 +485,79 @@ def chain_features(state: HkkState, player: int, depth: int, item: Any) -> list[
     ]
 
 
-def _chain_rows(state: HkkState, player: int, rows: np.ndarray) -> None:
-    statics = static_rows(state.game.pool)
-    items = state.stack.items[::-1][:CHAIN_ROWS]
-    for depth, item in enumerate(items):
-        row = rows[depth]
-        row[3 if item.controller == player else 4] = 1.0
-        row[STATIC_AT:PLAY_AT] = statics[state.card(item.what.iid).index]
-        row[CHAIN_AT:] = chain_features(state, player, depth, item)
+AREA_COLUMNS = {area: P + column for column, area in enumerate(AREAS)}
+
+# An encoding is written into a zeroed bytearray of float32 cells, the cards' data as ready
+# bytes and the rest with ``struct`` (the C cast numpy's conversion makes): each numpy call
+# costs as much as dozens of values, so the view is one numpy array made at the end.
+PLAY_CELLS = struct.Struct(f"{S}f")
+CHAIN_CELLS = struct.Struct(f"{K}f")
+TABLE_CELLS = struct.Struct(f"{TABLE_SIZE}f")
 
 
-def fill_card_rows(state: HkkState, player: int, rows: np.ndarray) -> None:
-    """Write the ``CARD_ROWS`` x ``WIDTH`` card rows of ``player``'s view into ``rows``
-    (all zero)."""
-    statics = static_rows(state.game.pool)
+def _clipped(values: list[float]) -> list[float]:
+    """Every value within [-1, 1], the encoders' range (the cards' data is clipped once,
+    in ``static_rows``)."""
+    return [-1.0 if v < -1.0 else 1.0 if v > 1.0 else v for v in values]
+
+
+@functools.cache
+def _cells(count: int) -> struct.Struct:
+    return struct.Struct(f"{count}f")
+
+
+def _table_rows(state: HkkState, seat: int, start: int, position: int, buffer: bytearray,
+                marks: tuple[Any, ...]) -> None:  # fmt: skip
+    """``seat``'s table in the rows from cell ``start`` on, with position column
+    ``position`` (1 own, 2 enemy)."""
+    starts = {area: row_starts(state.game.pool, (position, column))
+              for area, column in AREA_COLUMNS.items()}  # fmt: skip
+    for slot, entry in enumerate(state.tables[seat][:MAX_TABLE]):
+        row = 4 * (start + slot * WIDTH)
+        buffer[row : row + 4 * PLAY_AT] = starts[entry.area][entry.card.index]
+        values = _clipped(play_features(state, seat, entry, marks))
+        PLAY_CELLS.pack_into(buffer, row + 4 * PLAY_AT, *values)
+
+
+def _chain_rows(state: HkkState, player: int, start: int, buffer: bytearray) -> None:
+    """The chain, top first, in the rows from cell ``start`` on."""
+    cards = state.table.cards
+    for depth, item in enumerate(state.stack.items[::-1][:CHAIN_ROWS]):
+        row = 4 * (start + depth * WIDTH)
+        starts = row_starts(state.game.pool, (3 if item.controller == player else 4,))
+        buffer[row : row + 4 * PLAY_AT] = starts[cards[item.what.iid].index]
+        values = _clipped(chain_features(state, player, depth, item))
+        CHAIN_CELLS.pack_into(buffer, row + 4 * CHAIN_AT, *values)
+
+
+def fill_card_rows(state: HkkState, player: int, buffer: bytearray, at: int) -> None:
+    """Write the ``CARD_ROWS`` x ``WIDTH`` card rows of ``player``'s view into the float32
+    cells of ``buffer`` from cell ``at`` on (all zero)."""
+    starts = row_starts(state.game.pool, (0,))
+    cards = state.table.cards
     for slot, iid in enumerate(state.hands[player][:MAX_HAND]):
-        rows[HAND_ROW + slot, 0] = 1.0
-        rows[HAND_ROW + slot, STATIC_AT:PLAY_AT] = statics[state.card(iid).index]
+        row = 4 * (at + (HAND_ROW + slot) * WIDTH)
+        buffer[row : row + 4 * PLAY_AT] = starts[cards[iid].index]
     shielded = {iid for _, iid in state.shields}
-    for seat, start, position in ((player, OWN_ROW, 1), (1 - player, ENEMY_ROW, 2)):
-        positions = {entry.iid: i for i, entry in enumerate(state.tables[seat])}
-        marks = (_chain_targets(state), _choice_subject(state), shielded, positions)
-        _table_rows(state, seat, position, rows[start : start + MAX_TABLE], marks)
-    _chain_rows(state, player, rows[CHAIN_ROW : CHAIN_ROW + CHAIN_ROWS])
+    targets, subject = _chain_targets(state), _choice_subject(state)
+    for seat, first, position in ((player, OWN_ROW, 1), (1 - player, ENEMY_ROW, 2)):
+        table = state.tables[seat]
+        positions = {entry.iid: i for i, entry in enumerate(table)}
+        riders: dict[int, int] = {}
+        for entry in table:
+            if entry.host is not None:
+                riders[entry.host] = riders.get(entry.host, 0) + 1
+        marks = (targets, subject, shielded, positions, riders)
+        _table_rows(state, seat, at + first * WIDTH, position, buffer, marks)
+    _chain_rows(state, player, at + CHAIN_ROW * WIDTH, buffer)
+
+
+def _put_table_features(state: HkkState, player: int, buffer: bytearray, at: int) -> None:
+    TABLE_CELLS.pack_into(buffer, 4 * at, *_clipped(table_features(state, player)))
 
 
 def _pair(values: Sequence[float], player: int, scale: float) -> list[float]:
     return [values[player] / scale, values[1 - player] / scale]
-
-
-def _sizes(zones: Sequence[Sequence[Any]], player: int, scale: float) -> list[float]:
-    return [len(zones[player]) / scale, len(zones[1 - player]) / scale]
 
 
 def _fight_features(state: HkkState, player: int) -> list[float]:
@@ -522,35 +585,46 @@ def _chain_top(state: HkkState) -> list[float]:
     return [float(p in used) for p in PRIMITIVES]
 
 
+PHASE_COLUMNS = [[float(step == p) for p in range(len(PHASE_NAMES))]
+                 for step in range(len(PHASE_NAMES))]  # fmt: skip
+
+
+@functools.cache
+def _choice_columns(kind: type) -> list[float]:
+    """The pending decision's one-hot for a choice of class ``kind`` (``NoneType``: none)."""
+    return [float(issubclass(kind, choice)) for _, choice in CHOICES]
+
+
 def table_features(state: HkkState, player: int) -> list[float]:
     """The ``TABLE_FEATURES`` of ``player``'s view, in order."""
-    choice = state.choice
+    enemy = 1 - player
+    live = state.winner is None
     return [
-        *_pair(state.life, player, 20),
-        *_pair(state.life_at_start, player, 20),
-        *_pair(state.vp, player, 20),
-        *_pair([figures.vp_limit(state, s) for s in (0, 1)], player, 40),
-        *_pair(state.components, player, 10),
-        *_pair(state.turns_taken, player, 10),
-        *_pair([figures.guard_size(state, s) for s in (0, 1)], player, 6),
-        *_sizes(state.hands, player, MAX_HAND),
-        *_sizes(state.decks, player, 40),
-        *_sizes(state.discards, player, 40),
-        *_sizes(state.voids, player, 40),
-        *(float(state.phase == p) for p in range(len(PHASE_NAMES))),
-        float(state.active == player and state.winner is None),
-        float(state.player == player and state.winner is None),
-        float(state.priority == player),
+        state.life[player] / 20, state.life[enemy] / 20,
+        state.life_at_start[player] / 20, state.life_at_start[enemy] / 20,
+        state.vp[player] / 20, state.vp[enemy] / 20,
+        figures.vp_limit(state, player) / 40, figures.vp_limit(state, enemy) / 40,
+        state.components[player] / 10, state.components[enemy] / 10,
+        state.turns_taken[player] / 10, state.turns_taken[enemy] / 10,
+        figures.guard_size(state, player) / 6, figures.guard_size(state, enemy) / 6,
+        len(state.hands[player]) / MAX_HAND, len(state.hands[enemy]) / MAX_HAND,
+        len(state.decks[player]) / 40, len(state.decks[enemy]) / 40,
+        len(state.discards[player]) / 40, len(state.discards[enemy]) / 40,
+        len(state.voids[player]) / 40, len(state.voids[enemy]) / 40,
+        *PHASE_COLUMNS[state.phase],
+        1.0 if state.active == player and live else 0.0,
+        1.0 if state.player == player and live else 0.0,
+        1.0 if state.priority == player else 0.0,
         state.passes / 2,
-        float(state.saving),
+        1.0 if state.saving else 0.0,
         len(state.stack.items) / CHAIN_ROWS,
-        *(float(isinstance(choice, kind)) for _, kind in CHOICES),
+        *_choice_columns(type(state.choice)),
         len(state.queued) / 4,
         *_fight_features(state, player),
         state.quiet_turns / 10,
         state.turn / 100,
         *_chain_top(state),
-    ]
+    ]  # fmt: skip
 
 
 def _counted_zones(player: int) -> tuple[tuple[str, int], ...]:
@@ -559,6 +633,21 @@ def _counted_zones(player: int) -> tuple[tuple[str, int], ...]:
     enemy = 1 - player
     return (("deck", player), ("discard", player), ("discard", enemy), ("void", player),
             ("void", enemy))  # fmt: skip
+
+
+def _put_counts(state: HkkState, player: int, buffer: bytearray, at: int) -> None:
+    """The flat encoder's counts (``COUNT_BLOCKS``): copies of each pool card / 3."""
+    cards = state.table.cards
+    size = len(state.game.pool.cards)
+    cells = [0.0] * (len(COUNT_BLOCKS) * size)
+    for block, (name, owner) in enumerate(_counted_zones(player)):
+        copies: dict[int, int] = {}
+        for iid in state.table.zones[name][owner]:
+            cell = block * size + cards[iid].index
+            copies[cell] = copies.get(cell, 0) + 1
+        for cell, count in copies.items():
+            cells[cell] = min(count / 3, 1.0)
+    _cells(len(cells)).pack_into(buffer, 4 * at, *cells)
 
 
 class FlatEncoder:
@@ -571,13 +660,12 @@ class FlatEncoder:
         return (TABLE_SIZE + CARD_ROWS * WIDTH + len(COUNT_BLOCKS) * len(game.pool.cards),)
 
     def encode(self, state: HkkState, player: int) -> np.ndarray:
-        count = len(state.game.pool.cards)
         rows_end = TABLE_SIZE + CARD_ROWS * WIDTH
-        out = np.zeros(rows_end + len(COUNT_BLOCKS) * count, dtype=np.float32)
-        out[:TABLE_SIZE] = table_features(state, player)
-        fill_card_rows(state, player, out[TABLE_SIZE:rows_end].reshape(CARD_ROWS, WIDTH))
-        out[rows_end:] = zone_counts(state.table, _counted_zones(player), count) / 3
-        return np.clip(out, -1.0, 1.0, out=out)
+        buffer = bytearray(4 * (rows_end + len(COUNT_BLOCKS) * len(state.game.pool.cards)))
+        _put_table_features(state, player, buffer, 0)
+        fill_card_rows(state, player, buffer, TABLE_SIZE)
+        _put_counts(state, player, buffer, rows_end)
+        return np.frombuffer(buffer, dtype=np.float32)
 
 
 class EntityEncoder:
@@ -593,11 +681,10 @@ class EntityEncoder:
         return (CARD_ROWS + TABLE_ROWS, WIDTH)
 
     def encode(self, state: HkkState, player: int) -> np.ndarray:
-        out = np.zeros((CARD_ROWS + TABLE_ROWS, WIDTH), dtype=np.float32)
-        fill_card_rows(state, player, out[:CARD_ROWS])
-        start = CARD_ROWS * WIDTH
-        out.reshape(-1)[start : start + TABLE_SIZE] = table_features(state, player)
-        return np.clip(out, -1.0, 1.0, out=out)
+        buffer = bytearray(4 * (CARD_ROWS + TABLE_ROWS) * WIDTH)
+        fill_card_rows(state, player, buffer, 0)
+        _put_table_features(state, player, buffer, CARD_ROWS * WIDTH)
+        return np.frombuffer(buffer, dtype=np.float32).reshape(CARD_ROWS + TABLE_ROWS, WIDTH)
 
 
 ENCODERS = {"flat": FlatEncoder(), "entity": EntityEncoder()}
