@@ -14,7 +14,8 @@ One fixed ``Discrete`` action space (docs/games/hkk.md, "Actions").
 
 Version history:
 - v0 (2026-12-02): the rules of docs/rules/hkk.md (HK-1 … HK-11) and the packaged starter
-  pool (100 cards, four decks); encoders flat v0 and entity v0.
+  pool (100 cards, four decks); encoders flat v0 and entity v0. The engine's safety net is
+  the game option ``ply_limit``; ``max_plies`` is the env's truncation, as in every game.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from tabletop.envs.core.aec import env_constructors
 from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options, seedless
 from tabletop.envs.hkk.cards import PACKAGED_DECKS
 from tabletop.envs.hkk.encoders import ENCODERS
-from tabletop.envs.hkk.engine import DEFAULT_MAX_PLIES, HkkGame
+from tabletop.envs.hkk.engine import DEFAULT_PLY_LIMIT, HkkGame
 from tabletop.envs.hkk.evaluation import evaluate
 from tabletop.envs.hkk.heuristic import HkkHeuristic
 
@@ -45,8 +46,8 @@ SPEC = GameSpec(
     payoff=Payoff.ZERO_SUM,
     min_players=2,
     max_players=2,
-    # The engine's own safety net (the max_plies option, a draw) ends games first.
-    max_plies=DEFAULT_MAX_PLIES + 1,
+    # The engine's own safety net (the ply_limit option, a draw) ends games first.
+    max_plies=DEFAULT_PLY_LIMIT + 1,
     chance=True,
     hidden_information=True,
     options=frozen_options(
@@ -54,7 +55,7 @@ SPEC = GameSpec(
         + ", ".join(PACKAGED_DECKS)
         + ") or paths to deck files (HK-10.2)",
         pool="path to a pool file; default the packaged starter pool (HK-10.1)",
-        max_plies="decisions before the game ends in a draw (a safety net: HK-2.3 sets no "
+        ply_limit="decisions before the game ends in a draw (a safety net: HK-2.3 sets no "
         "turn limit)",
     ),
     # One mirror match per deck, so each row of ``tabletop bench`` is one deck.

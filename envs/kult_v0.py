@@ -7,7 +7,7 @@ Mystic Cross: win Population tokens into your Hub).
 Game options are listed in ``SPEC.options`` (``tabletop info kult`` prints them); on the
 command line the decks are ``--option decks=lantern,my/deck.toml`` (one per seat) and the
 player count ``--players 3``. Every env also takes ``encoder`` ("flat" or "entity"),
-``max_plies`` (truncation safety net; the game's own ``max_plies`` option, a draw, ends
+``max_plies`` (truncation safety net; the game's own ``ply_limit`` option, a draw, ends
 games first), ``illegal_action`` ("raise" or "terminate") and ``render_mode`` ("ansi" or
 "human"). ``env.metadata["card_data_version"]`` names the pool the env plays with.
 
@@ -17,6 +17,9 @@ the player count (seats are relative to the observer: docs/games/kult.md, "Obser
 Version history:
 - v0 (2026-12-01): the rules of docs/rules/kult.md (KU-1 … KU-11) and the packaged starter
   pool (4 Arcana, a deck each); encoders flat v0 and entity v0.
+- v0 (2026-12-02): the game's draw after a number of decisions is the option ``ply_limit``
+  (it was ``max_plies``, which the env took as its own truncation, so the game's could not
+  be set through the env); observations unchanged.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ SPEC = GameSpec(
     payoff=Payoff.GENERAL_SUM,
     min_players=2,
     max_players=4,
-    # A safety net far above the game's own ply limit (KU-9.1, the max_plies option).
+    # A safety net far above the game's own ply limit (KU-9.1, the ply_limit option).
     max_plies=10_000,
     chance=True,
     hidden_information=True,
@@ -58,7 +61,7 @@ SPEC = GameSpec(
         game_type="'" + "' or '".join(GAME_TYPES) + "': 5 or 10 tokens per player less one, "
         "and the Hub target (KU-2.4)",
         same_arcanum_swap="players of the same Arcanum swap decks (KU-2.1)",
-        max_plies="decisions before the game ends in a draw (KU-9.1)",
+        ply_limit="decisions before the game ends in a draw (KU-9.1)",
         shaped_reward="not a rule: also reward progress toward the Hub, zero-sum between "
         "seats (tokens in the Hub, on Scene and Cast cards), for training; default off",
         pool="path to a pool file; default the packaged starter pool (KU-10.2)",

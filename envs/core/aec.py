@@ -27,15 +27,13 @@ from tabletop.envs.core.protocol import (
     UnknownOptionError,
     check_options,
 )
-from tabletop.envs.core.spec import GameSpec
+from tabletop.envs.core.spec import ENV_OPTIONS, GameSpec
 
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 ILLEGAL_ACTION_REWARD = -1.0
 """What the offender gets under ``illegal_action="terminate"``, as in PettingZoo classic."""
 MAX_LISTED_LEGAL_ACTIONS = 50
 """Error messages list at most this many legal actions, so that huge action sets stay readable."""
-ENV_OPTIONS = frozenset({"render_mode", "max_plies", "illegal_action", "encoder"})
-"""The options every env constructor takes besides its game's own."""
 RESET_OPTIONS = frozenset({"state"})
 """The keys ``reset(options=...)`` accepts."""
 API_TEST_PROBE = "options"

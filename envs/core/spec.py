@@ -147,6 +147,11 @@ class GameSpec:
             raise GameSpecError(f"{module_name}: " + "; ".join(f"SPEC.{p}" for p in problems))
 
 
+ENV_OPTIONS = frozenset({"render_mode", "max_plies", "illegal_action", "encoder"})
+"""The options every env constructor takes besides its game's own: a game option of one of
+these names could never reach the game through the env."""
+
+
 def frozen_options(**help_lines: str) -> Mapping[str, str]:
     """An immutable option -> help mapping, for ``GameSpec(options=...)``."""
     return MappingProxyType(dict(help_lines))
@@ -183,6 +188,8 @@ def _problems(spec: GameSpec, module_name: str) -> list[str]:
             f"options: declared {sorted(spec.options)}, but the game class takes {sorted(defaults)}"
             " (every keyword, each with a default)"
         )
+    elif shadowed := sorted(ENV_OPTIONS & set(spec.options)):
+        problems.append(f"options: {shadowed} are env options; the env would never pass them on")
     elif (spec.min_players != spec.max_players) != (PLAYERS_OPTION in spec.options):
         problems.append(f"options: a game with a player range takes {PLAYERS_OPTION!r}")
     elif not spec.min_players <= spec.default_players <= spec.max_players:

@@ -58,7 +58,7 @@ from tabletop.envs.hkk.zones import ZONES, InPlay
 
 HAND_SIZE = 5  # HK-2.2
 START_LIFE = 20  # HK-2.1
-DEFAULT_MAX_PLIES = 20_000
+DEFAULT_PLY_LIMIT = 20_000
 """A safety net on decisions far above any real game (HK-2.3: no turn limit)."""
 DRAW = -1
 """``HkkState.winner`` of a drawn game (HK-2.3)."""
@@ -75,16 +75,16 @@ class HkkGame:
         self,
         pool: str | Path | Pool | None = None,
         decks: Sequence[str | Path | Deck] | None = None,
-        max_plies: int = DEFAULT_MAX_PLIES,
+        ply_limit: int = DEFAULT_PLY_LIMIT,
     ) -> None:
-        if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1:
-            raise ValueError(f"hkk: max_plies must be a positive int, got {max_plies!r}")
+        if isinstance(ply_limit, bool) or not isinstance(ply_limit, int) or ply_limit < 1:
+            raise ValueError(f"hkk: ply_limit must be a positive int, got {ply_limit!r}")
         self.pool = pool if isinstance(pool, Pool) else load_pool(pool)
         specs = PACKAGED_DECKS[:2] if decks is None else decks
         if isinstance(specs, str | Path) or len(specs) != 2:
             raise ValueError(f"hkk: decks must name two decks, got {specs!r}")
         self.decks = tuple(d if isinstance(d, Deck) else load_deck(d, self.pool) for d in specs)
-        self.max_plies = max_plies
+        self.ply_limit = ply_limit
         self.cards = self.pool.cards
 
     def help_text(self) -> str:
@@ -93,7 +93,7 @@ class HkkGame:
     def __repr__(self) -> str:
         decks = tuple(d.name for d in self.decks)
         return (f"HkkGame(pool={self.pool.data_version!r}, decks={decks}, "
-                f"max_plies={self.max_plies})")  # fmt: skip
+                f"ply_limit={self.ply_limit})")  # fmt: skip
 
     def new_state(self, seed: int | None = None) -> HkkState:
         """HK-2.2: shuffled decks, five cards each, the first player by the seed."""
@@ -254,7 +254,7 @@ class HkkState(PhasedState):
             self.choice.apply(self, action)
         else:
             self.PHASES[self.phase].apply(self, action)
-        if self.winner is None and self.plies >= self.game.max_plies:
+        if self.winner is None and self.plies >= self.game.ply_limit:
             self.finish(DRAW)
 
     def finish(self, winner: int) -> None:

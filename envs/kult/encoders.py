@@ -696,7 +696,7 @@ def table_values(state: KultState, player: int, geo: Geometry) -> list[Sequence[
         (
             state.pool_tokens / game.tokens,
             game.target / 10,
-            state.plies / game.max_plies,
+            state.plies / game.ply_limit,
             *geo.phase_one_hot[phase],
             float(phase != OVER and state.player == player),
         ),

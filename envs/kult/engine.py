@@ -79,7 +79,7 @@ from tabletop.envs.kult.zones import ZONES, Attachment, Base
 
 GAME_TYPES = {"continent": 5, "world": 10}
 """KU-2.4: tokens per player in the game (less one) and the Hub target to win."""
-DEFAULT_MAX_PLIES = 400
+DEFAULT_PLY_LIMIT = 400
 """KU-9.1's safety net: decisions (``apply`` calls) before the game is a draw."""
 DRAW = -1
 """``KultState.winner`` of a game that reached the ply limit."""
@@ -116,7 +116,7 @@ class KultGame:
         num_players: int = 2,
         game_type: str = "continent",
         same_arcanum_swap: bool = True,
-        max_plies: int = DEFAULT_MAX_PLIES,
+        ply_limit: int = DEFAULT_PLY_LIMIT,
         pool: str | Path | Pool | None = None,
         decks: Sequence[str | Path | Deck] | None = None,
         shaped_reward: bool = False,
@@ -129,8 +129,8 @@ class KultGame:
             )
         if not isinstance(same_arcanum_swap, bool):
             raise ValueError(f"kult: same_arcanum_swap must be a bool, got {same_arcanum_swap!r}")
-        if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1:
-            raise ValueError(f"kult: max_plies must be a positive int, got {max_plies!r}")
+        if isinstance(ply_limit, bool) or not isinstance(ply_limit, int) or ply_limit < 1:
+            raise ValueError(f"kult: ply_limit must be a positive int, got {ply_limit!r}")
         if not isinstance(shaped_reward, bool):
             raise ValueError(f"kult: shaped_reward must be a bool, got {shaped_reward!r}")
         if not isinstance(pool, str | Path | Pool | None):
@@ -140,7 +140,7 @@ class KultGame:
         self.target = GAME_TYPES[game_type]
         self.tokens = self.target * num_players - 1  # KU-2.4
         self.same_arcanum_swap = same_arcanum_swap
-        self.max_plies = max_plies
+        self.ply_limit = ply_limit
         self.shaped_reward = shaped_reward
         self.pool = pool if isinstance(pool, Pool) else load_pool(pool)
         self.decks = self._decks(PACKAGED_DECKS[:num_players] if decks is None else decks)
@@ -168,7 +168,7 @@ class KultGame:
         decks = tuple(f"{d.name} ({d.arcanum.name})" for d in self.decks)
         return (
             f"KultGame(num_players={self.num_players}, game_type={self.game_type!r}, "
-            f"same_arcanum_swap={self.same_arcanum_swap}, max_plies={self.max_plies}, "
+            f"same_arcanum_swap={self.same_arcanum_swap}, ply_limit={self.ply_limit}, "
             f"pool={self.pool.data_version!r}, decks={decks}, "
             f"shaped_reward={self.shaped_reward})"
         )
@@ -439,7 +439,7 @@ class KultState(PhasedState):
         best = max(tokens)
         if best >= target:
             self._finish(tokens.index(best))  # the first seat of the most, as before
-        elif self.plies >= self.game.max_plies:
+        elif self.plies >= self.game.ply_limit:
             self._finish(DRAW)
 
     def _finish(self, winner: int) -> None:

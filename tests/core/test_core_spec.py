@@ -59,6 +59,26 @@ def test_a_bad_spec_is_refused_naming_module_and_field(
         envs.make_game("toy")
 
 
+class ToyWithPlyLimit(ToyGame):
+    """A toy whose own option takes the name of the env's truncation."""
+
+    def __init__(self, num_players: int = 2, deck_size: int = 9, hand_size: int = 2,
+                 max_plies: int = 50) -> None:  # fmt: skip
+        super().__init__(num_players, deck_size, hand_size)
+        self.max_plies = max_plies
+
+
+def test_a_game_option_named_like_an_env_option_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``env(max_plies=...)`` is the env's truncation, so the game's could never be set."""
+    options = {**toy_v0.SPEC.options, "max_plies": "decisions before a draw"}
+    spec = dataclasses.replace(toy_v0.SPEC, game_class=ToyWithPlyLimit, options=options)
+    register(monkeypatch, module_with(spec))
+    with pytest.raises(GameSpecError, match=r"SPEC\.options: \['max_plies'\] are env options"):
+        envs.make_game("toy")
+
+
 def test_a_module_without_spec_or_constructors_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     register(monkeypatch, module_with(None))
     with pytest.raises(GameSpecError, match=r"toy_v0: no SPEC \(a GameSpec\) for game 'toy'"):

@@ -100,7 +100,7 @@ def test_hk_10_2_random_cards_load_and_play(data: st.DataObject, seed: int) -> N
         raise
     chosen = [pool.card_named(name) for name in (*NAMES, *FILLER)]
     deck = Deck("random", "", "hypothesis", tuple(c.index for c in chosen for _ in range(3)))
-    game = HkkGame(pool=pool, decks=(deck, deck), max_plies=MAX_PLIES)
+    game = HkkGame(pool=pool, decks=(deck, deck), ply_limit=MAX_PLIES)
     state = game.new_state(seed)
     rng = random.Random(seed)
     while not state.is_terminal():

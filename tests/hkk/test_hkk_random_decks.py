@@ -40,4 +40,4 @@ def test_hk_10_2_random_decks_play_to_the_end(first: Deck, second: Deck, seed: i
     while not state.is_terminal():
         check_invariants(state, total)
         state.apply(rng.choice(state.legal_actions()))
-    assert state.plies < game.max_plies
+    assert state.plies < game.ply_limit

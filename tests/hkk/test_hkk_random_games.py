@@ -76,7 +76,7 @@ def test_hk_2_3_random_games_end_with_the_rules_kept(first: str, second: str) ->
     game = HkkGame(decks=(first, second))
     for seed in range(GAMES_PER_PAIR):
         state = play_out(game, seed)
-        assert state.plies < game.max_plies, "a game ends by HK-2.3, not by the safety net"
+        assert state.plies < game.ply_limit, "a game ends by HK-2.3, not by the safety net"
         assert state.winner in (-1, 0, 1)
         assert sum(state.returns()) == 0
         losers = [seat for seat in (0, 1) if state.life[seat] <= 0]

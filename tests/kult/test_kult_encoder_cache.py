@@ -210,6 +210,6 @@ def test_each_part_of_the_table_features_shows_the_position_now(players: int) ->
             for seat in range(players):
                 flat = ENCODERS["flat"].encode(state, seat)
                 assert np.array_equal(flat[layout["last_fight"]], expected)
-                plies = np.float32(state.plies / state.game.max_plies)
+                plies = np.float32(state.plies / state.game.ply_limit)
                 assert flat[layout["game"]][1] == plies
     assert fights > 50

@@ -28,7 +28,7 @@ from tabletop.envs.kult.encoders import (
     row_layout,
     seat_layout,
 )
-from tabletop.envs.kult.engine import KultGame, KultState
+from tabletop.envs.kult.engine import DRAW, KultGame, KultState
 
 PLAYERS = (2, 3, 4)
 
@@ -60,7 +60,7 @@ def test_spec_declares_a_general_sum_game_of_two_to_four_players() -> None:
     assert spec.payoff is Payoff.GENERAL_SUM and spec.competitive  # +1 -1 -1 sums to -1
     assert [o["num_players"] for o in spec.bench_options] == [2, 3, 4]
     assert spec.decks == ("lantern", "ash", "tide", "clock")
-    assert set(spec.options) == {"num_players", "game_type", "same_arcanum_swap", "max_plies",
+    assert set(spec.options) == {"num_players", "game_type", "same_arcanum_swap", "ply_limit",
                                  "pool", "decks", "shaped_reward"}  # fmt: skip
 
 
@@ -97,13 +97,25 @@ def test_env_options_metadata_and_errors() -> None:
         ({"num_players": True}, "num_players"),
         ({"game_type": "galaxy"}, "game_type"),
         ({"same_arcanum_swap": "yes"}, "same_arcanum_swap"),
-        ({"max_plies": 0}, "max_plies"),
+        ({"ply_limit": 0}, "ply_limit"),
         ({"shaped_reward": 1}, "shaped_reward must be a bool"),
         ({"decks": ("ash",)}, "one deck per player"),
         ({"decks": "ash,tide"}, "sequence of deck specs"),
     ):
         with pytest.raises(ValueError, match=message):
             kult_v0.SPEC.new_game(**bad)
+
+
+def test_ku_9_1_the_ply_limit_reaches_the_game_through_the_env() -> None:
+    """``ply_limit`` is the game's draw; ``max_plies`` stays the env's own truncation."""
+    env = kult_v0.env(ply_limit=7, max_plies=50)
+    env.reset(seed=3)
+    assert env.unwrapped.game.ply_limit == 7 and env.unwrapped.max_plies == 50
+    while env.agents:
+        observation, _, termination, truncation, _ = env.last()
+        assert not truncation
+        env.step(None if termination else int(observation["action_mask"].nonzero()[0][0]))
+    assert env.unwrapped.state.plies == 7 and env.unwrapped.state.winner == DRAW
 
 
 def test_command_line_deck_values_build_the_game() -> None:

@@ -86,12 +86,12 @@ def test_random_games_keep_the_invariants(players: int) -> None:
         game, games=RANDOM_GAMES, seed=players, invariant=invariants, deep_check_fraction=0.02
     )
     assert summary.games == RANDOM_GAMES
-    assert all(plies <= game.max_plies for plies in summary.plies)
+    assert all(plies <= game.ply_limit for plies in summary.plies)
 
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_generic_checks_leaks_texts_clones_notation_determinism(players: int) -> None:
-    game = KultGame(num_players=players, max_plies=80)
+    game = KultGame(num_players=players, ply_limit=80)
     checks.check_no_leak(game, ViewEncoder(), games=2, seed=3, min_sensitivity=0.5)
     checks.check_no_text_leak(game, {"view": ViewEncoder()}, games=1, seed=2)
     assert checks.check_clone_independence(game, games=2, seed=4) > 0
@@ -187,7 +187,7 @@ def test_random_valid_cards_load_and_play(cards: list[dict], players: int, seed:
         )
         for arcanum in POOL_DATA["arcanum"][:players]
     ]
-    game = KultGame(num_players=players, pool=pool, decks=decks, max_plies=150)
+    game = KultGame(num_players=players, pool=pool, decks=decks, ply_limit=150)
     summary = checks.run_random_games(
         game, games=2, seed=seed, invariant=invariants, deep_check_fraction=0.05
     )

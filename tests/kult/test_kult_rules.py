@@ -667,7 +667,7 @@ def test_ku_9_1_reaching_the_hub_target_wins_at_once() -> None:
 
 
 def test_ku_9_1_the_ply_limit_is_a_draw() -> None:
-    game = KultGame(max_plies=10)
+    game = KultGame(ply_limit=10)
     state = game.new_state(0)
     rng = random.Random(0)
     while not state.is_terminal():

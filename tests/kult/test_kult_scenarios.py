@@ -715,7 +715,7 @@ def test_ku_9_1_win_at_once_when_the_hub_reaches_the_target() -> None:
 
 
 def test_ku_9_1_ply_limit_is_a_draw_and_ku_9_2_rewards() -> None:
-    game = KultGame(num_players=3, max_plies=25)
+    game = KultGame(num_players=3, ply_limit=25)
     state = game.new_state(4)
     rng = random.Random(4)
     while not state.is_terminal():
