@@ -163,10 +163,20 @@ def candidates(state: HkkState, seat: int, reach: Reach, kinds: frozenset[str]) 
     if reach.area == "discard":  # the first copy of each: copies in a pile are alike
         first = {state.card(i).index: i for i in reversed(state.discards[seat])}
         pile = state.discards[seat]
-        return [i for i in pile if isinstance(state.card(i), Creature)
-                and first[state.card(i).index] == i]  # fmt: skip
+        return [i for i in pile if first[state.card(i).index] == i
+                and may_come_back(state, seat, i)]  # fmt: skip
     return [e.iid for table in state.tables for e in table
             if matches(state, seat, reach, e, kinds)]  # fmt: skip
+
+
+def may_come_back(state: HkkState, seat: int, iid: int) -> bool:
+    """Whether a card of ``seat``'s discard pile may be put into play: a creature whose
+    play condition holds, as from the hand (HK-7.11), checked when it is chosen and again
+    when it comes back."""
+    card = state.card(iid)
+    if not isinstance(card, Creature):
+        return False
+    return card.condition is None or card.condition.holds(state, Context(seat, iid))
 
 
 def attach_candidates(state: HkkState, seat: int, card: Card) -> list[int] | None:
@@ -514,7 +524,8 @@ def reached(state: HkkState, context: Context, effect: Any) -> list[Any]:
     if context.target is None:
         return []
     if reach.area == "discard":
-        return [("discard", context.target)] if context.target in state.discards[seat] else []
+        back = context.target in state.discards[seat] and may_come_back(state, seat, context.target)
+        return [("discard", context.target)] if back else []
     entry = find(state, context.target)
     return [entry] if entry is not None and matches(state, seat, reach, entry, kinds) else []
 

@@ -147,6 +147,18 @@ def test_hk_7_11_a_creature_comes_back_from_the_discard_pile() -> None:
         "Fire Bolt", "Raise the Fallen"]  # fmt: skip
 
 
+def test_hk_7_11_a_play_condition_holds_for_a_creature_from_the_discard_pile() -> None:
+    """Many-Mouthed Horror needs a galetki of yours in play, from the hand or the pile."""
+    own = {"hand": ["Raise the Fallen", *HOLD["hand"]], "vp": 5,
+           "discard": ["Many-Mouthed Horror", "Hill Giant"]}  # fmt: skip
+    legal = texts(stacked([own, {}]))
+    assert "play h0 Raise the Fallen on grave #1 Hill Giant" in legal
+    assert "play h0 Raise the Fallen on grave #0 Many-Mouthed Horror" not in legal
+    with_galetki = stacked([{**own, "reserve": ["Galetki Shaper"]}, {}])
+    act(with_galetki, "play h0 Raise the Fallen on grave #0 Many-Mouthed Horror")
+    assert on_table(with_galetki, 0, "Many-Mouthed Horror").area == "reserve"
+
+
 def test_hk_9_4_a_body_part_shields_its_galetki() -> None:
     theirs = {"reserve": [{"card": "Galetki Stalker", "attached": ["Bone Spurs", "Chitin Plates"]}]}
     state = stacked([{"hand": ["Fire Bolt", *HOLD["hand"]], "vp": 3}, theirs])
