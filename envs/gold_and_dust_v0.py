@@ -20,20 +20,13 @@ Version history:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from tabletop.envs.core.aec import env_constructors
+from tabletop.envs.core.carddata import card_data_metadata
 from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options, seedless
 from tabletop.envs.gold_and_dust.cards import HEROES
 from tabletop.envs.gold_and_dust.encoders import ENCODERS
 from tabletop.envs.gold_and_dust.engine import GoldDustGame
 from tabletop.envs.gold_and_dust.heuristic import GoldDustHeuristic
-
-
-def _card_data(game: GoldDustGame) -> Mapping[str, str]:
-    """The pool a game plays with, so results name the cards they were measured on."""
-    return {"card_data_version": game.pool.data_version}
-
 
 SPEC = GameSpec(
     name="gold_and_dust",
@@ -58,7 +51,7 @@ SPEC = GameSpec(
     ),
     # One mirror match per hero, so each row of ``tabletop bench`` is one hero's deck.
     bench_options=tuple({"decks": (hero, hero)} for hero in HEROES),
-    metadata_of=_card_data,
+    metadata_of=card_data_metadata,
     decks=HEROES,
 )
 

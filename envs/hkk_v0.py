@@ -20,21 +20,14 @@ Version history:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from tabletop.envs.core.aec import env_constructors
+from tabletop.envs.core.carddata import card_data_metadata
 from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options, seedless
 from tabletop.envs.hkk.cards import PACKAGED_DECKS
 from tabletop.envs.hkk.encoders import ENCODERS
 from tabletop.envs.hkk.engine import DEFAULT_PLY_LIMIT, HkkGame
 from tabletop.envs.hkk.evaluation import evaluate
 from tabletop.envs.hkk.heuristic import HkkHeuristic
-
-
-def _card_data(game: HkkGame) -> Mapping[str, str]:
-    """The pool a game plays with, so results name the cards they were measured on."""
-    return {"card_data_version": game.pool.data_version}
-
 
 SPEC = GameSpec(
     name="hkk",
@@ -60,7 +53,7 @@ SPEC = GameSpec(
     ),
     # One mirror match per deck, so each row of ``tabletop bench`` is one deck.
     bench_options=tuple({"decks": (deck, deck)} for deck in PACKAGED_DECKS),
-    metadata_of=_card_data,
+    metadata_of=card_data_metadata,
     decks=PACKAGED_DECKS,
     evaluate=evaluate,
 )

@@ -24,21 +24,14 @@ Version history:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from tabletop.envs.core.aec import env_constructors
+from tabletop.envs.core.carddata import card_data_metadata
 from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options, seedless
 from tabletop.envs.kult.cards import PACKAGED_DECKS
 from tabletop.envs.kult.encoders import ENCODERS
 from tabletop.envs.kult.engine import GAME_TYPES, KultGame
 from tabletop.envs.kult.evaluation import evaluate
 from tabletop.envs.kult.heuristic import KultHeuristic
-
-
-def _card_data(game: KultGame) -> Mapping[str, str]:
-    """The pool a game plays with, so results name the cards they were measured on."""
-    return {"card_data_version": game.pool.data_version}
-
 
 SPEC = GameSpec(
     name="kult",
@@ -70,7 +63,7 @@ SPEC = GameSpec(
         + ") or paths to deck files; default the first num_players packaged decks",
     ),
     bench_options=tuple({"num_players": n} for n in (2, 3, 4)),
-    metadata_of=_card_data,
+    metadata_of=card_data_metadata,
     decks=PACKAGED_DECKS,
     evaluate=evaluate,
 )

@@ -172,6 +172,12 @@ class CardPool(Generic[CardT]):
         return find_named(self.cards, name)
 
 
+def card_data_metadata(game: Any) -> dict[str, str]:
+    """Env metadata naming the pool a card game plays with (``game.pool``), so results
+    name the cards they were measured on: ``GameSpec(metadata_of=card_data_metadata)``."""
+    return {"card_data_version": game.pool.data_version}
+
+
 @dataclass(frozen=True)
 class PackagedData:
     """Where a game's packaged card data lies: ``<package>/data/`` holds its starter
