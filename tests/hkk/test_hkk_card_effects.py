@@ -159,6 +159,15 @@ def test_hk_7_11_a_play_condition_holds_for_a_creature_from_the_discard_pile() -
     assert on_table(with_galetki, 0, "Many-Mouthed Horror").area == "reserve"
 
 
+def test_hk_11_1_events_name_their_cards() -> None:
+    """Event data reads as the texts do: cards by name, a target as seat, place and name."""
+    state = stacked([{"hand": ["Raise the Fallen", *HOLD["hand"]], "vp": 5,
+                      "discard": ["Hill Giant"]}, {}])  # fmt: skip
+    act(state, "play h0 Raise the Fallen on grave #0 Hill Giant")
+    played = [e.data for e in state.last_events(1) if e.kind == "card_played"]
+    assert played == [{"player": 0, "card": "Raise the Fallen", "target": [-1, -1, "Hill Giant"]}]
+
+
 def test_hk_9_4_a_body_part_shields_its_galetki() -> None:
     theirs = {"reserve": [{"card": "Galetki Stalker", "attached": ["Bone Spurs", "Chitin Plates"]}]}
     state = stacked([{"hand": ["Fire Bolt", *HOLD["hand"]], "vp": 3}, theirs])
