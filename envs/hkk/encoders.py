@@ -91,6 +91,7 @@ Void, enemy Void. With the starter pool (100 cards) the flat vector has
 from __future__ import annotations
 
 import functools
+import operator
 import struct
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -358,18 +359,114 @@ def static_rows(pool: Pool) -> np.ndarray:
 
 def row_starts(pool: Pool, columns: tuple[int, ...]) -> list[bytes]:
     """The first ``PLAY_AT`` cells of a card row with the one-hot ``columns`` set (its
-    position and area), as float32 bytes, for each pool card by index (cached)."""
-    key = (id(pool), columns)
-    cached = _ROW_STARTS.get(key)
-    if cached is None or cached[0] is not pool:
-        starts = np.zeros((len(pool.cards), PLAY_AT), dtype=np.float32)
-        starts[:, list(columns)] = 1.0
-        starts[:, STATIC_AT:] = static_rows(pool)
-        cached = _ROW_STARTS[key] = (pool, [row.tobytes() for row in starts])
-    return cached[1]
+    position and area), as float32 bytes, for each pool card by index."""
+    starts = np.zeros((len(pool.cards), PLAY_AT), dtype=np.float32)
+    starts[:, list(columns)] = 1.0
+    starts[:, STATIC_AT:] = static_rows(pool)
+    return [row.tobytes() for row in starts]
 
 
-_ROW_STARTS: dict[tuple[int, tuple[int, ...]], tuple[Pool, list[bytes]]] = {}
+# ----- ready bytes ------------------------------------------------------------------------------
+# An encoding is the join of float32 byte blocks: the cards' rows as ready bytes, the rest
+# packed with ``struct`` (the C cast numpy's conversion makes), and one numpy array made at
+# the end. Each numpy call costs as much as dozens of values, so none is made per card.
+
+AREA_COLUMNS = {area: P + column for column, area in enumerate(AREAS)}
+ROW_BYTES = 4 * WIDTH
+NO_CHAIN = bytes(4 * K)
+"""A table row's chain cells (always zero)."""
+NO_PLAY = bytes(4 * S)
+"""A chain row's in-play cells (always zero)."""
+NO_ROWS = tuple(bytes(n * ROW_BYTES) for n in range(max(MAX_HAND, MAX_TABLE, CHAIN_ROWS) + 1))
+"""``NO_ROWS[n]``: ``n`` empty rows, the padding of a block."""
+TABLE_PADDING = bytes(4 * (TABLE_ROWS * WIDTH - TABLE_SIZE))
+CACHE_SIZE = 2048
+"""Hand and count blocks kept per pool; the cache is emptied when full (a game makes a few
+hundred)."""
+
+
+class PoolRows:
+    """What every encoding with ``pool`` reuses, made once: each card's row start (its
+    position and area one-hots and its data) as float32 bytes, a hand card's whole row,
+    and the count blocks of the zone contents met so far (a zone changes at few steps)."""
+
+    def __init__(self, pool: Pool) -> None:
+        self.pool = pool
+        self.size = len(pool.cards)
+        tail = bytes(4 * (WIDTH - PLAY_AT))
+        self.hand = [start + tail for start in row_starts(pool, (0,))]
+        self.table = {
+            (position, area): row_starts(pool, (position, column))
+            for position in (1, 2)
+            for area, column in AREA_COLUMNS.items()
+        }
+        self.chain = {position: row_starts(pool, (position,)) for position in (3, 4)}
+        self.blocks: dict[tuple[bool, int, tuple[int, ...]], tuple[list[Card], bytes]] = {}
+        """Hand and count blocks by kind (hand or not), ``id`` of the ``Table.cards`` list
+        (kept with the block, so the id is never another list's) and the zone's iids."""
+        self.packed: dict[tuple[float, ...], bytes] = {}
+        """``cells``' cache."""
+
+    def hand_block(self, cards: list[Card], hand: list[int]) -> bytes:
+        """The rows of a hand holding ``hand``'s iids (at most ``MAX_HAND``, unpadded)."""
+        return self._block(True, cards, hand)
+
+    def count_block(self, cards: list[Card], zone: list[int]) -> bytes:
+        """Copies of each pool card among ``zone``'s iids / 3, at most 1."""
+        return self._block(False, cards, zone)
+
+    def cells(self, values: list[float]) -> bytes:
+        """``values`` clipped to [-1, 1] as float32 bytes (remembered by value: a card's
+        in-play cells repeat from position to position)."""
+        key = tuple(values)
+        cells = self.packed.get(key)
+        if cells is None:
+            cells = _cells(len(key)).pack(*_clipped(values))
+            if len(self.packed) >= CACHE_SIZE:
+                self.packed.clear()
+            self.packed[key] = cells
+        return cells
+
+    def _block(self, hand: bool, cards: list[Card], zone: list[int]) -> bytes:
+        key = (hand, id(cards), tuple(zone))
+        cached = self.blocks.get(key)
+        if cached is None or cached[0] is not cards:
+            block = self._hand(cards, zone) if hand else self._counts(cards, zone)
+            if len(self.blocks) >= CACHE_SIZE:
+                self.blocks.clear()
+            cached = self.blocks[key] = (cards, block)
+        return cached[1]
+
+    def _hand(self, cards: list[Card], hand: list[int]) -> bytes:
+        return b"".join([self.hand[cards[iid].index] for iid in hand[:MAX_HAND]])
+
+    def _counts(self, cards: list[Card], zone: list[int]) -> bytes:
+        copies = [0] * self.size
+        for iid in zone:
+            copies[cards[iid].index] += 1
+        return _cells(self.size).pack(*[min(n / 3, 1.0) for n in copies])
+
+
+_POOL_ROWS: dict[int, PoolRows] = {}
+
+
+def pool_rows(pool: Pool) -> PoolRows:
+    """The ``PoolRows`` of ``pool``, made at its first encoding."""
+    rows = _POOL_ROWS.get(id(pool))
+    if rows is None or rows.pool is not pool:
+        rows = _POOL_ROWS[id(pool)] = PoolRows(pool)
+    return rows
+
+
+def _clipped(values: list[float]) -> list[float]:
+    """Every value within [-1, 1], the encoders' range (the cards' data is clipped once,
+    in ``static_rows``)."""
+    return [-1.0 if v < -1.0 else 1.0 if v > 1.0 else v for v in values]
+
+
+@functools.cache
+def _cells(count: int) -> struct.Struct:
+    return struct.Struct(f"{count}f")
 
 
 # ----- the table and the chain ------------------------------------------------------------------
@@ -422,9 +519,9 @@ NO_HELD = [0.0] * 15
 
 def play_features(state: HkkState, seat: int, entry: InPlay, marks: tuple[Any, ...]) -> list[float]:
     """``PLAY_FEATURES`` of ``entry`` on ``seat``'s table; ``marks``: the chain's targets,
-    the pending decision's subject, the shielded iids, the table's positions by iid and
-    how many cards lie on each card of it (by iid)."""
-    targets, subject, shielded, positions, riders = marks
+    the pending decision's subject, the shielded iids, the combat, the table's positions
+    by iid and how many cards lie on each card of it (by iid)."""
+    targets, subject, shielded, fight, positions, riders = marks
     iid = entry.iid
     damage, life, held = _figure_features(state, entry)
     host = positions.get(entry.host)
@@ -444,7 +541,7 @@ def play_features(state: HkkState, seat: int, entry: InPlay, marks: tuple[Any, .
         1.0 if entry.breathed else 0.0,
         (host + 1) / MAX_TABLE if host is not None else 0.0,
         riders.get(iid, 0) / 5,
-        *_combat_marks(state.fight, iid),
+        *_combat_marks(fight, iid),
         1.0 if iid == subject else 0.0,
         1.0 if iid in targets else 0.0,
         1.0 if iid in shielded else 0.0,
@@ -452,21 +549,111 @@ def play_features(state: HkkState, seat: int, entry: InPlay, marks: tuple[Any, .
     ]
 
 
-def _where(state: HkkState, iid: int, player: int) -> tuple[str, int]:
-    """("own" | "enemy", table position) of a card on a table, else ("", -1)."""
-    for seat, side in ((player, "own"), (1 - player, "enemy")):
-        for position, entry in enumerate(state.tables[seat]):
-            if entry.iid == iid:
-                return side, position
+PASSING_MARKS = operator.attrgetter("damage", "poison", "regenerated", "breathed")
+"""The marks of a card in play that change while figures stay remembered (damage taken,
+poison, regeneration, direct damage used: none is in ``zones.FIGURE_MARKS``)."""
+NO_IIDS: frozenset[int] = frozenset()
+
+
+class TableNow:
+    """One table as it stays while its figures are remembered (``_table_now``): each
+    card's in-play cells, made without marks of the chain, the pending decision, shields
+    and combat, and its rows with either position column once asked."""
+
+    __slots__ = ("entries", "passing", "iids", "positions", "riders", "cells", "_rows")
+
+    def __init__(self, state: HkkState, seat: int, pool: PoolRows) -> None:
+        table = state.tables[seat]
+        self.positions = {entry.iid: i for i, entry in enumerate(table)}
+        """The table's positions by iid."""
+        self.riders: dict[int, int] = {}
+        """How many cards lie on each card (by iid)."""
+        for entry in table:
+            if entry.host is not None:
+                self.riders[entry.host] = self.riders.get(entry.host, 0) + 1
+        self.entries = tuple(table[:MAX_TABLE])
+        """The cards encoded (the first ``MAX_TABLE``)."""
+        self.passing = list(map(PASSING_MARKS, self.entries))
+        """Each card's ``PASSING_MARKS`` when its cells were made."""
+        self.iids = frozenset(entry.iid for entry in self.entries)
+        marks = (NO_IIDS, None, NO_IIDS, None, self.positions, self.riders)
+        self.cells = [pool.cells(play_features(state, seat, entry, marks))
+                      for entry in self.entries]  # fmt: skip
+        self._rows: dict[int, tuple[list[bytes], bytes]] = {}
+
+    def rows(self, position: int, pool: PoolRows) -> tuple[list[bytes], bytes]:
+        """Each card's row with position column ``position`` (1 own, 2 enemy), and the rows
+        joined with the padding to ``MAX_TABLE`` rows."""
+        found = self._rows.get(position)
+        if found is None:
+            starts = pool.table
+            rows = [starts[position, entry.area][entry.card.index] + cells + NO_CHAIN
+                    for entry, cells in zip(self.entries, self.cells, strict=True)]  # fmt: skip
+            found = self._rows[position] = (rows, b"".join((*rows, NO_ROWS[MAX_TABLE - len(rows)])))
+        return found
+
+
+@figures.remembered_figure
+def _table_now(state: HkkState, seat: int) -> TableNow:
+    """``seat``'s ``TableNow``, made once while its figures are remembered
+    (``figures.remembered``: the same cards on the tables in the same order, the same marks
+    of ``zones.FIGURE_MARKS``, the same turn)."""
+    return TableNow(state, seat, pool_rows(state.game.pool))
+
+
+def _marked(state: HkkState) -> tuple[frozenset[int], tuple[Any, ...]]:
+    """The iids with a mark of the chain, the pending decision, a shield or the combat
+    (their rows are made anew), and those marks as ``play_features`` takes them."""
+    targets, subject = _chain_targets(state), _choice_subject(state)
+    shielded = {iid for _, iid in state.shields}
+    fight = state.fight
+    marked = targets | shielded
+    if subject is not None:
+        marked.add(subject)
+    if fight is not None:
+        # attackers_of(iid) is empty unless iid is aimed at: no combat mark otherwise.
+        marked.update(fight.attacks, fight.attacks.values(), fight.strikes_back, fight.moved)
+    return frozenset(marked), (targets, subject, shielded, fight)
+
+
+def _table_block(state: HkkState, seat: int, position: int, marked: frozenset[int],
+                 marks: tuple[Any, ...], out: list[bytes]) -> None:  # fmt: skip
+    """Append ``seat``'s ``MAX_TABLE`` table rows to ``out``: the remembered rows, made
+    anew for a card whose passing marks changed since or that ``marked`` names."""
+    now = _table_now(state, seat)
+    pool = pool_rows(state.game.pool)
+    rows, block = now.rows(position, pool)
+    passing = list(map(PASSING_MARKS, now.entries))
+    if passing == now.passing and marked.isdisjoint(now.iids):
+        out.append(block)
+        return
+    marks = (*marks, now.positions, now.riders)
+    for entry, row, was, is_ in zip(now.entries, rows, now.passing, passing, strict=True):
+        if was != is_ or entry.iid in marked:
+            cells = pool.cells(play_features(state, seat, entry, marks))
+            row = row[: 4 * PLAY_AT] + cells + NO_CHAIN
+        out.append(row)
+    out.append(NO_ROWS[MAX_TABLE - len(rows)])
+
+
+def _where(iid: int, sides: tuple[dict[int, int], dict[int, int]]) -> tuple[str, int]:
+    """("own" | "enemy", table position) of a card on a table, else ("", -1); ``sides``:
+    the observer's and the other table's positions by iid."""
+    for side, positions in zip(("own", "enemy"), sides, strict=True):
+        position = positions.get(iid)
+        if position is not None:
+            return side, position
     return "", -1
 
 
-def chain_features(state: HkkState, player: int, depth: int, item: Any) -> list[float]:
-    """``CHAIN_FEATURES`` of the chain item ``depth`` places below the top."""
+def chain_features(state: HkkState, player: int, depth: int, item: Any,
+                   sides: tuple[dict[int, int], dict[int, int]]) -> list[float]:  # fmt: skip
+    """``CHAIN_FEATURES`` of the chain item ``depth`` places below the top; ``sides``: the
+    observer's and the other table's positions by iid."""
     play = item.what
-    side, position = _where(state, play.target, player) if play.target is not None else ("", -1)
+    side, position = _where(play.target, sides) if play.target is not None else ("", -1)
     discarded = play.target is not None and not side
-    source_side, _ = _where(state, play.iid, player)
+    source_side, _ = _where(play.iid, sides)
     shielded = any(shield[0] == play for shield in state.shields)
     return [
         float(play.ability < 0),
@@ -485,85 +672,41 @@ def chain_features(state: HkkState, player: int, depth: int, item: Any) -> list[
     ]
 
 
-AREA_COLUMNS = {area: P + column for column, area in enumerate(AREAS)}
-
-# An encoding is written into a zeroed bytearray of float32 cells, the cards' data as ready
-# bytes and the rest with ``struct`` (the C cast numpy's conversion makes): each numpy call
-# costs as much as dozens of values, so the view is one numpy array made at the end.
-PLAY_CELLS = struct.Struct(f"{S}f")
-CHAIN_CELLS = struct.Struct(f"{K}f")
-TABLE_CELLS = struct.Struct(f"{TABLE_SIZE}f")
-
-
-def _clipped(values: list[float]) -> list[float]:
-    """Every value within [-1, 1], the encoders' range (the cards' data is clipped once,
-    in ``static_rows``)."""
-    return [-1.0 if v < -1.0 else 1.0 if v > 1.0 else v for v in values]
+def _chain_block(state: HkkState, player: int, rows: PoolRows, out: list[bytes]) -> None:
+    """Append the ``CHAIN_ROWS`` chain rows, top first, to ``out``."""
+    items = state.stack.items[::-1][:CHAIN_ROWS]
+    if items:
+        cards = state.table.cards
+        sides = (_table_now(state, player).positions, _table_now(state, 1 - player).positions)
+        for depth, item in enumerate(items):
+            start = rows.chain[3 if item.controller == player else 4][cards[item.what.iid].index]
+            cells = rows.cells(chain_features(state, player, depth, item, sides))
+            out.append(start + NO_PLAY + cells)
+    out.append(NO_ROWS[CHAIN_ROWS - len(items)])
 
 
-@functools.cache
-def _cells(count: int) -> struct.Struct:
-    return struct.Struct(f"{count}f")
-
-
-def _table_rows(state: HkkState, seat: int, start: int, position: int, buffer: bytearray,
-                marks: tuple[Any, ...]) -> None:  # fmt: skip
-    """``seat``'s table in the rows from cell ``start`` on, with position column
-    ``position`` (1 own, 2 enemy)."""
-    starts = {area: row_starts(state.game.pool, (position, column))
-              for area, column in AREA_COLUMNS.items()}  # fmt: skip
-    for slot, entry in enumerate(state.tables[seat][:MAX_TABLE]):
-        row = 4 * (start + slot * WIDTH)
-        buffer[row : row + 4 * PLAY_AT] = starts[entry.area][entry.card.index]
-        values = _clipped(play_features(state, seat, entry, marks))
-        PLAY_CELLS.pack_into(buffer, row + 4 * PLAY_AT, *values)
-
-
-def _chain_rows(state: HkkState, player: int, start: int, buffer: bytearray) -> None:
-    """The chain, top first, in the rows from cell ``start`` on."""
-    cards = state.table.cards
-    for depth, item in enumerate(state.stack.items[::-1][:CHAIN_ROWS]):
-        row = 4 * (start + depth * WIDTH)
-        starts = row_starts(state.game.pool, (3 if item.controller == player else 4,))
-        buffer[row : row + 4 * PLAY_AT] = starts[cards[item.what.iid].index]
-        values = _clipped(chain_features(state, player, depth, item))
-        CHAIN_CELLS.pack_into(buffer, row + 4 * CHAIN_AT, *values)
-
-
-def fill_card_rows(state: HkkState, player: int, buffer: bytearray, at: int) -> None:
-    """Write the ``CARD_ROWS`` x ``WIDTH`` card rows of ``player``'s view into the float32
-    cells of ``buffer`` from cell ``at`` on (all zero)."""
-    starts = row_starts(state.game.pool, (0,))
-    cards = state.table.cards
-    for slot, iid in enumerate(state.hands[player][:MAX_HAND]):
-        row = 4 * (at + (HAND_ROW + slot) * WIDTH)
-        buffer[row : row + 4 * PLAY_AT] = starts[cards[iid].index]
-    shielded = {iid for _, iid in state.shields}
-    targets, subject = _chain_targets(state), _choice_subject(state)
-    for seat, first, position in ((player, OWN_ROW, 1), (1 - player, ENEMY_ROW, 2)):
-        table = state.tables[seat]
-        positions = {entry.iid: i for i, entry in enumerate(table)}
-        riders: dict[int, int] = {}
-        for entry in table:
-            if entry.host is not None:
-                riders[entry.host] = riders.get(entry.host, 0) + 1
-        marks = (targets, subject, shielded, positions, riders)
-        _table_rows(state, seat, at + first * WIDTH, position, buffer, marks)
-    _chain_rows(state, player, at + CHAIN_ROW * WIDTH, buffer)
-
-
-def _put_table_features(state: HkkState, player: int, buffer: bytearray, at: int) -> None:
-    TABLE_CELLS.pack_into(buffer, 4 * at, *_clipped(table_features(state, player)))
+def card_blocks(state: HkkState, player: int, rows: PoolRows, out: list[bytes]) -> None:
+    """Append the ``CARD_ROWS`` x ``WIDTH`` card rows of ``player``'s view to ``out`` as
+    float32 bytes."""
+    hand = state.hands[player]
+    out += (rows.hand_block(state.table.cards, hand), NO_ROWS[MAX_HAND - min(len(hand), MAX_HAND)])
+    marked, marks = _marked(state)
+    _table_block(state, player, 1, marked, marks, out)
+    _table_block(state, 1 - player, 2, marked, marks, out)
+    _chain_block(state, player, rows, out)
 
 
 def _pair(values: Sequence[float], player: int, scale: float) -> list[float]:
     return [values[player] / scale, values[1 - player] / scale]
 
 
+NO_FIGHT = [0.0] * 6
+
+
 def _fight_features(state: HkkState, player: int) -> list[float]:
     fight = state.fight
     if fight is None:
-        return [0.0] * 6
+        return NO_FIGHT
     declared = [0, 0]
     for breath in fight.breaths:
         declared[breath.seat] += breath.amount
@@ -577,9 +720,12 @@ def _fight_features(state: HkkState, player: int) -> list[float]:
     ]
 
 
+NO_CHAIN_TOP = [0.0] * len(PRIMITIVES)
+
+
 def _chain_top(state: HkkState) -> list[float]:
     if not state.stack:
-        return [0.0] * len(PRIMITIVES)
+        return NO_CHAIN_TOP
     play = state.stack.top.what
     used = {e.do for e in plays.effects_of(state.card(play.iid), play.ability)}
     return [float(p in used) for p in PRIMITIVES]
@@ -595,18 +741,26 @@ def _choice_columns(kind: type) -> list[float]:
     return [float(issubclass(kind, choice)) for _, choice in CHOICES]
 
 
+@figures.remembered_figure
+def _limits(state: HkkState) -> tuple[int, int, int, int]:
+    """Magic point limits and guard post places of seats 0 and 1, asked once."""
+    return (figures.vp_limit(state, 0), figures.vp_limit(state, 1),
+            figures.guard_size(state, 0), figures.guard_size(state, 1))  # fmt: skip
+
+
 def table_features(state: HkkState, player: int) -> list[float]:
     """The ``TABLE_FEATURES`` of ``player``'s view, in order."""
     enemy = 1 - player
     live = state.winner is None
+    limits = _limits(state)
     return [
         state.life[player] / 20, state.life[enemy] / 20,
         state.life_at_start[player] / 20, state.life_at_start[enemy] / 20,
         state.vp[player] / 20, state.vp[enemy] / 20,
-        figures.vp_limit(state, player) / 40, figures.vp_limit(state, enemy) / 40,
+        limits[player] / 40, limits[enemy] / 40,
         state.components[player] / 10, state.components[enemy] / 10,
         state.turns_taken[player] / 10, state.turns_taken[enemy] / 10,
-        figures.guard_size(state, player) / 6, figures.guard_size(state, enemy) / 6,
+        limits[2 + player] / 6, limits[2 + enemy] / 6,
         len(state.hands[player]) / MAX_HAND, len(state.hands[enemy]) / MAX_HAND,
         len(state.decks[player]) / 40, len(state.decks[enemy]) / 40,
         len(state.discards[player]) / 40, len(state.discards[enemy]) / 40,
@@ -627,27 +781,16 @@ def table_features(state: HkkState, player: int) -> list[float]:
     ]  # fmt: skip
 
 
-def _counted_zones(player: int) -> tuple[tuple[str, int], ...]:
+def _table_bytes(state: HkkState, player: int, rows: PoolRows) -> bytes:
+    return rows.cells(table_features(state, player))
+
+
+def _counted_zones(state: HkkState, player: int) -> tuple[list[int], ...]:
     """The zones counted per card: the own deck (its contents are known, not its order),
     both discard piles and both Voids."""
     enemy = 1 - player
-    return (("deck", player), ("discard", player), ("discard", enemy), ("void", player),
-            ("void", enemy))  # fmt: skip
-
-
-def _put_counts(state: HkkState, player: int, buffer: bytearray, at: int) -> None:
-    """The flat encoder's counts (``COUNT_BLOCKS``): copies of each pool card / 3."""
-    cards = state.table.cards
-    size = len(state.game.pool.cards)
-    cells = [0.0] * (len(COUNT_BLOCKS) * size)
-    for block, (name, owner) in enumerate(_counted_zones(player)):
-        copies: dict[int, int] = {}
-        for iid in state.table.zones[name][owner]:
-            cell = block * size + cards[iid].index
-            copies[cell] = copies.get(cell, 0) + 1
-        for cell, count in copies.items():
-            cells[cell] = min(count / 3, 1.0)
-    _cells(len(cells)).pack_into(buffer, 4 * at, *cells)
+    return (state.decks[player], state.discards[player], state.discards[enemy],
+            state.voids[player], state.voids[enemy])  # fmt: skip
 
 
 class FlatEncoder:
@@ -660,12 +803,12 @@ class FlatEncoder:
         return (TABLE_SIZE + CARD_ROWS * WIDTH + len(COUNT_BLOCKS) * len(game.pool.cards),)
 
     def encode(self, state: HkkState, player: int) -> np.ndarray:
-        rows_end = TABLE_SIZE + CARD_ROWS * WIDTH
-        buffer = bytearray(4 * (rows_end + len(COUNT_BLOCKS) * len(state.game.pool.cards)))
-        _put_table_features(state, player, buffer, 0)
-        fill_card_rows(state, player, buffer, TABLE_SIZE)
-        _put_counts(state, player, buffer, rows_end)
-        return np.frombuffer(buffer, dtype=np.float32)
+        rows = pool_rows(state.game.pool)
+        out = [_table_bytes(state, player, rows)]
+        card_blocks(state, player, rows, out)
+        cards = state.table.cards
+        out += [rows.count_block(cards, zone) for zone in _counted_zones(state, player)]
+        return np.frombuffer(bytearray().join(out), dtype=np.float32)
 
 
 class EntityEncoder:
@@ -681,10 +824,12 @@ class EntityEncoder:
         return (CARD_ROWS + TABLE_ROWS, WIDTH)
 
     def encode(self, state: HkkState, player: int) -> np.ndarray:
-        buffer = bytearray(4 * (CARD_ROWS + TABLE_ROWS) * WIDTH)
-        fill_card_rows(state, player, buffer, 0)
-        _put_table_features(state, player, buffer, CARD_ROWS * WIDTH)
-        return np.frombuffer(buffer, dtype=np.float32).reshape(CARD_ROWS + TABLE_ROWS, WIDTH)
+        rows = pool_rows(state.game.pool)
+        out: list[bytes] = []
+        card_blocks(state, player, rows, out)
+        out += [_table_bytes(state, player, rows), TABLE_PADDING]
+        encoding = np.frombuffer(bytearray().join(out), dtype=np.float32)
+        return encoding.reshape(CARD_ROWS + TABLE_ROWS, WIDTH)
 
 
 ENCODERS = {"flat": FlatEncoder(), "entity": EntityEncoder()}
