@@ -1,0 +1,92 @@
+"""HKK's encoders reuse what they made before (each table's rows while its figures are
+remembered, hand and count blocks by zone contents, clipped cells by value): every
+encoding must equal one made from nothing, whatever changed in between, and each must be
+a new writable array."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hkk_positions import on_table, stacked
+
+from tabletop.envs.hkk import encoders
+from tabletop.envs.hkk.encoders import ENCODERS, OWN_ROW, PLAY_AT, PLAY_FEATURES
+from tabletop.envs.hkk.engine import HkkGame, HkkState
+
+
+def fresh(state: HkkState, player: int, name: str) -> np.ndarray:
+    """``player``'s encoding of a copy of ``state`` (nothing remembered with it) with the
+    encoders' caches emptied."""
+    rows = encoders.pool_rows(state.game.pool)
+    rows.blocks.clear()
+    rows.packed.clear()
+    return ENCODERS[name].encode(state.clone(), player)
+
+
+def assert_same(state: HkkState, player: int, name: str) -> None:
+    encoding = ENCODERS[name].encode(state, player)
+    assert encoding.tobytes() == fresh(state, player, name).tobytes()
+
+
+@pytest.mark.parametrize(
+    ("decks", "seed"),
+    [(("skyfire", "venom"), 1), (("stronghold", "devourers"), 2), (("devourers", "skyfire"), 3)],
+)
+def test_encodings_equal_fresh_ones_along_random_games(decks: tuple[str, str], seed: int) -> None:
+    game = HkkGame(decks=decks)
+    state = game.new_state(seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        for player in (0, 1):
+            for name in ENCODERS:
+                ENCODERS[name].encode(state, player)  # remembered, then asked again
+                assert_same(state, player, name)
+        if rng.random() < 0.1:
+            observer = rng.randrange(2)
+            other = state.resample_hidden(observer, random.Random(rng.random()))
+            assert_same(other, 1 - observer, "flat")
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def knight_position() -> HkkState:
+    knight = {"card": "Knight Errant", "counters": 1, "attached": ["Longsword"]}
+    mine = {"guard": [knight, "Stray Wolf"], "hand": ["Fire Bolt"], "vp": 6}
+    theirs = {"guard": ["Iron Golem"], "reserve": [{"card": "Mossback Troll", "active": False}]}
+    return stacked([mine, theirs])
+
+
+@pytest.mark.parametrize(
+    ("mark", "value", "feature", "expected"),
+    [
+        ("damage", 2, "damage taken / 20", 0.1),
+        ("poison", 1, "poison counters / 5", 0.2),
+        ("regenerated", 1, "regenerated / 5", 0.2),
+        ("breathed", True, "breathed", 1.0),
+    ],
+)
+def test_marks_that_leave_figures_alone_are_read_anew(
+    mark: str, value: object, feature: str, expected: float
+) -> None:
+    """Damage taken, poison, regeneration and breath change no figure, so the figures stay
+    remembered: the rows made with them must still be made anew."""
+    state = knight_position()
+    for name in ENCODERS:
+        ENCODERS[name].encode(state, 0)
+        ENCODERS[name].encode(state, 1)
+    setattr(on_table(state, 0, "Knight Errant"), mark, value)
+    for player in (0, 1):
+        for name in ENCODERS:
+            assert_same(state, player, name)
+    rows = ENCODERS["entity"].encode(state, 0)
+    assert rows[OWN_ROW, PLAY_AT + PLAY_FEATURES.index(feature)] == np.float32(expected)
+
+
+def test_each_encoding_is_a_new_writable_array() -> None:
+    state = knight_position()
+    for name, encoder in ENCODERS.items():
+        first = encoder.encode(state, 0)
+        assert first.flags.writeable
+        first[...] = 7.0
+        assert encoder.encode(state, 0).tobytes() == fresh(state, 0, name).tobytes()
