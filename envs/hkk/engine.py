@@ -54,7 +54,7 @@ from tabletop.envs.hkk.cards import (
 )
 from tabletop.envs.hkk.combat import Fight
 from tabletop.envs.hkk.steps import COMBAT, OVER, PHASE_NAMES, PREPARATION, SWAP, UPKEEP
-from tabletop.envs.hkk.zones import ZONES, InPlay
+from tabletop.envs.hkk.zones import ZONES, InPlay, MarkWrites
 
 HAND_SIZE = 5  # HK-2.2
 START_LIFE = 20  # HK-2.1
@@ -171,7 +171,7 @@ class HkkState(PhasedState):
         "game", "rng", "table", "tables", "hands", "decks", "discards", "voids", "chain_cards",
         "life", "vp", "components", "turns_taken", "turn", "plies", "active", "phase",
         "priority", "passes", "stack", "shields", "saving", "choice", "queued", "fight",
-        "quiet_turns", "memo", "memo_key",
+        "quiet_turns", "memo", "memo_key", "mark_writes",
         "life_at_start", "winner", "counters", "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
@@ -181,6 +181,8 @@ class HkkState(PhasedState):
         self.game = game
         self.rng = rng
         self.table = Table(2, ZONES)
+        self.mark_writes = MarkWrites()
+        """Changes of the figure marks of this position's cards in play (``zones``)."""
         self._bind_zones()
         self.life = [START_LIFE, START_LIFE]
         self.vp = [0, 0]
@@ -196,8 +198,8 @@ class HkkState(PhasedState):
         self.shields: set[tuple[plays.Play, int]] = set()
         self.memo: dict[Any, Any] = {}
         """Figures remembered while the position they were worked out for holds
-        (``figures.remembered``, keyed by ``memo_key``)."""
-        self.memo_key: tuple[int, int, int] | None = None
+        (``figures.remembered``, for the position ``memo_key`` names)."""
+        self.memo_key: int | None = None
         self.saving = False
         self.choice: plays.Choice | None = None
         self.queued: list[plays.Choice] = []
@@ -319,7 +321,8 @@ class HkkState(PhasedState):
         """A new instance of ``card`` owned by ``owner`` on ``seat``'s table (tests and
         stacked positions)."""
         iid = self.table.create(card, owner, "table", seat)
-        entry = InPlay(iid, card, area, host=None if host is None else host.iid)  # type: ignore[arg-type]
+        entry = InPlay(iid, card, area, self.mark_writes,  # type: ignore[arg-type]
+                       host=None if host is None else host.iid)  # fmt: skip
         self.table.put(entry, ("table", seat))
         return entry
 
@@ -329,7 +332,8 @@ class HkkState(PhasedState):
         stays where it is) when that table is full (``actions.MAX_TABLE``)."""
         if len(self.tables[seat]) >= MAX_TABLE:
             return None
-        entry = InPlay(iid, self.card(iid), area, active=active, host=host)  # type: ignore[arg-type]
+        entry = InPlay(iid, self.card(iid), area, self.mark_writes,  # type: ignore[arg-type]
+                       active=active, host=host)  # fmt: skip
         self.table.remove(iid, source)
         self.table.put(entry, ("table", seat))
         return entry
@@ -362,7 +366,10 @@ class HkkState(PhasedState):
 
     def gain_vp(self, seat: int, amount: int) -> None:
         """Magic points up to the limit; the excess is lost (HK-2.1)."""
-        self.vp[seat] = min(figures.vp_limit(self, seat), self.vp[seat] + amount)
+        total = self.vp[seat] + amount
+        if total > figures.LIMIT:  # the limit is never below that (cards only add to it)
+            total = min(figures.vp_limit(self, seat), total)
+        self.vp[seat] = total
 
     def gain_life(self, seat: int, amount: int) -> None:
         """Life up to 20; the excess is lost (HK-2.1)."""
@@ -412,7 +419,11 @@ class HkkState(PhasedState):
         other.game = self.game
         other.rng = rng
         other.table = self.table.copy()
+        other.mark_writes = MarkWrites()
         other._bind_zones()
+        for table in other.tables:  # the copies count their changes for ``other``
+            for entry in table:
+                entry.writes = other.mark_writes
         for name in ("life", "vp", "components", "turns_taken"):
             setattr(other, name, getattr(self, name)[:])
         for name in ("turn", "plies", "active", "phase", "priority", "passes", "saving",

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tabletop.envs.hkk.cards import Adventurer, Building, Creature, Galetki, Monster
-from tabletop.envs.hkk.zones import InPlay, figure_mark_writes
+from tabletop.envs.hkk.zones import InPlay
 
 if TYPE_CHECKING:
     from tabletop.envs.hkk.engine import HkkState
@@ -47,13 +47,18 @@ class Held:
 
     def add(self, abilities: Any) -> None:
         """Merge an ``effects.Abilities`` (a card's own or a grant)."""
-        self.immunity |= frozenset(abilities.immunity)
-        self.untargetable |= frozenset(abilities.untargetable)
-        self.unaffected |= frozenset(abilities.unaffected)
-        for flag in ("magic_attack", "magic_defence", "invisible", "sees_invisible", "flying",
-                     "swimming"):  # fmt: skip
-            if getattr(abilities, flag):
-                setattr(self, flag, True)
+        if abilities.immunity:
+            self.immunity |= frozenset(abilities.immunity)
+        if abilities.untargetable:
+            self.untargetable |= frozenset(abilities.untargetable)
+        if abilities.unaffected:
+            self.unaffected |= frozenset(abilities.unaffected)
+        self.magic_attack = self.magic_attack or abilities.magic_attack
+        self.magic_defence = self.magic_defence or abilities.magic_defence
+        self.invisible = self.invisible or abilities.invisible
+        self.sees_invisible = self.sees_invisible or abilities.sees_invisible
+        self.flying = self.flying or abilities.flying
+        self.swimming = self.swimming or abilities.swimming
         self.poison += abilities.poison
         if abilities.regeneration and (
             not self.regeneration or abilities.regeneration < self.regeneration
@@ -85,12 +90,14 @@ def _kinds(kind: str, ability: bool) -> frozenset[str]:
 def remembered(state: HkkState) -> dict[Any, Any]:
     """The figures worked out for the position as it is now (``HkkState.memo``). Figures
     depend only on the cards on the tables (``Table.version`` counts their comings and
-    goings), their marks (``zones.figure_mark_writes``) and whose turn it is (the defence
-    bonus), so they are kept until one of these changes."""
-    key = (state.table.version, figure_mark_writes(), state.active)
-    if state.memo_key != key:
+    goings), their marks (``HkkState.mark_writes`` counts their changes) and whose turn it
+    is (the defence bonus), so they are kept until one of these changes. Both counts only
+    grow, so one number, twice their sum plus the active seat, changes whenever any of the
+    three does (``HkkState.memo_key``): a single comparison per read."""
+    now = 2 * (state.table.version + state.mark_writes.count) + state.active
+    if state.memo_key != now:
         state.memo = {}
-        state.memo_key = key
+        state.memo_key = now
     return state.memo
 
 
@@ -100,13 +107,19 @@ def remembered_figure(compute: Callable[..., T]) -> Callable[..., T]:
     heuristic ask the same figures again and again) while nothing it depends on changes."""
 
     def figure(state: HkkState, *args: Any) -> T:
-        memo = remembered(state)
-        key = (compute, *args)
-        if key not in memo:
-            memo[key] = compute(state, *args)
-        return memo[key]
+        memo = state.memo
+        if state.memo_key != 2 * (state.table.version + state.mark_writes.count) + state.active:
+            memo = remembered(state)  # the position changed: forget
+        key = (compute, args)
+        value = memo.get(key, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = memo[key] = compute(state, *args)
+        return value
 
     return functools.wraps(compute)(figure)
+
+
+_UNKNOWN: Any = object()
 
 
 def controller(state: HkkState, entry: InPlay) -> int:
@@ -182,26 +195,34 @@ def _levels_reached(entry: InPlay) -> Iterator[Any]:
     return (level for level in getattr(entry.card, "at_level", ()) if entry.levels >= level.level)
 
 
-def modifiers(state: HkkState, entry: InPlay) -> Iterator[tuple[str, Any]]:
-    """(static name, params) of every active card that modifies creature ``entry``:
-    attached to it, or lying on either table with a group that takes it in; none of a
-    kind its card says has no effect on it (HK-7.7)."""
-    seat = controller(state, entry)
-    unaffected = frozenset(entry.card.abilities.unaffected)
+def modifiers(state: HkkState, entry: InPlay, seat: int) -> list[tuple[str, Any]]:
+    """(static name, params) of every active card that modifies creature ``entry`` on
+    ``seat``'s table: attached to it, or lying on either table with a group that takes it
+    in; none of a kind its card says has no effect on it (HK-7.7)."""
+    unaffected = entry.card.abilities.unaffected
     host = entry.iid
-    for side, table in enumerate(state.tables):
-        relation = "own" if side == seat else "enemy"
-        for card in table:
-            if not card.active or (card.host != host and card.area != "beside"):
-                continue
-            if unaffected and kinds_of(card.card, False) & unaffected:
-                continue
-            if card.host == host:
-                yield from statics(card)
-                continue
+    found: list[tuple[str, Any]] = []
+    for side, card, effects in _sources(state):
+        if card.host == host:
+            if not (unaffected and kinds_of(card.card, False).intersection(unaffected)):
+                found += effects
+        elif card.area == "beside":
             group = getattr(card.card, "group", None)
-            if group is not None and _in_group(state, group, relation, entry):
-                yield from statics(card)
+            if group is None or (
+                unaffected and kinds_of(card.card, False).intersection(unaffected)
+            ):
+                continue
+            if _in_group(state, group, "own" if side == seat else "enemy", entry):
+                found += effects
+    return found
+
+
+@remembered_figure
+def _sources(state: HkkState) -> tuple[tuple[int, InPlay, tuple[tuple[str, Any], ...]], ...]:
+    """(seat, card, its statics) of the active cards in play with continuous effects, in
+    table order: the few that ``modifiers`` looks through (most cards in play have none)."""
+    return tuple((side, card, statics(card)) for side, table in enumerate(state.tables)
+                 for card in table if card.active and statics(card))  # fmt: skip
 
 
 @remembered_figure
@@ -211,69 +232,85 @@ def held(state: HkkState, entry: InPlay) -> Held:
     result.add(entry.card.abilities)
     for level in _levels_reached(entry):
         result.add(level.abilities)
-    for kind, params in modifiers(state, entry):
+    for kind, params in modifiers(state, entry, controller(state, entry)):
         if kind == "grant":
             result.add(params)
     return result
 
 
 @remembered_figure
-def _bonus(state: HkkState, entry: InPlay, figure: str) -> int:
-    """What a creature's ``damage`` or ``life`` has beyond its card's."""
-    total = sum(getattr(params, figure) for kind, params in modifiers(state, entry)
-                if kind == "bonus")  # fmt: skip
-    total += entry.counters + entry.levels
-    total += entry.boost[0 if figure == "damage" else 1]
-    if controller(state, entry) != state.active:
-        total += 1  # HK-4.3: the defence bonus
-    return total
+def _bonuses(state: HkkState, entry: InPlay) -> tuple[int, int]:
+    """What a creature's damage and life have beyond its card's (both in one look at the
+    tables)."""
+    seat = controller(state, entry)
+    damage = life = entry.counters + entry.levels
+    for kind, params in modifiers(state, entry, seat):
+        if kind == "bonus":
+            damage += params.damage
+            life += params.life
+    damage += entry.boost[0]
+    life += entry.boost[1]
+    if seat != state.active:
+        damage += 1  # HK-4.3: the defence bonus
+        life += 1
+    return damage, life
 
 
 def damage(state: HkkState, entry: InPlay) -> int:
     """A creature's damage now, never below 0."""
-    return max(0, entry.card.damage + _bonus(state, entry, "damage"))
+    return max(0, entry.card.damage + _bonuses(state, entry)[0])
 
 
 def life(state: HkkState, entry: InPlay) -> int:
     """A creature's full life now (before damage), or a building's structure."""
-    if isinstance(entry.card, Building):
-        return entry.card.structure
-    return entry.card.life + _bonus(state, entry, "life")
+    card = entry.card
+    if isinstance(card, Building):
+        return card.structure
+    return card.life + _bonuses(state, entry)[1]
 
 
 def remaining(state: HkkState, entry: InPlay) -> int:
     """Life left: full life less damage taken (HK-4.2); 0 or less is dying."""
-    return life(state, entry) - entry.damage
+    card = entry.card
+    if isinstance(card, Building):
+        return card.structure - entry.damage
+    return card.life + _bonuses(state, entry)[1] - entry.damage
 
 
 @remembered_figure
 def lowers_life(state: HkkState) -> bool:
     """Whether an active card in play gives some creature less life (a bonus below 0)."""
     return any(kind == "bonus" and params.life < 0
-               for table in state.tables for card in table if card.active
-               for kind, params in statics(card))  # fmt: skip
+               for _, _, effects in _sources(state) for kind, params in effects)  # fmt: skip
 
 
 def is_creature(entry: InPlay) -> bool:
     return isinstance(entry.card, Creature)
 
 
-def _table_statics(state: HkkState, seat: int, name: str) -> Iterator[Any]:
-    for card in state.tables[seat]:
-        if card.area == "beside" and card.active:
-            yield from (params for kind, params in statics(card) if kind == name)
-
-
 @remembered_figure
+def _limits(state: HkkState) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Each seat's places in its guard post and most magic points: 3 and 20 and what the
+    active cards lying on its table add (HK-1.2, HK-2.1), both in one look."""
+    places, limits = [GUARD_POST, GUARD_POST], [LIMIT, LIMIT]
+    for side, card, effects in _sources(state):
+        if card.area == "beside":
+            for kind, params in effects:
+                if kind == "guard_size":
+                    places[side] += params.places
+                elif kind == "vp_limit":
+                    limits[side] += params.amount
+    return (places[0], places[1]), (limits[0], limits[1])
+
+
 def guard_size(state: HkkState, seat: int) -> int:
     """Places in ``seat``'s guard post: 3 and what active cards add (HK-1.2)."""
-    return GUARD_POST + sum(p.places for p in _table_statics(state, seat, "guard_size"))
+    return _limits(state)[0][seat]
 
 
-@remembered_figure
 def vp_limit(state: HkkState, seat: int) -> int:
     """The most magic points ``seat`` may hold: 20 and what active cards add (HK-2.1)."""
-    return LIMIT + sum(p.amount for p in _table_statics(state, seat, "vp_limit"))
+    return _limits(state)[1][seat]
 
 
 def skill_level(state: HkkState, seat: int, name: str) -> int:

@@ -27,7 +27,9 @@ through the functions at the end of this module.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+import operator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,15 +37,16 @@ from tabletop.envs.core.cards.events import Context, resolve
 from tabletop.envs.hkk import figures
 from tabletop.envs.hkk.actions import (
     CHOOSE_BASE,
+    ENEMY_BASE,
     MAX_ABILITIES,
     MAX_HAND,
     MAX_TABLE,
     NO_REF,
+    OWN_BASE,
     PASS,
     activate_action,
     decode_ref,
     discard_ref,
-    enemy_ref,
     own_ref,
     play_action,
 )
@@ -108,11 +111,15 @@ def effects_of(card: Card, ability: int) -> tuple[Any, ...]:
     return card.activated[ability].effects  # type: ignore[attr-defined]
 
 
+@functools.cache
 def chosen_reach(effects: tuple[Any, ...]) -> Reach | None:
+    """The selector of the target chosen as the effects are played, if any (worked out once
+    per card's effects: effects hash by identity, and every look at the legal actions asks)."""
     return next((e.reach for e in effects if e.reach is not None and e.reach.how == "chosen"),
                 None)  # fmt: skip
 
 
+@functools.cache
 def saves(effects: tuple[Any, ...]) -> bool:
     """Whether effects may raise a creature's life (HK-4.2's window)."""
     return any(e.do in SAVING and (e.do != "boost" or e.params.life > 0) for e in effects)
@@ -121,17 +128,32 @@ def saves(effects: tuple[Any, ...]) -> bool:
 # ----- targets -----------------------------------------------------------------------------
 
 
-def ref_of(state: HkkState, seat: int, iid: int) -> int | None:
-    """The ref (``actions``) by which ``seat`` names card ``iid`` on a table or in their
-    discard pile, or ``None`` past the space."""
-    for side, ref in ((seat, own_ref), (1 - seat, enemy_ref)):
+def refs_of(state: HkkState, seat: int, iids: Iterable[int]) -> list[int]:
+    """The refs (``actions``) by which ``seat`` names cards ``iids`` on a table or in their
+    discard pile, sorted; a card past the space has none. The refs are looked up in one
+    pass over the tables and the pile, however many cards are named."""
+    refs: dict[int, int] = {}
+    for side, base in ((seat, OWN_BASE), (1 - seat, ENEMY_BASE)):
         for position, entry in enumerate(state.tables[side][:MAX_TABLE]):
-            if entry.iid == iid:
-                return ref(position)
-    creatures = [i for i in state.discards[seat] if isinstance(state.card(i), Creature)]
-    if iid in creatures[:MAX_TABLE]:
-        return discard_ref(creatures.index(iid))
-    return None
+            refs[entry.iid] = base + position
+    found = []
+    pile: dict[int, int] | None = None
+    for iid in iids:
+        ref = refs.get(iid)
+        if ref is None:
+            if pile is None:
+                pile = _discard_refs(state, seat)
+            ref = pile.get(iid)
+        if ref is not None:
+            found.append(ref)
+    return sorted(found)
+
+
+def _discard_refs(state: HkkState, seat: int) -> dict[int, int]:
+    """The refs of the first ``MAX_TABLE`` creature cards of ``seat``'s discard pile."""
+    cards = state.table.cards
+    creatures = [i for i in state.discards[seat] if isinstance(cards[i], Creature)]
+    return {iid: discard_ref(number) for number, iid in enumerate(creatures[:MAX_TABLE])}
 
 
 def find(state: HkkState, iid: int) -> InPlay | None:
@@ -144,7 +166,13 @@ def find(state: HkkState, iid: int) -> InPlay | None:
 
 
 def matches(state: HkkState, seat: int, reach: Reach, entry: InPlay, kinds: frozenset[str]) -> bool:
-    side = figures.controller(state, entry)
+    """Whether ``reach`` of an effect of ``seat``'s of ``kinds`` takes in ``entry``."""
+    return _matches_on(state, seat, reach, entry, figures.controller(state, entry), kinds)
+
+
+def _matches_on(state: HkkState, seat: int, reach: Reach, entry: InPlay, side: int,
+                kinds: frozenset[str]) -> bool:  # fmt: skip
+    """``matches`` for ``entry`` on ``side``'s table."""
     if (reach.side == "own" and side != seat) or (reach.side == "enemy" and side == seat):
         return False
     if reach.what in ("creature", "adventurer", "galetki"):
@@ -165,8 +193,9 @@ def candidates(state: HkkState, seat: int, reach: Reach, kinds: frozenset[str]) 
         pile = state.discards[seat]
         return [i for i in pile if first[state.card(i).index] == i
                 and may_come_back(state, seat, i)]  # fmt: skip
-    return [e.iid for table in state.tables for e in table
-            if matches(state, seat, reach, e, kinds)]  # fmt: skip
+    sides = (seat,) if reach.side == "own" else (1 - seat,) if reach.side == "enemy" else (0, 1)
+    return [e.iid for side in sides for e in state.tables[side]
+            if _matches_on(state, seat, reach, e, side, kinds)]  # fmt: skip
 
 
 def may_come_back(state: HkkState, seat: int, iid: int) -> bool:
@@ -267,7 +296,7 @@ def _refs(state: HkkState, seat: int, card: Card) -> list[int]:
     if hosts is None and reach is None:
         return [NO_REF]
     iids = hosts if hosts is not None else candidates(state, seat, reach, kinds_of(card, False))
-    return sorted(r for r in (ref_of(state, seat, i) for i in iids) if r is not None)
+    return refs_of(state, seat, iids)
 
 
 def ability_uses(state: HkkState, seat: int) -> Iterator[int]:
@@ -285,31 +314,40 @@ def ability_uses(state: HkkState, seat: int) -> Iterator[int]:
             if reach is None:
                 yield activate_action(position, index)
                 continue
-            for iid in candidates(state, seat, reach, kinds_of(entry.card, True)):
-                ref = ref_of(state, seat, iid)
-                if ref is not None:
-                    yield activate_action(position, index, ref)
+            iids = candidates(state, seat, reach, kinds_of(entry.card, True))
+            for ref in refs_of(state, seat, iids):
+                yield activate_action(position, index, ref)
 
 
 def usable(state: HkkState, seat: int, entry: InPlay, ability: Any) -> bool:
     """HK-1.4, HK-4.2, HK-4.4, HK-7.10, HK-8.3: who may pay and use ``ability`` now."""
-    creature = figures.is_creature(entry)
     if state.phase not in WINDOWS and not (
         ability.timing == "preparation" and state.phase == SACRIFICE
     ):
         return False
+    return ready(state, entry, ability) and payable(state, seat, entry, ability)
+
+
+def ready(state: HkkState, entry: InPlay, ability: Any) -> bool:
+    """The part of ``usable`` that holds as long as the cards in play and their figure
+    marks stay as they are: an active card (a creature may be passive), on a carrier still
+    in play, in the reserve to pay with passivation, at the ability's level."""
+    creature = isinstance(entry.card, Creature)
     if not creature and (
         not entry.active or (entry.area == "attached" and not _host_alive(state, entry))
     ):
         return False
     if ability.passivate and (not entry.active or (creature and entry.area != "reserve")):
         return False
-    if ability.level and entry.levels < ability.level:
-        return False
+    return not (ability.level and entry.levels < ability.level)
+
+
+def payable(state: HkkState, seat: int, entry: InPlay, ability: Any) -> bool:
+    """The rest of ``usable``: ``seat`` can pay the costs, and a creature is alive."""
     if not (state.vp[seat] >= ability.vp and state.life[seat] >= ability.life
             and state.components[seat] >= ability.components):  # fmt: skip
         return False
-    return not creature or figures.remaining(state, entry) > 0
+    return not isinstance(entry.card, Creature) or figures.remaining(state, entry) > 0
 
 
 def _host_alive(state: HkkState, entry: InPlay) -> bool:
@@ -478,8 +516,8 @@ class OptionalChoice(Choice):
         if reach is None:
             return [PASS, CHOOSE_BASE + NO_REF]
         kinds = kinds_of(state.card(self.iid), False)
-        refs = (ref_of(state, self.seat, i) for i in candidates(state, self.seat, reach, kinds))
-        return [PASS, *sorted(CHOOSE_BASE + r for r in refs if r is not None)]
+        refs = refs_of(state, self.seat, candidates(state, self.seat, reach, kinds))
+        return [PASS, *(CHOOSE_BASE + r for r in refs)]
 
     def apply(self, state: HkkState, action: int) -> None:
         state.done_choice()
@@ -573,9 +611,21 @@ def dying(state: HkkState) -> list[InPlay]:
     """Creatures at 0 life or less (HK-4.2). Only one with damage or a life boost below
     0 can be, unless some card lowers life (then every creature is looked at)."""
     lowered = figures.lowers_life(state)
-    return [e for table in state.tables for e in table if e.area in figures.CREATURE_AREAS
-            and (lowered or e.damage > 0 or e.boost[1] < 0)
-            and figures.remaining(state, e) <= 0]  # fmt: skip
+    found = []
+    for table in state.tables:
+        if not (lowered or any(map(_DAMAGE, table))
+                or min(map(_SECOND, map(_BOOST, table)), default=0) < 0):  # fmt: skip
+            continue  # nobody damaged or weakened here (scanned without a Python loop)
+        for e in table:
+            if ((e.damage > 0 or lowered or e.boost[1] < 0) and e.area in figures.CREATURE_AREAS
+                    and figures.remaining(state, e) <= 0):  # fmt: skip
+                found.append(e)
+    return found
+
+
+_DAMAGE = operator.attrgetter("damage")
+_BOOST = operator.attrgetter("boost")
+_SECOND = operator.itemgetter(1)
 
 
 def settle_damage(state: HkkState) -> None:
@@ -584,14 +634,18 @@ def settle_damage(state: HkkState) -> None:
     HK-2.1); poison counters fall off the immune (HK-7.1); a creature at 0 life or less
     opens a life-saving window (HK-4.2)."""
     for seat in (0, 1):
-        for entry in [e for e in state.tables[seat] if isinstance(e.card, Building)]:
-            if entry.damage >= entry.card.structure:
-                state.leave(entry, "discard")
+        # (a structure is at least 1: an undamaged building stands)
+        falling = [e for e in state.tables[seat] if e.damage and isinstance(e.card, Building)
+                   and e.damage >= e.card.structure]  # fmt: skip
+        for entry in falling:
+            state.leave(entry, "discard")
     fit_guard_posts(state)
     for seat in (0, 1):
-        state.vp[seat] = min(state.vp[seat], figures.vp_limit(state, seat))  # HK-2.1
-        for entry in figures.creatures(state, seat):
-            if entry.poison and "poison" in figures.held(state, entry).immunity:
+        if state.vp[seat] > figures.LIMIT:  # a limit is never below that (cards add to it)
+            state.vp[seat] = min(state.vp[seat], figures.vp_limit(state, seat))  # HK-2.1
+        for entry in state.tables[seat]:
+            if (entry.poison and entry.area in figures.CREATURE_AREAS
+                    and "poison" in figures.held(state, entry).immunity):  # fmt: skip
                 entry.poison = 0  # HK-7.1: counters fall off once it is immune
     if dying(state):
         state.saving = True
@@ -601,9 +655,10 @@ def fit_guard_posts(state: HkkState) -> None:
     """A guard post that lost places (a watchtower gone or passive) sends its last
     creatures back to the reserve (**Project decision**: HK-1.2's limit always holds)."""
     for seat in (0, 1):
-        extra = figures.guard(state, seat)[figures.guard_size(state, seat) :]
-        for entry in extra:
-            entry.area = "reserve"
+        guard = figures.guard(state, seat)
+        if len(guard) > figures.GUARD_POST:  # never fewer places than that
+            for entry in guard[figures.guard_size(state, seat) :]:
+                entry.area = "reserve"
 
 
 def kill_dying(state: HkkState) -> None:

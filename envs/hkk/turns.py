@@ -23,14 +23,17 @@ action on the chain (it answers nothing and cannot be answered).
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tabletop.envs.core.cards.phases import GameOver, Phase
 from tabletop.envs.hkk import combat, figures, galetki, plays
 from tabletop.envs.hkk.actions import (
     CHOOSE_BASE,
     GUARD_BASE,
+    MAX_ABILITIES,
+    MAX_HAND,
     MAX_TABLE,
     PASS,
     PAY,
@@ -40,7 +43,7 @@ from tabletop.envs.hkk.actions import (
     decode,
     own_ref,
 )
-from tabletop.envs.hkk.cards import Monster
+from tabletop.envs.hkk.cards import BodyPart, Instant, Monster, Mutant
 from tabletop.envs.hkk.cards import Upkeep as UpkeepCost
 from tabletop.envs.hkk.steps import (
     AFTER_ATTACKS,
@@ -66,6 +69,7 @@ QUIET_TURNS = 10
 """HK-2.3's decision: both decks empty and this many turns in a row without a change of
 either player's life is a draw."""
 REGENERATION_CAP = 4  # HK-7.9: life regained per creature per turn
+NO_BOOST = (0, 0)
 
 
 # ----- preparation and draw (HK-3.1, HK-3.2) ----------------------------------------------
@@ -192,7 +196,8 @@ class Upkeep(Phase):
 
     def apply(self, state: HkkState, action: int) -> None:
         for entry in state.tables[state.active]:
-            entry.active = True
+            if not entry.active:
+                entry.active = True
         state.phase = SACRIFICE
 
 
@@ -257,6 +262,8 @@ class Window(Phase):
 
     def legal(self, state: HkkState) -> list[int]:
         seat = state.priority
+        if not _may_act(state, seat):
+            return [PASS]
         legal = [PASS, *plays.card_plays(state, seat), *plays.ability_uses(state, seat)]
         legal += [REGEN_BASE + p for p, e in enumerate(state.tables[seat][:MAX_TABLE])
                   if _can_regenerate(state, seat, e)]  # fmt: skip
@@ -264,11 +271,12 @@ class Window(Phase):
         return sorted(legal)
 
     def apply(self, state: HkkState, action: int) -> None:
+        if action == PASS:  # most actions in a window (no decoding needed)
+            self._pass(state)
+            return
         seat = state.priority
         kind, fields = decode(action)
-        if kind == "pass":
-            self._pass(state)
-        elif kind == "play":
+        if kind == "play":
             plays.play_card(state, seat, fields[0], plays.iid_of_ref(state, seat, fields[1]))
         elif kind == "activate":
             target = plays.iid_of_ref(state, seat, fields[2])
@@ -298,6 +306,67 @@ class Window(Phase):
 
     def close(self, state: HkkState) -> None:
         CLOSERS[self.then](state)
+
+
+def _may_act(state: HkkState, seat: int) -> bool:
+    """Whether ``seat`` may have more than ``pass`` in a window: a quick look that rules
+    out most windows (most of them find a player with nothing to answer with) before the
+    full list is built. It never says no when ``Window.legal`` would offer something: it
+    asks for a card that may be played now (sorcery speed, or an affordable instant that
+    needs no chain it lacks), a usable ability, a card that may regenerate, an active
+    mutant showing components (feeding) or, with a chain, a body part (shielding). The
+    hand and the table are first scanned for an instant and damage without a Python loop
+    (most have neither)."""
+    hand = state.hands[seat][:MAX_HAND]
+    if hand and plays.sorcery_speed(state, seat):
+        return True
+    cards = state.table.cards
+    if "instant" in map(_TYPE, map(cards.__getitem__, hand)):
+        vp = state.vp[seat]
+        for iid in hand:
+            card = cards[iid]
+            if isinstance(card, Instant) and vp >= card.cost and (state.stack or not card.reaction):
+                return True
+    table = state.tables[seat][:MAX_TABLE]
+    if any(map(_DAMAGE, table)):
+        for entry in table:
+            if entry.damage and _can_regenerate(state, seat, entry):
+                return True
+    abilities, feeds, parts = _answers(state, seat)
+    if feeds or (parts and state.stack):
+        return True
+    saving = plays.opening_save(state)
+    for entry, ability in abilities:
+        if plays.payable(state, seat, entry, ability) and (
+            not saving or plays.saves(ability.effects)
+        ):
+            return True
+    return False
+
+
+_TYPE = operator.attrgetter("TYPE")
+_DAMAGE = operator.attrgetter("damage")
+
+
+@figures.remembered_figure
+def _answers(state: HkkState, seat: int) -> tuple[tuple[tuple[InPlay, Any], ...], bool, bool]:
+    """What of ``seat``'s cards in play (within the action space) may give them something
+    to do in a window, as far as the cards and their figure marks tell (so it is
+    remembered with the figures): the abilities ``plays.ready`` to use (paying is looked at
+    each time), whether an active mutant shows components (feeding a galetki), whether a
+    body part lies on the table (shielding one from a chain's item)."""
+    abilities = []
+    feeds = parts = False
+    for entry in state.tables[seat][:MAX_TABLE]:
+        card = entry.card
+        if isinstance(card, Mutant):
+            feeds = feeds or bool(card.components and entry.active)
+        elif isinstance(card, BodyPart):
+            parts = True
+        for ability in getattr(card, "activated", ())[:MAX_ABILITIES]:
+            if plays.ready(state, entry, ability):
+                abilities.append((entry, ability))
+    return tuple(abilities), feeds, parts
 
 
 def _can_regenerate(state: HkkState, seat: int, entry: InPlay) -> bool:
@@ -414,10 +483,13 @@ def _to_main2(state: HkkState) -> None:
 def end_turn(state: HkkState) -> None:
     """HK-3.7 after the window: damage and boosts go; HK-2.3's check; the next turn."""
     for table in state.tables:
-        for entry in table:
-            entry.damage = entry.regenerated = 0
-            entry.boost = (0, 0)
-            entry.breathed = False
+        for entry in table:  # (a mark is written only where it changes: most stay as they are)
+            if entry.damage or entry.regenerated:
+                entry.damage = entry.regenerated = 0
+            if entry.boost != NO_BOOST:
+                entry.boost = NO_BOOST
+            if entry.breathed:
+                entry.breathed = False
     losers = [seat for seat in (0, 1) if state.life[seat] <= 0]
     if losers:
         state.finish(1 - losers[0] if len(losers) == 1 else -1)

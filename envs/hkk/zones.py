@@ -27,13 +27,18 @@ PILES = ("deck", "hand", "table", "discard", "void")
 
 FIGURE_MARKS = frozenset({"active", "area", "host", "counters", "levels", "boost"})
 """The marks of a card on the table that creatures' figures depend on (``figures``)."""
-_figure_mark_writes = [0]
 
 
-def figure_mark_writes() -> int:
-    """How many times a mark of ``FIGURE_MARKS`` was written, on any card anywhere: figures
-    remembered while it stays the same (and the tables' cards too) are still right."""
-    return _figure_mark_writes[0]
+class MarkWrites:
+    """How many times a mark of ``FIGURE_MARKS`` changed on the cards in play of one
+    position (each ``InPlay`` holds its position's counter): figures remembered while it
+    stays the same (and the tables' cards too) are still right. A write that leaves a mark
+    as it was (the end of the turn clearing boosts that were none) changes nothing."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
 
 
 Area = Literal["guard", "reserve", "beside", "attached"]
@@ -53,13 +58,16 @@ class InPlay(Permanent):
 
     __slots__ = (
         "active", "area", "host", "damage", "poison", "counters", "levels", "regenerated",
-        "boost", "breathed",
+        "boost", "breathed", "writes",
     )  # fmt: skip
 
     def __init__(
-        self, iid: int, card: object, area: Area, *, active: bool = True, host: int | None = None
-    ) -> None:
+        self, iid: int, card: object, area: Area, writes: MarkWrites, *, active: bool = True,
+        host: int | None = None,
+    ) -> None:  # fmt: skip
         super().__init__(iid, card)
+        self.writes = writes
+        """The counter of its position's mark changes (``MarkWrites``)."""
         self.active = active
         self.area: Area = area
         self.host = host
@@ -72,8 +80,14 @@ class InPlay(Permanent):
         self.breathed = False
 
     def __setattr__(self, name: str, value: object) -> None:
-        """Every write of a mark in ``FIGURE_MARKS`` is counted, hand edits included, so
-        remembered figures are never read stale."""
-        object.__setattr__(self, name, value)
+        """Every change of a mark in ``FIGURE_MARKS`` is counted, hand edits included, so
+        remembered figures are never read stale (a mark set for the first time, as the
+        card is made or copied, is no change: it comes onto a table, which counts)."""
         if name in FIGURE_MARKS:
-            _figure_mark_writes[0] += 1
+            old = getattr(self, name, _UNSET)
+            if old is not _UNSET and old != value:
+                self.writes.count += 1
+        object.__setattr__(self, name, value)
+
+
+_UNSET = object()

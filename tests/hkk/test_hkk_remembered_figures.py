@@ -46,3 +46,18 @@ def test_remembered_figures_are_a_clones_own() -> None:
     on_table(other, 0, "Hill Giant").boost = (3, 0)
     assert figures.damage(other, on_table(other, 0, "Hill Giant")) == 8
     assert figures.damage(state, on_table(state, 0, "Hill Giant")) == 5
+
+
+def test_only_a_mark_that_changes_is_counted_and_by_its_own_position() -> None:
+    state = stacked([{"guard": ["Hill Giant"]}, {}])
+    giant = on_table(state, 0, "Hill Giant")
+    before = state.mark_writes.count
+    giant.boost = (0, 0)
+    giant.active = giant.active
+    assert state.mark_writes.count == before, "a mark written as it was changes nothing"
+    other = state.clone()
+    on_table(other, 0, "Hill Giant").counters = 1
+    assert state.mark_writes.count == before, "a clone's cards count for the clone"
+    assert other.mark_writes.count == 1
+    giant.levels = 1
+    assert state.mark_writes.count == before + 1
