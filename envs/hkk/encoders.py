@@ -93,7 +93,7 @@ from __future__ import annotations
 import functools
 import operator
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -265,8 +265,9 @@ def _primitive_sums(effects: Iterable[Any]) -> list[float]:
 
 def _abilities(abilities: Any) -> list[float]:
     """HK-7's abilities, printed or held, in the order of the feature names."""
+    immunity = abilities.immunity
     return [
-        *(float(f in abilities.immunity) for f in FORMS),
+        *[1.0 if f in immunity else 0.0 for f in FORMS],
         float(abilities.magic_attack),
         float(abilities.magic_defence),
         abilities.poison / 3,
@@ -375,6 +376,7 @@ AREA_COLUMNS = {area: P + column for column, area in enumerate(AREAS)}
 ROW_BYTES = 4 * WIDTH
 NO_CHAIN = bytes(4 * K)
 """A table row's chain cells (always zero)."""
+TABLE_CELLS = struct.Struct(f"{TABLE_SIZE}f")
 NO_PLAY = bytes(4 * S)
 """A chain row's in-play cells (always zero)."""
 NO_ROWS = tuple(bytes(n * ROW_BYTES) for n in range(max(MAX_HAND, MAX_TABLE, CHAIN_ROWS) + 1))
@@ -388,7 +390,8 @@ hundred)."""
 class PoolRows:
     """What every encoding with ``pool`` reuses, made once: each card's row start (its
     position and area one-hots and its data) as float32 bytes, a hand card's whole row,
-    and the count blocks of the zone contents met so far (a zone changes at few steps)."""
+    the hand and count blocks last made for each zone (a zone changes at few steps) and
+    clipped cells by value."""
 
     def __init__(self, pool: Pool) -> None:
         self.pool = pool
@@ -401,11 +404,14 @@ class PoolRows:
             for area, column in AREA_COLUMNS.items()
         }
         self.chain = {position: row_starts(pool, (position,)) for position in (3, 4)}
-        self.blocks: dict[tuple[bool, int, tuple[int, ...]], tuple[list[Card], bytes]] = {}
-        """Hand and count blocks by kind (hand or not), ``id`` of the ``Table.cards`` list
-        (kept with the block, so the id is never another list's) and the zone's iids."""
+        self.blocks: dict[tuple[bool, int], tuple[list[int], list[Card], list[int], bytes]] = {}
+        """Hand and count blocks by kind (hand or not) and ``id`` of the zone's list, each
+        with the list (so the id is never another list's), the ``Table.cards`` list it was
+        read with and the contents it was made from: reused while both are the same."""
         self.packed: dict[tuple[float, ...], bytes] = {}
         """``cells``' cache."""
+        self.tables: dict[tuple[Any, ...], bytes] = {}
+        """``table_cells``' cache."""
 
     def hand_block(self, cards: list[Card], hand: list[int]) -> bytes:
         """The rows of a hand holding ``hand``'s iids (at most ``MAX_HAND``, unpadded)."""
@@ -427,15 +433,26 @@ class PoolRows:
             self.packed[key] = cells
         return cells
 
+    def table_cells(self, inputs: tuple[Any, ...]) -> bytes:
+        """The table features made of ``inputs`` (``table_inputs``) clipped to [-1, 1] as
+        float32 bytes, remembered by their inputs."""
+        cells = self.tables.get(inputs)
+        if cells is None:
+            cells = TABLE_CELLS.pack(*_clipped(table_features(inputs)))
+            if len(self.tables) >= CACHE_SIZE:
+                self.tables.clear()
+            self.tables[inputs] = cells
+        return cells
+
     def _block(self, hand: bool, cards: list[Card], zone: list[int]) -> bytes:
-        key = (hand, id(cards), tuple(zone))
+        key = (hand, id(zone))
         cached = self.blocks.get(key)
-        if cached is None or cached[0] is not cards:
+        if cached is None or cached[0] is not zone or cached[1] is not cards or cached[2] != zone:
             block = self._hand(cards, zone) if hand else self._counts(cards, zone)
             if len(self.blocks) >= CACHE_SIZE:
                 self.blocks.clear()
-            cached = self.blocks[key] = (cards, block)
-        return cached[1]
+            cached = self.blocks[key] = (zone, cards, zone[:], block)
+        return cached[3]
 
     def _hand(self, cards: list[Card], hand: list[int]) -> bytes:
         return b"".join([self.hand[cards[iid].index] for iid in hand[:MAX_HAND]])
@@ -490,9 +507,7 @@ def _choice_subject(state: HkkState) -> int | None:
 NO_COMBAT = [0.0] * 5
 
 
-def _combat_marks(fight: Fight | None, iid: int) -> list[float]:
-    if fight is None:
-        return NO_COMBAT
+def _combat_marks(fight: Fight, iid: int) -> list[float]:
     aim = fight.attacks.get(iid)
     return [
         1.0 if aim == PLAYER else 0.0,
@@ -503,10 +518,14 @@ def _combat_marks(fight: Fight | None, iid: int) -> list[float]:
     ]
 
 
-@figures.remembered_figure
-def _figure_features(state: HkkState, entry: InPlay) -> tuple[float, int, list[float]]:
-    """A card's damage now / 10, its life now (a building's structure) and the abilities
-    it holds now as features: what ``play_features`` takes from ``figures``."""
+Figures = tuple[float, int, list[float]]
+"""A card's damage now / 10, its life now (a building's structure) and the abilities it
+holds now as features (``figure_features``)."""
+NO_HELD = [0.0] * 15
+
+
+def figure_features(state: HkkState, entry: InPlay) -> Figures:
+    """What ``play_features`` takes from ``figures``."""
     if not figures.is_creature(entry):
         return 0.0, figures.life(state, entry) if entry.card.TYPE == "building" else 0, NO_HELD
     held = figures.held(state, entry)
@@ -514,16 +533,13 @@ def _figure_features(state: HkkState, entry: InPlay) -> tuple[float, int, list[f
     return figures.damage(state, entry) / 10, figures.life(state, entry), held_features
 
 
-NO_HELD = [0.0] * 15
-
-
-def play_features(state: HkkState, seat: int, entry: InPlay, marks: tuple[Any, ...]) -> list[float]:
-    """``PLAY_FEATURES`` of ``entry`` on ``seat``'s table; ``marks``: the chain's targets,
-    the pending decision's subject, the shielded iids, the combat, the table's positions
-    by iid and how many cards lie on each card of it (by iid)."""
+def play_features(entry: InPlay, figure: Figures, marks: tuple[Any, ...]) -> list[float]:
+    """``PLAY_FEATURES`` of a card on a table with its ``figure_features``; ``marks``: the
+    chain's targets, the pending decision's subject, the shielded iids, the combat, the
+    table's positions by iid and how many cards lie on each card of it (by iid)."""
     targets, subject, shielded, fight, positions, riders = marks
     iid = entry.iid
-    damage, life, held = _figure_features(state, entry)
+    damage, life, held = figure
     host = positions.get(entry.host)
     boost_damage, boost_life = entry.boost
     return [
@@ -541,7 +557,7 @@ def play_features(state: HkkState, seat: int, entry: InPlay, marks: tuple[Any, .
         1.0 if entry.breathed else 0.0,
         (host + 1) / MAX_TABLE if host is not None else 0.0,
         riders.get(iid, 0) / 5,
-        *_combat_marks(fight, iid),
+        *(NO_COMBAT if fight is None else _combat_marks(fight, iid)),
         1.0 if iid == subject else 0.0,
         1.0 if iid in targets else 0.0,
         1.0 if iid in shielded else 0.0,
@@ -560,7 +576,7 @@ class TableNow:
     card's in-play cells, made without marks of the chain, the pending decision, shields
     and combat, and its rows with either position column once asked."""
 
-    __slots__ = ("entries", "passing", "iids", "positions", "riders", "cells", "_rows")
+    __slots__ = ("entries", "passing", "iids", "positions", "riders", "figures", "cells", "_rows")
 
     def __init__(self, state: HkkState, seat: int, pool: PoolRows) -> None:
         table = state.tables[seat]
@@ -576,9 +592,11 @@ class TableNow:
         self.passing = list(map(PASSING_MARKS, self.entries))
         """Each card's ``PASSING_MARKS`` when its cells were made."""
         self.iids = frozenset(entry.iid for entry in self.entries)
+        self.figures = [figure_features(state, entry) for entry in self.entries]
+        """Each card's ``figure_features``."""
         marks = (NO_IIDS, None, NO_IIDS, None, self.positions, self.riders)
-        self.cells = [pool.cells(play_features(state, seat, entry, marks))
-                      for entry in self.entries]  # fmt: skip
+        pairs = zip(self.entries, self.figures, strict=True)
+        self.cells = [pool.cells(play_features(entry, figure, marks)) for entry, figure in pairs]
         self._rows: dict[int, tuple[list[bytes], bytes]] = {}
 
     def rows(self, position: int, pool: PoolRows) -> tuple[list[bytes], bytes]:
@@ -601,7 +619,11 @@ def _table_now(state: HkkState, seat: int) -> TableNow:
     return TableNow(state, seat, pool_rows(state.game.pool))
 
 
-def _marked(state: HkkState) -> tuple[frozenset[int], tuple[Any, ...]]:
+Marked = tuple[frozenset[int], tuple[Any, ...]]
+"""What ``_marked`` finds."""
+
+
+def _marked(state: HkkState) -> Marked:
     """The iids with a mark of the chain, the pending decision, a shield or the combat
     (their rows are made anew), and those marks as ``play_features`` takes them."""
     targets, subject = _chain_targets(state), _choice_subject(state)
@@ -616,21 +638,23 @@ def _marked(state: HkkState) -> tuple[frozenset[int], tuple[Any, ...]]:
     return frozenset(marked), (targets, subject, shielded, fight)
 
 
-def _table_block(state: HkkState, seat: int, position: int, marked: frozenset[int],
-                 marks: tuple[Any, ...], out: list[bytes]) -> None:  # fmt: skip
+def _table_block(state: HkkState, seat: int, position: int, pool: PoolRows, found: Marked,
+                 out: list[bytes]) -> None:  # fmt: skip
     """Append ``seat``'s ``MAX_TABLE`` table rows to ``out``: the remembered rows, made
-    anew for a card whose passing marks changed since or that ``marked`` names."""
+    anew for a card whose passing marks changed since or that ``found`` (``_marked``)
+    names."""
     now = _table_now(state, seat)
-    pool = pool_rows(state.game.pool)
+    marked, marks = found
     rows, block = now.rows(position, pool)
     passing = list(map(PASSING_MARKS, now.entries))
     if passing == now.passing and marked.isdisjoint(now.iids):
         out.append(block)
         return
     marks = (*marks, now.positions, now.riders)
-    for entry, row, was, is_ in zip(now.entries, rows, now.passing, passing, strict=True):
-        if was != is_ or entry.iid in marked:
-            cells = pool.cells(play_features(state, seat, entry, marks))
+    for i, entry in enumerate(now.entries):
+        row = rows[i]
+        if now.passing[i] != passing[i] or entry.iid in marked:
+            cells = pool.cells(play_features(entry, now.figures[i], marks))
             row = row[: 4 * PLAY_AT] + cells + NO_CHAIN
         out.append(row)
     out.append(NO_ROWS[MAX_TABLE - len(rows)])
@@ -690,44 +714,43 @@ def card_blocks(state: HkkState, player: int, rows: PoolRows, out: list[bytes]) 
     float32 bytes."""
     hand = state.hands[player]
     out += (rows.hand_block(state.table.cards, hand), NO_ROWS[MAX_HAND - min(len(hand), MAX_HAND)])
-    marked, marks = _marked(state)
-    _table_block(state, player, 1, marked, marks, out)
-    _table_block(state, 1 - player, 2, marked, marks, out)
+    marked = _marked(state)
+    _table_block(state, player, 1, rows, marked, out)
+    _table_block(state, 1 - player, 2, rows, marked, out)
     _chain_block(state, player, rows, out)
 
 
-def _pair(values: Sequence[float], player: int, scale: float) -> list[float]:
-    return [values[player] / scale, values[1 - player] / scale]
-
-
-NO_FIGHT = [0.0] * 6
-
-
-def _fight_features(state: HkkState, player: int) -> list[float]:
+def _fight_inputs(state: HkkState, player: int) -> tuple[Any, ...] | None:
+    """What the combat's table features are made of: the observer declares, passes, direct
+    damage declared (own, enemy) and attacks on a player (on the observer, the enemy)."""
     fight = state.fight
     if fight is None:
-        return NO_FIGHT
+        return None
     declared = [0, 0]
     for breath in fight.breaths:
         declared[breath.seat] += breath.amount
     at_player = [0, 0]  # the active player's creatures attack (HK-6.2)
     at_player[1 - state.active] = sum(1 for aim in fight.attacks.values() if aim == PLAYER)
-    return [
-        float(fight.declarer == player),
-        fight.passes / 2,
-        *_pair(declared, player, 10),
-        *_pair(at_player, player, 3),
-    ]
+    return (fight.declarer == player, fight.passes, declared[player], declared[1 - player],
+            at_player[player], at_player[1 - player])  # fmt: skip
 
 
+def _fight_features(fight: tuple[Any, ...] | None) -> list[float]:
+    if fight is None:
+        return NO_FIGHT
+    declarer, passes, declared, declared_enemy, at_player, at_enemy = fight
+    return [float(declarer), passes / 2, declared / 10, declared_enemy / 10, at_player / 3,
+            at_enemy / 3]  # fmt: skip
+
+
+NO_FIGHT = [0.0] * 6
 NO_CHAIN_TOP = [0.0] * len(PRIMITIVES)
 
 
-def _chain_top(state: HkkState) -> list[float]:
-    if not state.stack:
+def _chain_top(effects: tuple[Any, ...] | None) -> list[float]:
+    if effects is None:
         return NO_CHAIN_TOP
-    play = state.stack.top.what
-    used = {e.do for e in plays.effects_of(state.card(play.iid), play.ability)}
+    used = {e.do for e in effects}
     return [float(p in used) for p in PRIMITIVES]
 
 
@@ -748,41 +771,75 @@ def _limits(state: HkkState) -> tuple[int, int, int, int]:
             figures.guard_size(state, 0), figures.guard_size(state, 1))  # fmt: skip
 
 
-def table_features(state: HkkState, player: int) -> list[float]:
-    """The ``TABLE_FEATURES`` of ``player``'s view, in order."""
+PAIR_SCALES = (20, 20, 20, 40, 10, 10, 6, MAX_HAND, 40, 40, 40)
+"""The scales of the (own, enemy) pairs that open ``TABLE_FEATURES``, in order."""
+PAIRS = 2 * len(PAIR_SCALES)
+
+
+def table_inputs(state: HkkState, player: int) -> tuple[Any, ...]:
+    """What ``player``'s ``TABLE_FEATURES`` are made of (``table_features``), as plain
+    numbers, flags, the pending decision's class and the chain top's effects (which hash
+    by identity): the key their cells are remembered by."""
     enemy = 1 - player
     live = state.winner is None
     limits = _limits(state)
+    stack = state.stack
+    top = None
+    if stack:
+        play = stack.top.what
+        top = plays.effects_of(state.card(play.iid), play.ability)
+    return (
+        state.life[player], state.life[enemy],
+        state.life_at_start[player], state.life_at_start[enemy],
+        state.vp[player], state.vp[enemy],
+        limits[player], limits[enemy],
+        state.components[player], state.components[enemy],
+        state.turns_taken[player], state.turns_taken[enemy],
+        limits[2 + player], limits[2 + enemy],
+        len(state.hands[player]), len(state.hands[enemy]),
+        len(state.decks[player]), len(state.decks[enemy]),
+        len(state.discards[player]), len(state.discards[enemy]),
+        len(state.voids[player]), len(state.voids[enemy]),
+        state.phase,
+        state.active == player and live,
+        state.player == player and live,
+        state.priority == player,
+        state.passes,
+        bool(state.saving),
+        len(stack.items),
+        type(state.choice),
+        len(state.queued),
+        _fight_inputs(state, player),
+        state.quiet_turns,
+        state.turn,
+        top,
+    )  # fmt: skip
+
+
+def table_features(inputs: tuple[Any, ...]) -> list[float]:
+    """The ``TABLE_FEATURES`` made of ``table_inputs``, in order."""
+    (phase, my_turn, my_decision, my_priority, passes, saving, chain, choice, queued, fight,
+     quiet_turns, turn, top) = inputs[PAIRS:]  # fmt: skip
     return [
-        state.life[player] / 20, state.life[enemy] / 20,
-        state.life_at_start[player] / 20, state.life_at_start[enemy] / 20,
-        state.vp[player] / 20, state.vp[enemy] / 20,
-        limits[player] / 40, limits[enemy] / 40,
-        state.components[player] / 10, state.components[enemy] / 10,
-        state.turns_taken[player] / 10, state.turns_taken[enemy] / 10,
-        limits[2 + player] / 6, limits[2 + enemy] / 6,
-        len(state.hands[player]) / MAX_HAND, len(state.hands[enemy]) / MAX_HAND,
-        len(state.decks[player]) / 40, len(state.decks[enemy]) / 40,
-        len(state.discards[player]) / 40, len(state.discards[enemy]) / 40,
-        len(state.voids[player]) / 40, len(state.voids[enemy]) / 40,
-        *PHASE_COLUMNS[state.phase],
-        1.0 if state.active == player and live else 0.0,
-        1.0 if state.player == player and live else 0.0,
-        1.0 if state.priority == player else 0.0,
-        state.passes / 2,
-        1.0 if state.saving else 0.0,
-        len(state.stack.items) / CHAIN_ROWS,
-        *_choice_columns(type(state.choice)),
-        len(state.queued) / 4,
-        *_fight_features(state, player),
-        state.quiet_turns / 10,
-        state.turn / 100,
-        *_chain_top(state),
-    ]  # fmt: skip
+        *[value / PAIR_SCALES[i // 2] for i, value in enumerate(inputs[:PAIRS])],
+        *PHASE_COLUMNS[phase],
+        1.0 if my_turn else 0.0,
+        1.0 if my_decision else 0.0,
+        1.0 if my_priority else 0.0,
+        passes / 2,
+        1.0 if saving else 0.0,
+        chain / CHAIN_ROWS,
+        *_choice_columns(choice),
+        queued / 4,
+        *_fight_features(fight),
+        quiet_turns / 10,
+        turn / 100,
+        *_chain_top(top),
+    ]
 
 
 def _table_bytes(state: HkkState, player: int, rows: PoolRows) -> bytes:
-    return rows.cells(table_features(state, player))
+    return rows.table_cells(table_inputs(state, player))
 
 
 def _counted_zones(state: HkkState, player: int) -> tuple[list[int], ...]:
