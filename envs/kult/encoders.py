@@ -21,7 +21,9 @@ discard pile and of the observer's unseen cards.
 
 from __future__ import annotations
 
+import itertools
 import math
+import struct
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -30,13 +32,14 @@ import numpy as np
 from tabletop.envs.core.layout import stack_layout
 from tabletop.envs.kult import crosses
 from tabletop.envs.kult.actions import CAST, MAX_HAND, NUM_COLOURS, STATIONS
-from tabletop.envs.kult.cards import ATTACH, INTO, NEUTRAL, Card, Pool, load_pool
+from tabletop.envs.kult.cards import ATTACH, INTO, NEUTRAL, Arcanum, Card, Pool, load_pool
 from tabletop.envs.kult.combat import Fight
 from tabletop.envs.kult.effects import BEFORE_RECRUIT, COLOURS, FIGHT, VOCAB
 from tabletop.envs.kult.turns import OVER, PHASE_NAMES
 
 if TYPE_CHECKING:
     from tabletop.envs.kult.engine import KultGame, KultState
+    from tabletop.envs.kult.zones import Attachment
 
 KINDS = ("place", "being", "spell", "influence", "command")
 TIMINGS = ("any time", "fight", "recruit window")
@@ -94,8 +97,9 @@ def _allegiances(pool: Pool) -> tuple[str, ...]:
 
 
 class Geometry:
-    """Every size and offset of both encoders for one pool and player count, built once
-    per (pool, players) and cached: the encoders run on every env step."""
+    """Every size and offset of both encoders for one pool and player count, and the
+    parts they write that are fixed by the data (as float32 bytes), built once per
+    (pool, players) and cached: the encoders run on every env step."""
 
     def __init__(self, pool: Pool, players: int) -> None:
         self.pool = pool
@@ -117,53 +121,64 @@ class Geometry:
             3 + len(PHASE_NAMES) + 1, 3 + len(CAST) + 2 * STATIONS, 1 + players,
             2 * players + 2 * len(CAST) + 5, len(FIGHT_RESULTS) + 2, len(STATIC_NAMES) + 1,
         )  # fmt: skip
-        """The sizes of ``table_values``' parts: what changes every step (Pool tokens, the
-        game, the phase, who decides), the turn, a token stepping out, the fight, the last
-        fight, the Pool's Influences."""
+        """The sizes of the table features' parts before the seat blocks: what changes
+        every step (Pool tokens, the game, the phase, who decides), the turn, a token
+        stepping out, the fight, the last fight, the Pool's Influences."""
         self.table_rows = -(-self.table_size // self.width)
         self.counts = len(pool.cards)
         self.flat_size = self.table_size + self.card_rows * self.width + (players + 1) * self.counts
         self.static = self._static_rows()
+        self.static_bytes = [row.tobytes() for row in self.static]
+        """``static[card.index]`` as float32 bytes: the start of a station's row."""
         self.owner_column = self.C + 4
         """Where a station row without its position columns has its owner columns."""
         self.positions = self._positions()
+        self.state_struct = struct.Struct(f"{self.D}f")
+        """Packs a station row's state columns (``StationEntry``)."""
         self.seat_cache: dict[int, SeatView] = {}
-        """``seat_views``' cache: a seat's view by its stamp."""
+        """``WorkingCopy._cross``' cache: a seat's view by its stamp."""
         self.station_cache: dict[int, StationEntry] = {}
         """``SeatView``'s cache: a station's entry by its stamp."""
-        self._empty_rows: dict[int, np.ndarray] = {}
-        self.row_cache: dict[tuple, np.ndarray] = {}
-        """``StationContext.station``'s cache: a station's row (without position and owner
-        columns) by the card and what its state columns are read from: positions repeat
-        a card's row far more often than they keep its station's stamp."""
-        self._starts: dict[tuple[int, int, int | None], list[int]] = {}
-        self.pile_cache: dict[int, np.ndarray] = {}
-        """``_pile_counts``' cache: a discard pile's counts by its stamp."""
-        self.unseen_cache: dict[tuple, tuple[list, np.ndarray]] = {}
-        """``unseen_counts``' cache: by ``id`` of the ``Table.cards`` list and the unseen
-        instances."""
-        self.pool_cache: dict[tuple[int, ...], tuple[float, ...]] = {}
+        self._empty_rows: dict[int, bytes] = {}
+        self.row_cache: dict[tuple, bytes] = {}
+        """``station_entry``'s cache: a station's row (without position and owner columns)
+        by the card and what its state columns are read from: positions repeat a card's
+        row far more often than they keep its station's stamp."""
+        self.turn_cache: dict[tuple, bytes] = {}
+        """``_turn_values``' cache: by what the active seat did this turn."""
+        self.pool_cache: dict[tuple[int, ...], bytes] = {}
         """``_pool_values``' cache: by the pool indices of the Pool's Influences, in order."""
         self.index_cache: dict[int, CardIndex] = {}
         """``card_index``' cache: by ``id`` of a ``Table.cards`` list."""
         self.hand_slot_rows = self._hand_slot_rows()
-        self.no_hand_slot = np.zeros(self.width, dtype=np.float32)
+        self.no_hand_slot = bytes(4 * self.width)
         """An empty hand slot's row (a hand's rows have no slot column)."""
-        self.no_counts = np.zeros(self.counts, dtype=np.float32)
         self.phase_one_hot = [
-            tuple(float(p == phase) for p in range(len(PHASE_NAMES)))
+            _pack([float(p == phase) for p in range(len(PHASE_NAMES))])
             for phase in range(len(PHASE_NAMES))
         ]
-        self.zeros = (0.0,) * self.table_size
-        """Zeros to slice the table features' empty parts from."""
-        self.no_stepping = self.zeros[: self.head_sizes[2]]
-        self.no_fight = self.zeros[: self.head_sizes[3]]
-        self.no_last_fight = self.zeros[: self.head_sizes[4]]
-        """The parts of ``table_values`` while nothing is on: one object each, written
-        once (``WorkingCopy.update``)."""
-        self.last_fight_cache: dict[tuple, tuple[float, ...]] = {}
-        """``table_values``' last fight part by the fight's result and values: one object
+        self.no_stepping, self.no_fight, self.no_last_fight, self.no_pool = (
+            bytes(4 * size) for size in self.head_sizes[2:]
+        )
+        """The parts of the table features while nothing is on: one object each, written
+        once (``WorkingCopy._table``)."""
+        self.stepping = [
+            _pack((1.0, *(float(seat == k) for k in range(players)))) for seat in range(players)
+        ]
+        """The ``stepping_out`` part by the seat whose choice it is, relative to the
+        observer."""
+        self.last_fight_cache: dict[tuple, bytes] = {}
+        """``_last_fight_values``' cache: by the fight's result and values, one object
         while the last fight stays."""
+        self.allowed = {
+            allegiance: frozenset(
+                card.index for card in pool.cards if card.allegiance in (NEUTRAL, allegiance)
+            )
+            for allegiance in self.allegiances
+        }
+        """Pool indices of the cards an Arcanum of each allegiance may play: Neutral or
+        its own (KU-4.4)."""
+        self.costs = [card.cost for card in pool.cards]
         self.modifiers = [
             (
                 _static_amount(card.static("combat")),
@@ -181,45 +196,25 @@ class Geometry:
         }
         """The fixed end of a seat block per Arcanum: its one-hot, Hierarchy, hand size."""
         self.bare_tails = {
-            name: (0.0, 0.0, *values) for name, values in self.arcanum_values.items()
+            name: _pack((0.0, 0.0, *values)) for name, values in self.arcanum_values.items()
         }
         """A seat block's tail without Influences on its cross (``_influence_figures``)."""
-        self.arcanum_index = {a.name: a.index for a in pool.arcana}
         self.static_amounts = [
             tuple(_static_amount(card.static(name)) for name in STATIC_NAMES) for card in pool.cards
         ]
         """``static_amounts[card.index]``: its amount of every ``STATIC_NAMES`` modifier."""
+        self.unique = frozenset(card.index for card in pool.cards if card.unique)
+        """Pool indices of the unique cards (KU-3.5)."""
 
-    def part_starts(self, table: int, rows: int, counts: int | None) -> list[int]:
-        """Where each part of an encoding starts, its table features at ``table``, its
-        card rows at ``rows`` and (flat) its counts at ``counts``: every station's row
-        after its position columns, every part of ``table_values``, every seat block,
-        every hand slot's row, every discard pile's counts, the unseen counts
-        (``_Encoder.encode``'s parts)."""
-        starts = self._starts.get((table, rows, counts))
-        if starts is None:
-            starts = [rows + row * self.width + self.P for row in range(self.cross_rows)]
-            for size in self.head_sizes:
-                starts.append(table)
-                table += size
-            blocks = table
-            starts += [blocks + k * self.seat_size for k in range(self.players)]
-            hand = rows + self.cross_rows * self.width
-            starts += [hand + slot * self.width for slot in range(MAX_HAND)]
-            if counts is not None:
-                starts += [counts + j * self.counts for j in range(self.players + 1)]
-            self._starts[table, rows, counts] = starts
-        return starts
-
-    def empty_row(self, station_influences: int) -> np.ndarray:
+    def empty_row(self, station_influences: int) -> bytes:
         """The row (without position columns) of an empty station with
-        ``station_influences`` on it: one array for all, so that a station that stays
+        ``station_influences`` on it: one object for all, so that a station that stays
         empty is never written again."""
         row = self._empty_rows.get(station_influences)
         if row is None:
-            row = np.zeros(self.C + self.D, dtype=np.float32)
-            row[self.C + 7 + self.players] = station_influences / 3
-            self._empty_rows[station_influences] = row
+            values = np.zeros(self.C + self.D, dtype=np.float32)
+            values[self.C + 7 + self.players] = station_influences / 3
+            row = self._empty_rows[station_influences] = values.tobytes()
         return row
 
     def _positions(self) -> np.ndarray:
@@ -233,9 +228,9 @@ class Geometry:
                 positions[row, 2 + self.players + station] = 1.0
         return positions
 
-    def _hand_slot_rows(self) -> list[tuple[np.ndarray, np.ndarray]]:
+    def _hand_slot_rows(self) -> list[tuple[bytes, bytes]]:
         """Per pool card, the row of a hand slot holding it, not playable now and
-        playable: any slot's (``hand_rows``)."""
+        playable: any slot's (``WorkingCopy._hand``)."""
         rows = np.zeros((len(self.pool.cards), 2, self.width), dtype=np.float32)
         rows[:, :, self.P : self.P + self.C] = self.static[:, None, :]
         dyn = self.P + self.C
@@ -243,7 +238,7 @@ class Geometry:
         rows[:, :, 2] = 1.0  # controller seat +0
         rows[:, :, dyn + 4] = 1.0  # owner seat +0
         rows[:, 1, dyn + 12 + self.players] = 1.0  # playable now
-        return [(card[0], card[1]) for card in rows]
+        return [(card[0].tobytes(), card[1].tobytes()) for card in rows]
 
     def _static_rows(self) -> np.ndarray:
         """``static[card.index]``: the card's ``static_features`` (one row per pool card)."""
@@ -251,6 +246,11 @@ class Geometry:
         for card in self.pool.cards:
             rows[card.index] = static_features(card, self.allegiances)
         return rows
+
+
+def _pack(values: Sequence[float]) -> bytes:
+    """``values`` as float32 bytes, as the encodings hold them."""
+    return struct.pack(f"{len(values)}f", *values)
 
 
 _GEOMETRIES: dict[tuple[int, int], tuple[Pool, Geometry]] = {}
@@ -420,6 +420,48 @@ gives any pool's and player count's."""
 
 
 # ----- filling ------------------------------------------------------------------------------
+#
+# Every part is held and written as float32 bytes: a cached part is copied into the vector
+# by a slice assignment (a memcpy), figures computed at a step are packed straight into it
+# (``struct``); both round a Python float to float32 as NumPy does.
+
+CACHE_SEATS = True
+"""Reuse what an observation is made of while everything it is read from is unchanged: a
+seat's view (by the seat's stamp), a station's entry (by its stamp) and row (by what it
+shows), a discard pile's counts, the unseen counts, and each observer's last encoding of
+a position; off, every view is computed afresh (a test compares the two)."""
+CACHE_SIZE = 1024
+"""Cached entries per cache of a geometry; a cache is emptied when it is full. A few times
+what the positions in play use (per position its seats' views and 8 stations each: 32
+positions of 4 seats fill it), no more: every cached object is one more for the garbage
+collector to traverse, and with 4096 an env step took twice as many collections."""
+
+_CAST_START = CAST.start
+_BLOCK_BODY = struct.Struct(f"{2 + 2 * NUM_COLOURS}f")
+"""Packs a seat block's tokens, keys and temporary keys."""
+_THREE = struct.Struct("3f")
+_NO_TEMP = (0.0,) * NUM_COLOURS
+
+
+class StationEntry:
+    """A station's row but for its position and owner columns (float32 bytes), and what
+    the seat figures take from it: its tokens, the colours of a face-up Place (else
+    ``None``), the card's owner and pool index (-1 for an empty station). The owner
+    columns depend on the observer: ``WorkingCopy._cross`` sets the one of the owner
+    relative to its observer after writing the row."""
+
+    __slots__ = ("row", "tokens", "colours", "owner", "index")
+
+    def __init__(
+        self, row: bytes, tokens: int, colours: tuple[int, ...] | None, owner: int, index: int
+    ) -> None:
+        self.row = row
+        self.tokens, self.colours, self.owner, self.index = tokens, colours, owner, index
+
+
+_NO_ENTRIES = (StationEntry(b"", 0, None, -1, -1),) * STATIONS
+"""What a seat view made afresh derives from (``SeatView``): no station."""
+_NO_STAMPS = (None,) * STATIONS
 
 
 class SeatView:
@@ -429,77 +471,88 @@ class SeatView:
     permanent keys as ``crosses.permanent_keys`` counts them, the Hub Influences and the
     Arcanum, the cards in play). Holding limits and combat values are summed as
     ``crosses.holding_limit`` and ``crosses.combat_value`` sum them (a test holds rows and
-    keys equal to the engine's figures). What it keeps is in tuples, not lists: the cache
-    holds thousands of views, and the garbage collector stops tracking a tuple of numbers
-    or arrays, where every list would be traversed again at each collection."""
+    keys equal to the engine's figures).
+
+    A view is derived from the seat's ``previous`` view when there is one (the last one
+    an observer wrote): only the stations whose stamps changed are read, the sums move by
+    what they changed, and the Influences' figures are kept while the same Influences lie
+    on the cross. What it keeps is in tuples, not lists: the cache holds thousands of
+    views, and the garbage collector stops tracking a tuple of numbers or bytes, where
+    every list would be traversed again at each collection."""
 
     __slots__ = (
-        "entries", "attached", "permanent", "quarters", "tokens", "tail", "indices",
-        "last_figures", "last_block",
+        "stamp", "stamps", "entries", "arcanum", "attached", "influence_keys", "tail",
+        "scene", "cast", "places", "permanent", "body", "indices",
     )  # fmt: skip
 
-    def __init__(self, state: KultState, seat: int, geo: Geometry) -> None:
-        context = None  # made at the first station whose row is not cached
-        keys, self.tail = _influence_figures(state, seat, geo)
-        """``tail``: the end of its seat block, the Hub Influences' figures and the
-        Arcanum's."""
-        k0, k1, k2, k3, k4 = keys
-        self.attached = tuple([a.card.index for a in state.influences[seat]])
+    def __init__(
+        self, state: KultState, seat: int, geo: Geometry, previous: SeatView | None
+    ) -> None:
+        self.stamp = state.seat_stamps[seat]
+        self.arcanum = arcanum = state.arcana[seat]
+        influences = state.influences[seat]
+        self.attached = attached = tuple([a.card.index for a in influences])
         """Pool indices of the Influences on this cross (``holds``)."""
-        entries: list[StationEntry] = []
-        scene = cast = 0
+        if previous is not None and previous.arcanum is arcanum and previous.attached == attached:
+            self.influence_keys, self.tail = previous.influence_keys, previous.tail
+        else:
+            self.influence_keys, self.tail = _influence_figures(arcanum, influences, geo)
+        """``influence_keys``: the Arcanum's keys with those its Influences give;
+        ``tail``: the end of its seat block, the Hub Influences' figures and the
+        Arcanum's."""
+        self.stamps = stamps = tuple(state.station_stamps[seat])
+        if previous is None:
+            entries, old_stamps = list(_NO_ENTRIES), _NO_STAMPS
+            scene = cast = p0 = p1 = p2 = p3 = p4 = 0
+        else:
+            entries, old_stamps = list(previous.entries), previous.stamps
+            scene, cast = previous.scene, previous.cast
+            p0, p1, p2, p3, p4 = previous.places
         cache = geo.station_cache
-        stamps = state.station_stamps[seat]
         for station in range(STATIONS):
-            entry = cache.get(stamps[station]) if CACHE_SEATS else None
+            stamp = stamps[station]
+            if stamp == old_stamps[station]:
+                continue
+            entry = cache.get(stamp) if CACHE_SEATS else None
             if entry is None:
-                context = context or StationContext(state, seat, geo)
-                entry = context.station(station)
+                entry = station_entry(state, seat, station, geo)
                 if CACHE_SEATS:
                     if len(cache) >= CACHE_SIZE:
                         cache.clear()
-                    cache[stamps[station]] = entry
-            entries.append(entry)
-            if entry.index < 0:
-                continue
+                    cache[stamp] = entry
+            old = entries[station]
+            entries[station] = entry
             if station >= _CAST_START:
-                cast += entry.tokens
+                cast += entry.tokens - old.tokens
             else:
-                scene += entry.tokens
-            colours = entry.colours
-            if colours is not None:
-                c0, c1, c2, c3, c4 = colours
-                k0, k1, k2, k3, k4 = k0 + c0, k1 + c1, k2 + c2, k3 + c3, k4 + c4
+                scene += entry.tokens - old.tokens
+            if old.colours is not None:
+                c0, c1, c2, c3, c4 = old.colours
+                p0, p1, p2, p3, p4 = p0 - c0, p1 - c1, p2 - c2, p3 - c3, p4 - c4
+            if entry.colours is not None:
+                c0, c1, c2, c3, c4 = entry.colours
+                p0, p1, p2, p3, p4 = p0 + c0, p1 + c1, p2 + c2, p3 + c3, p4 + c4
         self.entries = tuple(entries)
+        self.scene, self.cast, self.places = scene, cast, (p0, p1, p2, p3, p4)
+        """Tokens on the Scene and the Cast cards, and the keys the face-up Places give."""
+        k0, k1, k2, k3, k4 = self.influence_keys
+        k0, k1, k2, k3, k4 = k0 + p0, k1 + p1, k2 + p2, k3 + p3, k4 + p4
         self.permanent = (k0, k1, k2, k3, k4)
-        self.quarters = (k0 / 4, k1 / 4, k2 / 4, k3 / 4, k4 / 4)
-        """The permanent keys / 4: the seat block's keys while no temporary key is held."""
-        self.tokens = (scene / 4, cast / 4)
-        """Its tokens figures in the seat block, as ``seat_block`` writes them."""
+        self.body = _BLOCK_BODY.pack(
+            scene / 4, cast / 4, k0 / 4, k1 / 4, k2 / 4, k3 / 4, k4 / 4, *_NO_TEMP
+        )
+        """Its tokens and keys in the seat block while no temporary key is held."""
         self.indices: frozenset[int] | None = None
-        self.last_figures: SeatFigures | None = None
-        self.last_block: np.ndarray | None = None
-        """The last seat block made (``block``) and its figures."""
 
-    def block(self, figures: SeatFigures, target: int) -> np.ndarray:
-        """Make the seat block with the seat's other ``figures`` (active, responder, Hub
-        tokens, temporary keys, hand, deck and discard sizes), Hub ``target``; the last
-        one is kept (``last_block``: a seat's view lives for one Hub target, its
-        game's)."""
-        active, responder, hub, temp, hand, deck, discard = figures
-        values = [float(active), float(responder), hub / target, *self.tokens]
-        if any(temp):
-            values += [(key + t) / 4 for key, t in zip(self.permanent, temp, strict=True)]
-            values += [t / 4 for t in temp]
-        else:
-            values += self.quarters
-            values += _ZEROS[:NUM_COLOURS]
-        values += (hand / MAX_HAND, deck / 30, discard / 30)
-        values += self.tail
-        block = np.array(values, dtype=np.float32)
-        if CACHE_SEATS:
-            self.last_figures, self.last_block = figures, block
-        return block
+    def body_with(self, temp: list[int]) -> bytes:
+        """Its tokens and keys in the seat block with the temporary keys ``temp``."""
+        k0, k1, k2, k3, k4 = self.permanent
+        t0, t1, t2, t3, t4 = temp
+        return _BLOCK_BODY.pack(
+            self.scene / 4, self.cast / 4,
+            (k0 + t0) / 4, (k1 + t1) / 4, (k2 + t2) / 4, (k3 + t3) / 4, (k4 + t4) / 4,
+            t0 / 4, t1 / 4, t2 / 4, t3 / 4, t4 / 4,
+        )  # fmt: skip
 
     def holds(self, pool_index: int) -> bool:
         """Whether a copy of the pool card lies in this cross or on it (KU-3.5)."""
@@ -508,37 +561,14 @@ class SeatView:
         return pool_index in self.indices
 
 
-SeatFigures = tuple[bool, bool, int, tuple[int, ...], int, int, int]
-"""What a seat block reads besides the seat's view (``SeatView.block``)."""
-
-
-class StationEntry:
-    """A station's row but for its position and owner columns, and what the seat figures
-    take from it: its tokens, the colours of a face-up Place (else ``None``), the card's
-    owner and pool index (-1 for an empty station). The owner columns depend on the
-    observer: ``WorkingCopy.update`` sets the one of the owner relative to its observer
-    after writing the row."""
-
-    __slots__ = ("row", "tokens", "colours", "owner", "index")
-
-    def __init__(
-        self, row: np.ndarray, tokens: int, colours: tuple[int, ...] | None, owner: int,
-        index: int,
-    ) -> None:  # fmt: skip
-        self.row = row
-        self.tokens, self.colours, self.owner, self.index = tokens, colours, owner, index
-
-
 def _influence_figures(
-    state: KultState, seat: int, geo: Geometry
-) -> tuple[Sequence[int], tuple[float, ...]]:
-    """The Arcanum's keys with those the Influences on ``seat``'s cross give (the Places'
+    arcanum: Arcanum, influences: list[Attachment], geo: Geometry
+) -> tuple[tuple[int, ...], bytes]:
+    """The Arcanum's keys with those the ``influences`` on its cross give (the Places'
     are added by the stations), and the end of its seat block: the Hub Influences' combat
     modifier and keys given / 3, the Arcanum's figures."""
-    arcanum = state.arcana[seat]
-    influences = state.influences[seat]
     if not influences:
-        return arcanum.keys, geo.bare_tails[arcanum.name]
+        return tuple(arcanum.keys), geo.bare_tails[arcanum.name]
     mods = geo.modifiers
     keys = list(arcanum.keys)
     hub_combat = 0.0
@@ -550,167 +580,85 @@ def _influence_figures(
             keys = [k + g for k, g in zip(keys, given, strict=True)]
         if attachment.card.attach == "hub":
             hub_combat += combat
-    return keys, (hub_combat / 3, hub_keys / 3, *geo.arcanum_values[arcanum.name])
+    tail = _pack((hub_combat / 3, hub_keys / 3, *geo.arcanum_values[arcanum.name]))
+    return tuple(keys), tail
 
 
-class StationContext:
-    """What a seat's station rows are read from besides their stations, gathered once
-    per seat view: per station, the Influences on its card (count, their combat and holds
-    as printed, the engine's combat and holds bonuses) and on the station (count, combat
-    and holds bonuses); the Hub's and the Pool's bonuses; the turn and the fight."""
-
-    def __init__(self, state: KultState, seat: int, geo: Geometry) -> None:
-        self.state, self.seat, self.geo = state, seat, geo
-        mods = geo.modifiers
-        marks: dict[int, list] = {}
-        hub_bonus = 0
-        for attachment in state.influences[seat]:
-            card = attachment.card
-            combat, holds, _ = mods[card.index]
-            attach = card.attach
-            if attach == "hub":
-                hub_bonus += card.combat_bonus
-                continue
-            mark = marks.get(attachment.station)
-            if mark is None:
-                mark = marks[attachment.station] = [0, 0.0, 0.0, 0, 0, 0, 0, 0]
+def station_entry(state: KultState, seat: int, station: int, geo: Geometry) -> StationEntry:
+    """The station's entry: its row (card features, state; position and owner left 0),
+    read with the Influences on its card and on it, on the Hub and on the Pool."""
+    on_card = combat_mod = holds_mod = on_station = 0
+    station_combat = station_holds = card_combat = card_holds = hub_bonus = 0
+    for attachment in state.influences[seat]:
+        card = attachment.card
+        attach = card.attach
+        if attach == "hub":
+            hub_bonus += card.combat_bonus
+        elif attachment.station == station:
             if attach == "station":
-                mark[3] += 1
-                mark[4] += card.combat_bonus
-                mark[5] += card.holds_bonus
+                on_station += 1
+                station_combat += card.combat_bonus
+                station_holds += card.holds_bonus
             else:
-                mark[0] += 1
-                mark[1] += combat
-                mark[2] += holds
-                mark[6] += card.combat_bonus
-                mark[7] += card.holds_bonus
-        self.marks = marks
-        self.hub_bonus = hub_bonus
-        self.pool_combat = self.pool_holds = 0
-        for attachment in state.pool_influences:
-            self.pool_combat += attachment.card.combat_bonus
-            self.pool_holds += attachment.card.holds_bonus
-
-    def station(self, station: int) -> StationEntry:
-        """The station's row (card features, state; position and owner left 0) and its
-        seat figures."""
-        state, seat, geo = self.state, self.seat, self.geo
-        mark = self.marks.get(station, _NO_MARK)
-        base = state.crosses[seat][station]
-        if base is None:
-            return StationEntry(geo.empty_row(mark[3]), 0, None, -1, -1)
-        card = base.card
-        owner = state.table.owners[base.iid]
-        face_up = base.face_up
-        kind = card.kind
-        limit = card.holds + mark[5] + (mark[7] if face_up else 0)
-        if kind == "place" or kind == "being":
-            limit += self.pool_holds
-        combat = 0.0
-        if kind == "being":
-            value = card.combat + mark[4] + (mark[6] if face_up else 0) + self.pool_combat
-            combat = (value + self.hub_bonus if station >= _CAST_START else value) / 5
-        fight = state.fight
-        attacking = defending = False
-        if fight is not None:
-            at = (seat, station)
-            attacking = fight.attacker == at
-            defending = not attacking and fight.defender == at
-        active = seat == state.active
-        recruited = active and station in state.recruited
-        invoked = active and station in state.invoked
-        on_card = (mark[0], mark[1], mark[2]) if mark[0] else _NO_MARKS
-        key = (
-            card.index, face_up, base.tokens, limit, combat, *on_card, mark[3], recruited,
-            invoked, attacking, defending,
-        )  # fmt: skip
-        row = geo.row_cache.get(key) if CACHE_SEATS else None
-        if row is None:
-            row = np.empty(geo.C + geo.D, dtype=np.float32)
-            row[: geo.C] = geo.static[card.index]
-            row[geo.C :] = (
-                float(face_up), base.tokens / 3, limit / 3, combat,
-                *geo.zeros[: geo.players],  # the owner, relative to the observer: set later
-                on_card[0] / 3, on_card[1] / 3, on_card[2] / 3, mark[3] / 3,
-                float(recruited), float(invoked), float(attacking), float(defending), 0.0,
-            )  # fmt: skip
-            if CACHE_SEATS:
-                if len(geo.row_cache) >= CACHE_SIZE:
-                    geo.row_cache.clear()
-                geo.row_cache[key] = row
-        colours = card.colours if face_up and kind == "place" else None
-        return StationEntry(row, base.tokens, colours, owner, card.index)
-
-
-_CAST_START = CAST.start
-_NO_MARK = (0, 0.0, 0.0, 0, 0, 0, 0, 0)
-_NO_MARKS = (0.0, 0.0, 0.0)
-
-
-CACHE_SEATS = True
-"""Reuse what an observation is made of while everything it is read from is unchanged: a
-seat's summary (by the seat's stamp), a station's entry (by its stamp) and row (by what it
-shows), a seat block, a discard pile's counts, the unseen counts, and each observer's last
-encoding of a position; off, every view is computed afresh (a test compares the two)."""
-CACHE_SIZE = 1024
-"""Cached entries per cache of a geometry; a cache is emptied when it is full. A few times
-what the positions in play use (per position its seats' views and 8 stations each: 32
-positions of 4 seats fill it), no more: every cached object is one more for the garbage
-collector to traverse, and with 4096 an env step took twice as many collections."""
-
-
-def seat_views(state: KultState, player: int, geo: Geometry) -> list[SeatView]:
-    """Per relative seat (the observer first): its ``SeatView``, cached by the seat's
-    stamp (``KultState.seat_stamps``: renewed by the rules whenever what it is read from
-    changes, never given twice in a process, so that a copy that diverges never finds the
-    other's view); every observer shares it."""
-    views = []
-    cache = geo.seat_cache
-    players = geo.players
-    stamps = state.seat_stamps
-    for k in range(players):
-        seat = (player + k) % players
-        stamp = stamps[seat]
-        view = cache.get(stamp) if CACHE_SEATS else None
-        if view is None:
-            view = SeatView(state, seat, geo)
-            if CACHE_SEATS:
-                if len(cache) >= CACHE_SIZE:
-                    cache.clear()
-                cache[stamp] = view
-        views.append(view)
-    return views
-
-
-def table_values(state: KultState, player: int, geo: Geometry) -> list[Sequence[float]]:
-    """The table features (``Geometry.table_features``) of ``player``'s view before the
-    seat blocks (``seat_blocks``), in the parts of ``Geometry.head_sizes``: a part that
-    is the same object as at the last encoding (nothing done yet this turn, no fight, the
-    same last fight and Pool Influences) is not written again (``WorkingCopy.update``)."""
-    game = state.game
-    players = geo.players
-    phase = state.phase
-    stepping = state.pending_token
+                combat, holds, _ = geo.modifiers[card.index]
+                on_card += 1
+                combat_mod += combat
+                holds_mod += holds
+                card_combat += card.combat_bonus
+                card_holds += card.holds_bonus
+    base = state.crosses[seat][station]
+    if base is None:
+        return StationEntry(geo.empty_row(on_station), 0, None, -1, -1)
+    pool_combat = pool_holds = 0
+    for attachment in state.pool_influences:
+        pool_combat += attachment.card.combat_bonus
+        pool_holds += attachment.card.holds_bonus
+    card = base.card
+    face_up = base.face_up
+    kind = card.kind
+    limit = card.holds + station_holds + (card_holds if face_up else 0)
+    if kind == "place" or kind == "being":
+        limit += pool_holds
+    combat = 0.0
+    if kind == "being":
+        value = card.combat + station_combat + (card_combat if face_up else 0) + pool_combat
+        combat = (value + hub_bonus if station >= _CAST_START else value) / 5
     fight = state.fight
-    return [
-        (
-            state.pool_tokens / game.tokens,
-            game.target / 10,
-            state.plies / game.ply_limit,
-            *geo.phase_one_hot[phase],
-            float(phase != OVER and state.player == player),
-        ),
-        _turn_values(state),
-        geo.no_stepping if stepping is None
-        else (1.0, *(float((stepping[0] - player) % players == k) for k in range(players))),
-        geo.no_fight if fight is None else _fight_values(state, fight, player, players),
-        _last_fight_values(state.last_fight, geo),
-        _pool_values(state, geo),
-    ]  # fmt: skip
+    attacking = defending = False
+    if fight is not None:
+        at = (seat, station)
+        attacking = fight.attacker == at
+        defending = not attacking and fight.defender == at
+    active = seat == state.active
+    recruited = active and station in state.recruited
+    invoked = active and station in state.invoked
+    marks = (on_card, float(combat_mod), float(holds_mod)) if on_card else _NO_MARKS
+    key = (
+        card.index, face_up, base.tokens, limit, combat, *marks, on_station, recruited,
+        invoked, attacking, defending,
+    )  # fmt: skip
+    row = geo.row_cache.get(key) if CACHE_SEATS else None
+    if row is None:
+        row = geo.static_bytes[card.index] + geo.state_struct.pack(
+            float(face_up), base.tokens / 3, limit / 3, combat,
+            *_NO_OWNER[: geo.players],  # the owner, relative to the observer: set later
+            marks[0] / 3, marks[1] / 3, marks[2] / 3, on_station / 3,
+            float(recruited), float(invoked), float(attacking), float(defending), 0.0,
+        )  # fmt: skip
+        if CACHE_SEATS:
+            if len(geo.row_cache) >= CACHE_SIZE:
+                geo.row_cache.clear()
+            geo.row_cache[key] = row
+    colours = card.colours if face_up and kind == "place" else None
+    return StationEntry(row, base.tokens, colours, state.table.owners[base.iid], card.index)
 
 
-def _last_fight_values(last: Fight | None, geo: Geometry) -> tuple[float, ...]:
-    """``last_fight``: the result one-hot and the compared values / 5, one tuple per
+_NO_MARKS = (0, 0.0, 0.0)
+_NO_OWNER = (0.0,) * 4
+
+
+def _last_fight_values(last: Fight | None, geo: Geometry) -> bytes:
+    """``last_fight``: the result one-hot and the compared values / 5, one object per
     result and values (cached), so that a last fight that stays is not written again."""
     if last is None or last.values is None:
         return geo.no_last_fight
@@ -719,84 +667,55 @@ def _last_fight_values(last: Fight | None, geo: Geometry) -> tuple[float, ...]:
     if values is None:
         if len(geo.last_fight_cache) >= CACHE_SIZE:
             geo.last_fight_cache.clear()
-        values = geo.last_fight_cache[key] = (
-            *(float(last.result == r) for r in FIGHT_RESULTS),
-            *_fight_figures(last),
+        attack, defence = last.values
+        values = geo.last_fight_cache[key] = _pack(
+            (*(float(last.result == r) for r in FIGHT_RESULTS), attack / 5, defence / 5)
         )
     return values
 
 
-def _fight_figures(fight: Fight) -> tuple[float, float]:
-    """A decided fight's compared values / 5."""
-    attack, defence = fight.values
-    return attack / 5, defence / 5
+def _turn_values(turn: tuple, geo: Geometry) -> bytes:
+    """``turn_state`` and ``pending_push`` of ``turn`` (whether the active seat attacked,
+    an embargo, the pending push, the stations recruited onto and invoked this turn),
+    one object per what it shows (cached)."""
+    values = geo.turn_cache.get(turn)
+    if values is None:
+        attacked, embargo, pending, recruited, invoked = turn
+        if len(geo.turn_cache) >= CACHE_SIZE:
+            geo.turn_cache.clear()
+        values = geo.turn_cache[turn] = _pack(
+            (
+                float(attacked), float(embargo), float(pending is not None),
+                *(float(s in recruited) for s in CAST),
+                *(float(s in invoked) for s in range(STATIONS)),
+                *(float(pending == s) for s in range(STATIONS)),
+            )
+        )  # fmt: skip
+    return values
 
 
-_NO_TURN = (0.0,) * (3 + len(CAST) + 2 * STATIONS)
-
-
-def _turn_values(state: KultState) -> tuple[float, ...]:
-    """``turn_state`` and ``pending_push``: what the active seat did this turn."""
-    pending = state.pending_push
-    recruited, invoked = state.recruited, state.invoked
-    if not (state.attacked or state.embargo or recruited or invoked or pending is not None):
-        return _NO_TURN
-    values = [float(state.attacked), float(state.embargo), float(pending is not None)]
-    values += [float(s in recruited) for s in CAST] if recruited else _ZEROS[: len(CAST)]
-    values += [float(s in invoked) for s in range(STATIONS)] if invoked else _ZEROS[:STATIONS]
-    values += _ZEROS[:STATIONS] if pending is None else [float(pending == s) for s in range(8)]
-    return tuple(values)
-
-
-def _pool_values(state: KultState, geo: Geometry) -> Sequence[float]:
+def _pool_values(state: KultState, geo: Geometry) -> bytes:
     """``pool_influences``: their count / 3, then each static's amounts summed / 3."""
     pool_influences = state.pool_influences
     if not pool_influences:
-        return _NO_POOL
-    key = tuple(attachment.card.index for attachment in pool_influences)
+        return geo.no_pool
+    key = tuple([attachment.card.index for attachment in pool_influences])
     values = geo.pool_cache.get(key)
     if values is None:
-        values = [len(key) / 3]
+        totals = [len(key) / 3]
         amounts = geo.static_amounts
         for column in range(len(STATIC_NAMES)):
             total = 0.0
             for index in key:
                 total += amounts[index][column]
-            values.append(total / 3)
+            totals.append(total / 3)
         if len(geo.pool_cache) >= CACHE_SIZE:
             geo.pool_cache.clear()
-        values = geo.pool_cache[key] = tuple(values)
+        values = geo.pool_cache[key] = _pack(totals)
     return values
 
 
-def seat_blocks(state: KultState, player: int, views: list[SeatView]) -> list[np.ndarray]:
-    """The seat blocks (``SEAT_FEATURES``), the observer's first: each kept by its seat's
-    view with what else it is read from (``SeatView.block``), so that a seat whose
-    figures did not change is not written again. Do not modify the arrays returned."""
-    players = len(views)
-    active = -1 if state.phase == OVER else state.active
-    window = state.window
-    responder = window.responder if window is not None else -1
-    target = state.game.target
-    hub_tokens, temp_keys = state.hub_tokens, state.temp_keys
-    hands, decks, discards = state.hands, state.decks, state.discards
-    blocks = []
-    for k, view in enumerate(views):
-        seat = (player + k) % players
-        figures = (
-            active == seat, responder == seat, hub_tokens[seat], tuple(temp_keys[seat]),
-            len(hands[seat]), len(decks[seat]), len(discards[seat]),
-        )  # fmt: skip
-        same = view.last_figures == figures
-        blocks.append(view.last_block if same else view.block(figures, target))
-    return blocks
-
-
-_ZEROS = [0.0] * 32
-_NO_POOL = (0.0,) * (len(STATIC_NAMES) + 1)
-
-
-def _fight_values(state: KultState, fight: Fight, player: int, players: int) -> list[float]:
+def _fight_values(state: KultState, fight: Fight, player: int, players: int) -> bytes:
     """``fight``: the fight being decided, as ``player`` sees its seats."""
     values: list[float] = []
     for seat, station in (fight.attacker, fight.defender):
@@ -806,81 +725,27 @@ def _fight_values(state: KultState, fight: Fight, player: int, players: int) -> 
     defence = crosses.combat_value(state, *fight.defender) + fight.bonus[1]
     values += (fight.bonus[0] / 5, fight.bonus[1] / 5, float(fight.cancelled))
     values += (attack / 5, defence / 5)
-    return values
-
-
-def hand_rows(
-    state: KultState, player: int, geo: Geometry, views: list[SeatView], index: CardIndex
-) -> list[np.ndarray]:
-    """The rows of ``player``'s ``MAX_HAND`` hand slots: per slot, its card's row,
-    marked when ``player`` may pay for it now (KU-4.4, KU-3.5), shared by every slot and
-    hand holding that card (``Geometry.hand_slot_rows``): do not modify them."""
-    hand = state.hands[player]
-    if not hand:
-        return [geo.no_hand_slot] * MAX_HAND
-    playable = _playable(state, player, views, index)
-    of, slot_rows = index.of, geo.hand_slot_rows
-    rows = [slot_rows[of[iid]][playable >> slot & 1] for slot, iid in enumerate(hand)]
-    rows += [geo.no_hand_slot] * (MAX_HAND - len(hand))
-    return rows
-
-
-def _playable(state: KultState, player: int, views: list[SeatView], index: CardIndex) -> int:
-    """Which of ``player``'s hand cards it may pay for now, as bits in hand order: the
-    allegiance its own or Neutral, the keys it controls (permanent and temporary), a
-    unique card not in play yet (``plays.may_play``)."""
-    k0, k1, k2, k3, k4 = views[0].permanent
-    t0, t1, t2, t3, t4 = state.temp_keys[player]
-    k0, k1, k2, k3, k4 = k0 + t0, k1 + t1, k2 + t2, k3 + t3, k4 + t4
-    allowed = index.allowed(state.arcana[player].allegiance)
-    cards, unique = index.cards, index.unique
-    bits = 0
-    for slot, iid in enumerate(state.hands[player]):
-        if iid not in allowed:
-            continue
-        c0, c1, c2, c3, c4 = cards[iid].cost
-        if k0 < c0 or k1 < c1 or k2 < c2 or k3 < c3 or k4 < c4:
-            continue
-        if iid in unique and _in_play(state, views, index.of[iid]):
-            continue
-        bits |= 1 << slot
-    return bits
+    return _pack(values)
 
 
 def _in_play(state: KultState, views: list[SeatView], pool_index: int) -> bool:
     """Whether a copy of the pool card lies in play anywhere (``plays.in_play``)."""
-    if any(view.holds(pool_index) for view in views):
-        return True
+    for view in views:
+        if view.holds(pool_index):
+            return True
     return any(a.card.index == pool_index for a in state.pool_influences)
 
 
 class CardIndex:
-    """What the encoders look up by instance in one ``Table.cards`` list (copies share it;
-    the engine replaces it, never edits it): each instance's pool index, as a list and an
-    array, and the instances of unique cards (KU-3.5). Caches keyed by instances name the
-    list by ``id`` and keep it, so that the id stays its own."""
+    """Each instance's pool index in one ``Table.cards`` list (copies share it; the engine
+    replaces it, never edits it). The cache names the list by ``id`` and keeps it, so
+    that the id stays its own."""
 
-    __slots__ = ("cards", "of", "array", "unique", "_allowed")
+    __slots__ = ("cards", "of")
 
     def __init__(self, cards: list[Card]) -> None:
         self.cards = cards
         self.of = [card.index for card in cards]
-        self.array = np.array(self.of, dtype=np.intp)
-        self.unique = frozenset(
-            iid for iid, card in enumerate(cards) if getattr(card, "unique", False)
-        )  # the Arcana are instances too
-        self._allowed: dict[str, frozenset[int]] = {}
-
-    def allowed(self, allegiance: str) -> frozenset[int]:
-        """The instances of cards an Arcanum of ``allegiance`` may play: Neutral or its
-        own allegiance (KU-4.4)."""
-        allowed = self._allowed.get(allegiance)
-        if allowed is None:
-            allowed = self._allowed[allegiance] = frozenset(
-                iid for iid, card in enumerate(self.cards)
-                if getattr(card, "allegiance", None) in (NEUTRAL, allegiance)
-            )  # fmt: skip
-        return allowed
 
 
 def card_index(geo: Geometry, cards: list[Card]) -> CardIndex:
@@ -893,101 +758,332 @@ def card_index(geo: Geometry, cards: list[Card]) -> CardIndex:
     return cached
 
 
-def _pile_counts(geo: Geometry, pile: list[int], stamp: int, index: CardIndex) -> np.ndarray:
-    """Copies of each pool card in a discard pile / 3, cached by the pile's stamp
-    (``KultState.pile_stamps``)."""
-    if not pile:
-        return geo.no_counts
-    counts = geo.pile_cache.get(stamp) if CACHE_SEATS else None
-    if counts is None:
-        counts = np.bincount(index.array[pile], minlength=geo.counts).astype(np.float32) / 3
-        if CACHE_SEATS:
-            if len(geo.pile_cache) >= CACHE_SIZE:
-                geo.pile_cache.clear()
-            geo.pile_cache[stamp] = counts
-    return counts
-
-
-def count_parts(state: KultState, player: int, geo: Geometry, index: CardIndex) -> list[np.ndarray]:
-    """Per-card counts of every discard pile (the observer's first) and of the observer's
-    unseen cards (``unseen_counts``), each / 3: do not modify the arrays returned."""
-    players = geo.players
-    discards, stamps = state.discards, state.pile_stamps
-    parts = []
-    for k in range(players):
-        seat = (player + k) % players
-        parts.append(_pile_counts(geo, discards[seat], stamps[seat], index))
-    parts.append(unseen_counts(state, player, geo, index))
-    return parts
-
-
-def unseen_counts(state: KultState, player: int, geo: Geometry, index: CardIndex) -> np.ndarray:
-    """The observer's deck list less its hand, its discard pile and its cards in play
-    anywhere, / 3: what remains is its deck and Hub card together, counted here in an
-    order nobody reads. Cached by those instances: they change only when the observer
-    draws or its pile is shuffled into its deck, where the hand and the cards in play
-    change at most moves."""
-    unseen = state.decks[player] + state.hub_cards[player]
-    key = (id(index.cards), *unseen)
-    cached = geo.unseen_cache.get(key) if CACHE_SEATS else None
-    if cached is not None:
-        return cached[1]
-    counts = np.bincount(index.array[unseen], minlength=geo.counts).astype(np.float32) / 3
-    if CACHE_SEATS:
-        if len(geo.unseen_cache) >= CACHE_SIZE:
-            geo.unseen_cache.clear()
-        geo.unseen_cache[key] = (index.cards, counts)
-    return counts
-
-
 class WorkingCopy:
     """An observer's last encoding of one position (``KultState.encodings``, never copied
-    with the state), and what each part of it was written from: a part (a station's entry,
-    a part of the table features, a seat block, a hand slot's row, a count vector: cached
-    arrays and tuples, never modified) is written again only when it is another object, so
-    a step rewrites only what changed. The position columns of the cross rows never
-    change: they are written once."""
+    with the state), and what each part of it was read from, so that a step reads again
+    only what may have changed and writes only what changed. What is read again is told
+    by what it is read from: the seat stamps (the seats' views and the cross rows), the
+    figures of each seat block, the hand with the keys to pay for it (the hand rows), the
+    pile stamps and the piles (the discard counts), the deck and the Hub card (the unseen
+    counts, ``Counts``); a cached part (a station's entry, a part of the table features,
+    a hand slot's row) is written only when it is another object than the one written
+    there last. The position columns of the cross rows never change: they are written
+    once.
 
-    __slots__ = ("vector", "shape", "starts", "player", "geo", "views", "written")
+    Parts are float32 bytes copied into ``bytes`` (a memoryview of the vector), figures
+    are packed into it with ``struct`` or set through ``floats`` (another one)."""
+
+    __slots__ = (
+        "vector", "output", "bytes", "floats", "player", "seats", "geo", "at", "written",
+        "owner_at", "head_at", "deciding_at", "block_at", "counted", "views", "stamps",
+        "phase", "turn", "fight", "blocks", "hand", "piles",
+    )  # fmt: skip
 
     def __init__(self, encoder: _Encoder, geo: Geometry, player: int) -> None:
         self.player, self.geo = player, geo
+        players = geo.players
+        self.seats = tuple((player + k) % players for k in range(players))
+        """The seats in the observer's order: itself first, then in turn order."""
         table, rows, counts = encoder.offsets(geo)
-        self.shape = encoder.shape_of(geo)
-        self.vector = np.zeros(math.prod(self.shape), dtype=np.float32)
+        shape = encoder.shape_of(geo)
+        self.vector = np.zeros(math.prod(shape), dtype=np.float32)
+        self.output = self.vector.reshape(shape)
+        """The vector in the encoder's shape (a view of it)."""
+        self.bytes = memoryview(self.vector).cast("B")
+        self.floats = memoryview(self.vector)
         cross = self.vector[rows : rows + geo.cross_rows * geo.width]
         cross.reshape(geo.cross_rows, geo.width)[:, : geo.P] = geo.positions
-        self.starts = geo.part_starts(table, rows, counts if encoder.counts else None)
-        self.views: list[SeatView | None] = [None] * geo.players
-        """The seat views whose station rows were written last."""
-        self.written: list[Sequence[float] | None] = [None] * len(self.starts)
+        stations = [rows + row * geo.width + geo.P for row in range(geo.cross_rows)]
+        self.owner_at = [start + geo.owner_column for start in stations]
+        """Float index of each station row's first owner column."""
+        head = list(itertools.accumulate(geo.head_sizes, initial=table))
+        self.head_at = 4 * head[0]
+        self.deciding_at = head[1] - 1
+        """Float index of ``deciding``."""
+        self.block_at = [4 * (head[-1] + k * geo.seat_size) for k in range(players)]
+        hand = rows + geo.cross_rows * geo.width
+        starts = [*stations, *head[1:-1], *(hand + slot * geo.width for slot in range(MAX_HAND))]
+        self.at = [4 * start for start in starts]
+        """Byte offset of each cached part: the station rows (after their position
+        columns), the table features' parts after the first, the hand slots' rows."""
+        self.written: list[StationEntry | bytes | None] = [None] * len(starts)
+        self.counted = (
+            [Counts(counts + j * geo.counts, geo.counts) for j in range(players + 1)]
+            if encoder.counts
+            else None
+        )
+        """The discard piles' counts (the observer's first) and the unseen counts."""
+        self.views: list[SeatView | None] = [None] * players
+        """The seat views whose station rows were written last, in the observer's order."""
+        self.stamps: list[int] | None = None
+        """The seat stamps ``views`` were read with."""
+        self.phase = -1
+        """The phase whose one-hot was written last."""
+        self.turn: tuple | None = None
+        """What the turn's part was written from (``_table``)."""
+        self.fight: tuple | None = None
+        """What the fight's part was written from while a fight is on (``_table``)."""
+        self.blocks: list[tuple | None] = [None] * players
+        """What each seat block was written from: the view, the figures, the temporary
+        keys."""
+        self.hand: tuple | None = None
+        """What the hand rows were read from (``_hand``)."""
+        self.piles: list[int] | None = None
+        """The pile stamps the discard counts were read with."""
 
-    def update(self, views: list[SeatView], parts: list[Sequence[float]]) -> None:
-        """Write each station entry of a view that changed, with its owner's column as
-        this observer sees it, and each other part that changed, at its start."""
-        written, vector, last, starts = self.written, self.vector, self.views, self.starts
-        player, players, owner_column = self.player, self.geo.players, self.geo.owner_column
-        for k, view in enumerate(views):
-            if last[k] is view:
+    def update(self, state: KultState) -> None:
+        """Make the vector ``state``'s view for the observer."""
+        views = self._cross(state)
+        self._table(state)
+        self._seats(state, views)
+        self._hand(state, views)
+        if self.counted is not None:
+            self._counts(state, self.counted)
+
+    def _put(self, part: int, data: bytes) -> None:
+        """Write ``data`` at ``part`` if it is not what was written there last."""
+        if self.written[part] is not data:
+            at = self.at[part]
+            self.bytes[at : at + len(data)] = data
+            self.written[part] = data
+
+    def _cross(self, state: KultState) -> list[SeatView]:
+        """The seat views, read again where a seat's stamp changed (each derived from the
+        last one, ``SeatView``): each station entry of a view that changed is written,
+        with its owner's column as this observer sees it. The list is a new one whenever
+        a view changed."""
+        stamps = state.seat_stamps
+        if stamps == self.stamps:
+            return self.views  # type: ignore[return-value]
+        geo = self.geo
+        cache, players, player = geo.seat_cache, geo.players, self.player
+        views = list(self.views)
+        written, at, owner_at = self.written, self.at, self.owner_at
+        data, floats = self.bytes, self.floats
+        for k in range(players):
+            seat = self.seats[k]
+            stamp = stamps[seat]
+            last = views[k]
+            if last is not None and last.stamp == stamp:
                 continue
-            last[k] = view
-            for i, entry in enumerate(view.entries, k * STATIONS):
+            view = cache.get(stamp) if CACHE_SEATS else None
+            if view is None:
+                view = SeatView(state, seat, geo, last if CACHE_SEATS else None)
+                if CACHE_SEATS:
+                    if len(cache) >= CACHE_SIZE:
+                        cache.clear()
+                    cache[stamp] = view
+            views[k] = view
+            i = k * STATIONS
+            for entry in view.entries:
                 if written[i] is not entry:
-                    row, start = entry.row, starts[i]
-                    vector[start : start + row.size] = row
+                    row, start = entry.row, at[i]
+                    data[start : start + len(row)] = row
                     if entry.index >= 0:
-                        vector[start + owner_column + (entry.owner - player) % players] = 1.0
+                        floats[owner_at[i] + (entry.owner - player) % players] = 1.0
                     written[i] = entry
-        for i, part in enumerate(parts, len(views) * STATIONS):
-            if written[i] is not part:
-                vector[starts[i] : starts[i] + len(part)] = part
-                written[i] = part
+                i += 1
+        self.views, self.stamps = views, stamps[:]
+        return views  # type: ignore[return-value]
+
+    def _table(self, state: KultState) -> None:
+        """The table features before the seat blocks (``Geometry.table_features``): the
+        Pool tokens, the game's figures and who decides are packed at every step, the
+        phase when it changed, the other parts (``Geometry.head_sizes``) when what they
+        are read from changed."""
+        geo, player, data = self.geo, self.player, self.bytes
+        game, phase = state.game, state.phase
+        _THREE.pack_into(
+            data, self.head_at,
+            state.pool_tokens / game.tokens, game.target / 10, state.plies / game.ply_limit,
+        )  # fmt: skip
+        if phase != self.phase:
+            start = self.head_at + 12
+            data[start : start + 4 * len(PHASE_NAMES)] = geo.phase_one_hot[phase]
+            self.phase = phase
+        self.floats[self.deciding_at] = float(phase != OVER and state.player == player)
+        first = geo.cross_rows
+        turn = (state.attacked, state.embargo, state.pending_push, state.recruited, state.invoked)
+        if turn != self.turn:
+            self.turn = (*turn[:3], frozenset(state.recruited), frozenset(state.invoked))
+            self._put(first, _turn_values(self.turn, geo))
+        stepping = state.pending_token
+        if stepping is None:
+            self._put(first + 1, geo.no_stepping)
+        else:
+            self._put(first + 1, geo.stepping[(stepping[0] - player) % geo.players])
+        fight = state.fight
+        if fight is None:
+            self._put(first + 2, geo.no_fight)
+            self.fight = None
+        else:  # its combat values are the two stations' rows': as new as their stamps
+            (seat, station), (other, at) = fight.attacker, fight.defender
+            stamps = state.station_stamps
+            key = (
+                fight.attacker, fight.defender, *fight.bonus, fight.cancelled,
+                stamps[seat][station], stamps[other][at],
+            )  # fmt: skip
+            if key != self.fight:
+                self._put(first + 2, _fight_values(state, fight, player, geo.players))
+                self.fight = key
+        self._put(first + 3, _last_fight_values(state.last_fight, geo))
+        self._put(first + 4, _pool_values(state, geo))
+
+    def _seats(self, state: KultState, views: list[SeatView]) -> None:
+        """The seat blocks (``SEAT_FEATURES``), the observer's first: each packed again when
+        its seat's view, its temporary keys or its other figures (turn, window, Hub
+        tokens, hand, deck and discard sizes) changed."""
+        active = -1 if state.phase == OVER else state.active
+        window = state.window
+        responder = window.responder if window is not None else -1
+        target = state.game.target
+        hub_tokens, temp_keys = state.hub_tokens, state.temp_keys
+        hands, decks, discards = state.hands, state.decks, state.discards
+        data, blocks = self.bytes, self.blocks
+        for k, seat in enumerate(self.seats):
+            view, temp = views[k], temp_keys[seat]
+            figures = (
+                active == seat, responder == seat, hub_tokens[seat], len(hands[seat]),
+                len(decks[seat]), len(discards[seat]),
+            )  # fmt: skip
+            last = blocks[k]
+            if last is not None and last[0] is view and last[1] == figures and last[2] == temp:
+                continue
+            blocks[k] = (view, figures, temp[:])
+            at = self.block_at[k]
+            _THREE.pack_into(data, at, float(figures[0]), float(figures[1]), figures[2] / target)
+            body = view.body_with(temp) if any(temp) else view.body
+            data[at + 12 : at + 12 + len(body)] = body
+            at += 12 + len(body)
+            _THREE.pack_into(data, at, figures[3] / MAX_HAND, figures[4] / 30, figures[5] / 30)
+            tail = view.tail
+            data[at + 12 : at + 12 + len(tail)] = tail
+
+    def _hand(self, state: KultState, views: list[SeatView]) -> None:
+        """The observer's hand rows, marked where it may pay for the card now (KU-4.4,
+        KU-3.5): read again when the hand, the keys it controls (permanent and temporary)
+        or, with a unique card in hand, a seat's view changed."""
+        player, geo = self.player, self.geo
+        hand, temp, cards = state.hands[player], state.temp_keys[player], state.table.cards
+        keys = views[0].permanent
+        last = self.hand
+        if (
+            last is not None and last[0] is cards and last[1] == keys and last[2] == temp
+            and last[3] == hand and (last[4] is None or last[4] is views)
+        ):  # fmt: skip
+            return
+        k0, k1, k2, k3, k4 = keys
+        t0, t1, t2, t3, t4 = temp
+        k0, k1, k2, k3, k4 = k0 + t0, k1 + t1, k2 + t2, k3 + t3, k4 + t4
+        allowed = geo.allowed[state.arcana[player].allegiance]
+        of, costs, unique = card_index(geo, cards).of, geo.costs, geo.unique
+        slot_rows, written, at, data = geo.hand_slot_rows, self.written, self.at, self.bytes
+        has_unique = False
+        part = geo.cross_rows + len(geo.head_sizes) - 1
+        for slot in range(MAX_HAND):
+            if slot < len(hand):
+                index = of[hand[slot]]
+                mark = 0
+                if index in allowed:
+                    c0, c1, c2, c3, c4 = costs[index]
+                    if not (k0 < c0 or k1 < c1 or k2 < c2 or k3 < c3 or k4 < c4):
+                        mark = 1
+                if index in unique:
+                    has_unique = True
+                    if mark and _in_play(state, views, index):
+                        mark = 0
+                row = slot_rows[index][mark]
+            else:
+                row = geo.no_hand_slot
+            if written[part] is not row:
+                start = at[part]
+                data[start : start + len(row)] = row
+                written[part] = row
+            part += 1
+        self.hand = (cards, keys, temp[:], hand[:], views if has_unique else None)
+
+    def _counts(self, state: KultState, counts: list[Counts]) -> None:
+        """Per-card counts of every discard pile (the observer's first), read again when
+        a pile's stamp changed, and of the observer's unseen cards (its deck and Hub card
+        together), when they changed (``Counts``)."""
+        player = self.player
+        of = card_index(self.geo, state.table.cards).of
+        stamps, last = state.pile_stamps, self.piles
+        if stamps != last:
+            discards = state.discards
+            for k, seat in enumerate(self.seats):
+                if last is None or stamps[seat] != last[seat]:
+                    counts[k].update(discards[seat], of, self.floats)
+            self.piles = stamps[:]
+        unseen = counts[-1]
+        deck, hub = state.decks[player], state.hub_cards[player]
+        if of is not unseen.of or deck != unseen.instances or hub != unseen.hub:
+            unseen.update(deck, of, self.floats, hub)
+
+
+_NONE: list[int] = []
+"""No Hub card (``Counts.update`` of a discard pile): never modified."""
+
+
+class Counts:
+    """An observer's copies of each pool card in one zone (a discard pile; or its deck,
+    with its Hub card: the unseen cards) / 3, as written in its vector from float
+    ``start``: kept as numbers with the instances they were counted from, so that cards
+    put on or taken off the end of the list (a discard, a draw) move only their own
+    counts. A count written is ``n / 3`` rounded once to float32, as NumPy divides a
+    float32 count."""
+
+    __slots__ = ("start", "size", "instances", "hub", "numbers", "of")
+
+    def __init__(self, start: int, size: int) -> None:
+        self.start, self.size = start, size
+        self.instances: list[int] = []
+        self.hub: list[int] = []
+        self.numbers: list[int] | None = None
+        self.of: list[int] | None = None
+        """The pool indices of the ``Table.cards`` list counted from."""
+
+    def update(
+        self, instances: list[int], of: list[int], floats: memoryview, hub: list[int] = _NONE
+    ) -> None:
+        """Count ``instances`` (and the ``hub`` cards), whose pool indices are ``of``,
+        and write the counts that changed."""
+        old, numbers, start = self.instances, self.numbers, self.start
+        kept = min(len(old), len(instances))
+        if (
+            numbers is None
+            or of is not self.of
+            or hub != self.hub
+            or old[:kept] != instances[:kept]
+        ):
+            self._recount(instances, of, floats, hub)
+            return
+        for iid in old[kept:]:
+            index = of[iid]
+            numbers[index] -= 1
+            floats[start + index] = numbers[index] / 3
+        for iid in instances[kept:]:
+            index = of[iid]
+            numbers[index] += 1
+            floats[start + index] = numbers[index] / 3
+        self.instances = instances[:]
+
+    def _recount(
+        self, instances: list[int], of: list[int], floats: memoryview, hub: list[int]
+    ) -> None:
+        """Count every instance afresh and write every count."""
+        numbers = [0] * self.size
+        for iid in instances:
+            numbers[of[iid]] += 1
+        for iid in hub:
+            numbers[of[iid]] += 1
+        floats[self.start : self.start + self.size] = np.array(numbers, dtype=np.float32) / 3
+        self.instances, self.hub, self.numbers, self.of = instances[:], hub[:], numbers, of
 
 
 class _Encoder:
-    """Both encoders: the same parts (``seat_views``, ``seat_blocks``, ``hand_rows``,
-    ``count_parts``, ``table_values``) written into a ``WorkingCopy`` at the encoder's
-    offsets."""
+    """Both encoders: the same parts (seat views, table features, seat blocks, hand
+    rows, counts) written into a ``WorkingCopy`` at the encoder's offsets."""
 
     name = ""
     version = 0
@@ -1005,21 +1101,13 @@ class _Encoder:
         raise NotImplementedError
 
     def encode(self, state: KultState, player: int) -> np.ndarray:
-        geo = geometry(state.game.pool, state.game.num_players)
         copy = state.encodings.get((self.name, player)) if CACHE_SEATS else None
         if copy is None:
-            copy = WorkingCopy(self, geo, player)
+            copy = WorkingCopy(self, geometry(state.game.pool, state.game.num_players), player)
             if CACHE_SEATS:
                 state.encodings[self.name, player] = copy
-        views = seat_views(state, player, geo)
-        parts = table_values(state, player, geo)
-        parts += seat_blocks(state, player, views)
-        index = card_index(geo, state.table.cards)
-        parts += hand_rows(state, player, geo, views, index)
-        if self.counts:
-            parts += count_parts(state, player, geo, index)
-        copy.update(views, parts)
-        return copy.vector.reshape(copy.shape).copy()  # a new array: callers may keep it
+        copy.update(state)
+        return copy.output.copy()  # a new array: callers may keep it
 
 
 class FlatEncoder(_Encoder):
