@@ -88,7 +88,7 @@ def attack_actions(state: HkkState) -> list[int]:
     enemy = state.tables[1 - seat]
     guards = figures.guard(state, 1 - seat)
     through = all(fight.attackers_of(g.iid) for g in guards)
-    hidden_ok = not any(figures.held(state, g).sees_invisible for g in guards)
+    hidden_ok = None  # (looked at once an attacker is invisible)
     legal = [PASS]
     for position, attacker in enumerate(state.tables[seat][:MAX_TABLE]):
         if attacker.area != "guard" or attacker.iid in fight.attacks:
@@ -98,11 +98,17 @@ def attack_actions(state: HkkState) -> list[int]:
         for target, entry in enumerate(enemy[:MAX_TABLE]):
             if entry.area == "guard" and len(fight.attackers_of(entry.iid)) < 2:
                 legal.append(attack_action(position, 1 + target))
-        if through or (hidden_ok and figures.held(state, attacker).invisible):
-            legal.append(attack_action(position, PLAYER_TARGET))
-            legal += [attack_action(position, 1 + target)
-                      for target, entry in enumerate(enemy[:MAX_TABLE])
-                      if isinstance(entry.card, Building) and entry.active]  # fmt: skip
+        if not through:  # past the guard post only unseen (HK-7.4)
+            if not figures.held(state, attacker).invisible:
+                continue
+            if hidden_ok is None:
+                hidden_ok = not any(figures.held(state, g).sees_invisible for g in guards)
+            if not hidden_ok:
+                continue
+        legal.append(attack_action(position, PLAYER_TARGET))
+        legal += [attack_action(position, 1 + target)
+                  for target, entry in enumerate(enemy[:MAX_TABLE])
+                  if isinstance(entry.card, Building) and entry.active]  # fmt: skip
     return sorted(legal)
 
 
@@ -173,13 +179,15 @@ def direct_actions(state: HkkState) -> list[int]:
     """The declaring player's direct-damage declarations, and ``PASS``."""
     seat = state.combat.declarer
     legal = [PASS]
-    targets = _breath_targets(state, seat)
+    targets = None  # (looked at once a breath may be declared)
     for position, entry in breathers(state, seat):
         direct = entry.card.direct
         if direct.breath is None:
             if state.vp[seat] >= direct.vp:
                 legal.append(DIRECT_BASE + position)
             continue
+        if targets is None:
+            targets = _breath_targets(state, seat)
         budget = state.vp[seat] + (max(0, state.life[seat] - 1) if direct.life_payable else 0)
         for amount in range(1, min(direct.breath, budget, MAX_BREATH) + 1):
             legal += [breath_action(position, amount, t) for t in targets]
@@ -192,7 +200,7 @@ def _breath_targets(state: HkkState, seat: int) -> list[int]:
     targets = [PLAYER_TARGET]
     for position, entry in enumerate(state.tables[1 - seat][:MAX_TABLE]):
         if figures.is_creature(entry):
-            if not figures.held(state, entry).untargetable & DIRECT_KINDS:
+            if not figures.untargetable(state, entry) & DIRECT_KINDS:
                 targets.append(1 + position)
         elif isinstance(entry.card, Building) and entry.active:
             targets.append(1 + position)
@@ -201,9 +209,7 @@ def _breath_targets(state: HkkState, seat: int) -> list[int]:
 
 def _unaffected(state: HkkState, target: InPlay) -> bool:
     """HK-7.7: a creature that abilities have no effect on takes no breath."""
-    return figures.is_creature(target) and bool(
-        figures.held(state, target).unaffected & DIRECT_KINDS
-    )
+    return figures.is_creature(target) and bool(figures.unaffected(state, target) & DIRECT_KINDS)
 
 
 def declare_direct(state: HkkState, position: int, amount: int, target: int) -> None:

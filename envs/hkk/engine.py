@@ -86,6 +86,8 @@ class HkkGame:
         self.decks = tuple(d if isinstance(d, Deck) else load_deck(d, self.pool) for d in specs)
         self.ply_limit = ply_limit
         self.cards = self.pool.cards
+        self.facts = figures.pool_facts(self.cards)
+        """What the pool's cards can ever do (``figures.PoolFacts``)."""
 
     def help_text(self) -> str:
         return notation.HELP

@@ -11,10 +11,12 @@ the turn, and the defence bonus of HK-4.3. A passive card gives nothing (HK-1.4)
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+import inspect
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from tabletop.envs.hkk.cards import Adventurer, Building, Creature, Galetki, Monster
+from tabletop.envs.hkk.cards import Adventurer, Building, Card, Creature, Galetki, Monster
 from tabletop.envs.hkk.zones import InPlay
 
 if TYPE_CHECKING:
@@ -66,6 +68,57 @@ class Held:
             self.regeneration = abilities.regeneration
 
 
+NOTHING: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class PoolFacts:
+    """What a pool's cards can ever do to creatures' abilities and life, worked out once
+    per match (card data never changes), so that the hot paths skip looking up figures that
+    cannot matter: ``untargetable`` and ``unaffected`` hold the indices of the creature
+    cards that may have such an ability (their own or a level's; every creature when some
+    card grants it), ``lowers_life`` whether some card gives less life (a bonus below 0)."""
+
+    untargetable: frozenset[int]
+    unaffected: frozenset[int]
+    lowers_life: bool
+
+
+def pool_facts(cards: Iterable[Card]) -> PoolFacts:
+    """``PoolFacts`` of the pool ``cards``."""
+    cards = tuple(cards)
+    grants = [params for card in cards for kind, params in getattr(card, "statics", ())
+              if kind == "grant"]  # fmt: skip
+    lowers = any(kind == "bonus" and params.life < 0
+                 for card in cards for kind, params in getattr(card, "statics", ()))  # fmt: skip
+
+    def having(name: str) -> frozenset[int]:
+        creatures_ = [card for card in cards if isinstance(card, Creature)]
+        if any(getattr(params, name) for params in grants):
+            return frozenset(card.index for card in creatures_)
+        return frozenset(card.index for card in creatures_
+                         if getattr(card.abilities, name)
+                         or any(getattr(level.abilities, name)
+                                for level in getattr(card, "at_level", ())))  # fmt: skip
+
+    return PoolFacts(having("untargetable"), having("unaffected"), lowers)
+
+
+def untargetable(state: HkkState, entry: InPlay) -> frozenset[str]:
+    """``held(state, entry).untargetable``, not looked up for a creature whose card the
+    pool never makes untargetable (``PoolFacts``)."""
+    if entry.card.index in state.game.facts.untargetable:
+        return held(state, entry).untargetable
+    return NOTHING
+
+
+def unaffected(state: HkkState, entry: InPlay) -> frozenset[str]:
+    """``held(state, entry).unaffected``, as ``untargetable``."""
+    if entry.card.index in state.game.facts.unaffected:
+        return held(state, entry).unaffected
+    return NOTHING
+
+
 PLURALS = {"enchantment": "enchantments", "sorcery": "sorceries", "instant": "instants",
            "item": "items"}  # fmt: skip
 
@@ -104,7 +157,22 @@ def remembered(state: HkkState) -> dict[Any, Any]:
 def remembered_figure(compute: Callable[..., T]) -> Callable[..., T]:
     """``compute(state, *args)`` remembered for the position as it is now (``remembered``):
     worked out once however often it is asked (the legal actions, the encoders and the
-    heuristic ask the same figures again and again) while nothing it depends on changes."""
+    heuristic ask the same figures again and again) while nothing it depends on changes.
+    The figures of one card or seat (``compute(state, arg)``, most of them) are asked
+    without packing their arguments (the look-up is on every hot path)."""
+    if _one_argument(compute):
+
+        def figure_of(state: HkkState, arg: Any) -> T:
+            memo = state.memo
+            if state.memo_key != 2 * (state.table.version + state.mark_writes.count) + state.active:
+                memo = remembered(state)  # the position changed: forget
+            key = (compute, arg)
+            value = memo.get(key, _UNKNOWN)
+            if value is _UNKNOWN:
+                value = memo[key] = compute(state, arg)
+            return value
+
+        return functools.wraps(compute)(figure_of)
 
     def figure(state: HkkState, *args: Any) -> T:
         memo = state.memo
@@ -117,6 +185,14 @@ def remembered_figure(compute: Callable[..., T]) -> Callable[..., T]:
         return value
 
     return functools.wraps(compute)(figure)
+
+
+def _one_argument(compute: Callable[..., Any]) -> bool:
+    """Whether ``compute`` takes the state and exactly one more positional argument."""
+    params = list(inspect.signature(compute).parameters.values())
+    return len(params) == 2 and all(
+        p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params
+    )
 
 
 _UNKNOWN: Any = object()
@@ -221,8 +297,14 @@ def modifiers(state: HkkState, entry: InPlay, seat: int) -> list[tuple[str, Any]
 def _sources(state: HkkState) -> tuple[tuple[int, InPlay, tuple[tuple[str, Any], ...]], ...]:
     """(seat, card, its statics) of the active cards in play with continuous effects, in
     table order: the few that ``modifiers`` looks through (most cards in play have none)."""
-    return tuple((side, card, statics(card)) for side, table in enumerate(state.tables)
-                 for card in table if card.active and statics(card))  # fmt: skip
+    found = []
+    for side, table in enumerate(state.tables):
+        for card in table:
+            if card.active:
+                effects = getattr(card.card, "statics", ())  # (``statics``)
+                if effects:
+                    found.append((side, card, effects))
+    return tuple(found)
 
 
 @remembered_figure
@@ -277,9 +359,14 @@ def remaining(state: HkkState, entry: InPlay) -> int:
     return card.life + _bonuses(state, entry)[1] - entry.damage
 
 
-@remembered_figure
 def lowers_life(state: HkkState) -> bool:
-    """Whether an active card in play gives some creature less life (a bonus below 0)."""
+    """Whether an active card in play gives some creature less life (a bonus below 0):
+    never when no card of the pool does (``PoolFacts``)."""
+    return state.game.facts.lowers_life and _lowers_life(state)
+
+
+@remembered_figure
+def _lowers_life(state: HkkState) -> bool:
     return any(kind == "bonus" and params.life < 0
                for _, _, effects in _sources(state) for kind, params in effects)  # fmt: skip
 

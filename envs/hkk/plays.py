@@ -132,10 +132,7 @@ def refs_of(state: HkkState, seat: int, iids: Iterable[int]) -> list[int]:
     """The refs (``actions``) by which ``seat`` names cards ``iids`` on a table or in their
     discard pile, sorted; a card past the space has none. The refs are looked up in one
     pass over the tables and the pile, however many cards are named."""
-    refs: dict[int, int] = {}
-    for side, base in ((seat, OWN_BASE), (1 - seat, ENEMY_BASE)):
-        for position, entry in enumerate(state.tables[side][:MAX_TABLE]):
-            refs[entry.iid] = base + position
+    refs = _table_refs(state, seat)
     found = []
     pile: dict[int, int] | None = None
     for iid in iids:
@@ -147,6 +144,17 @@ def refs_of(state: HkkState, seat: int, iids: Iterable[int]) -> list[int]:
         if ref is not None:
             found.append(ref)
     return sorted(found)
+
+
+@figures.remembered_figure
+def _table_refs(state: HkkState, seat: int) -> dict[int, int]:
+    """iid -> ref of the cards on both tables within the action space, for ``seat``: it
+    holds while the tables' cards do (remembered with the figures; read, never changed)."""
+    refs: dict[int, int] = {}
+    for side, base in ((seat, OWN_BASE), (1 - seat, ENEMY_BASE)):
+        for position, entry in enumerate(state.tables[side][:MAX_TABLE]):
+            refs[entry.iid] = base + position
+    return refs
 
 
 def _discard_refs(state: HkkState, seat: int) -> dict[int, int]:
@@ -182,7 +190,7 @@ def _matches_on(state: HkkState, seat: int, reach: Reach, entry: InPlay, side: i
             return False
         if reach.area == "guard_post" and entry.area != "guard":
             return False
-        return not figures.held(state, entry).untargetable & kinds
+        return not figures.untargetable(state, entry) & kinds
     return isinstance(entry.card, TARGET_TYPES[reach.what])
 
 
@@ -194,8 +202,26 @@ def candidates(state: HkkState, seat: int, reach: Reach, kinds: frozenset[str]) 
         return [i for i in pile if first[state.card(i).index] == i
                 and may_come_back(state, seat, i)]  # fmt: skip
     sides = (seat,) if reach.side == "own" else (1 - seat,) if reach.side == "enemy" else (0, 1)
-    return [e.iid for side in sides for e in state.tables[side]
-            if _matches_on(state, seat, reach, e, side, kinds)]  # fmt: skip
+    what = reach.what
+    if what not in ("creature", "adventurer", "galetki"):
+        kind = TARGET_TYPES[what]
+        return [e.iid for side in sides for e in state.tables[side] if isinstance(e.card, kind)]
+    # ``_matches_on`` for each creature of ``sides``, in one loop
+    kind = None if what == "creature" else TARGET_TYPES[what]
+    guard_only = reach.area == "guard_post"
+    hiding = state.game.facts.untargetable
+    found = []
+    for side in sides:
+        for e in state.tables[side]:
+            area = e.area
+            if area != "guard" and (guard_only or area != "reserve"):
+                continue
+            if kind is not None and not isinstance(e.card, kind):
+                continue
+            if e.card.index in hiding and figures.held(state, e).untargetable & kinds:
+                continue
+            found.append(e.iid)
+    return found
 
 
 def may_come_back(state: HkkState, seat: int, iid: int) -> bool:
@@ -216,6 +242,8 @@ def attach_candidates(state: HkkState, seat: int, card: Card) -> list[int] | Non
     if isinstance(card, Enchantment) and card.attach is not None:
         reach = Reach("chosen", "any", card.attach)
         return candidates(state, seat, reach, kinds_of(card, False))
+    if not ((isinstance(card, Item) and card.carried) or isinstance(card, BodyPart | LevelUp)):
+        return None
     own = [e for e in state.tables[seat] if e.area in ("guard", "reserve")]
     if isinstance(card, Item) and card.carried:
         return [e.iid for e in own if e.card.item_use
@@ -223,9 +251,7 @@ def attach_candidates(state: HkkState, seat: int, card: Card) -> list[int] | Non
                             for a in figures.attached(state, seat, e))]  # fmt: skip
     if isinstance(card, BodyPart):
         return [e.iid for e in own if isinstance(e.card, Galetki) and _body_room(state, seat, e)]
-    if isinstance(card, LevelUp):
-        return [e.iid for e in own if isinstance(e.card, Adventurer)]
-    return None
+    return [e.iid for e in own if isinstance(e.card, Adventurer)]  # a level-up
 
 
 def _body_room(state: HkkState, seat: int, galetki: InPlay) -> bool:
@@ -241,13 +267,14 @@ def sorcery_speed(state: HkkState, seat: int) -> bool:
     """Cards other than instants: in your own main phases, with nothing on the chain
     (HK-3.3, HK-8.1 … HK-8.3)."""
     return (seat == state.active and state.phase in MAIN_PHASES
-            and not state.stack and not state.saving)  # fmt: skip
+            and not state.stack.items and not state.saving)  # fmt: skip
 
 
 def card_plays(state: HkkState, seat: int) -> Iterator[int]:
     """Actions that play a card of ``seat``'s hand now: copies of one card are the same
     play, so only the first copy in the hand is offered."""
     fast = sorcery_speed(state, seat)
+    saving = opening_save(state)
     cards = state.table.cards
     offered: set[int] = set()
     for slot, iid in enumerate(state.hands[seat][:MAX_HAND]):
@@ -257,7 +284,7 @@ def card_plays(state: HkkState, seat: int) -> Iterator[int]:
         offered.add(card.index)
         if not affordable(state, seat, card):
             continue
-        if opening_save(state) and not saves(effects_of(card, -1)):
+        if saving and not saves(effects_of(card, -1)):
             continue
         if card.condition is not None and not card.condition.holds(state, Context(seat, iid)):
             continue
@@ -267,12 +294,12 @@ def card_plays(state: HkkState, seat: int) -> Iterator[int]:
 def opening_save(state: HkkState) -> bool:
     """In a life-saving window only what raises life opens the chain (HK-4.2); once
     something is on it, every answer is open (a reaction may cancel the saving card)."""
-    return state.saving and not state.stack
+    return state.saving and not state.stack.items
 
 
 def affordable(state: HkkState, seat: int, card: Card) -> bool:
     """Whether ``seat`` can pay ``card``'s cost and has room for it (HK-1.2, HK-9)."""
-    if not (card.is_spell and card.TYPE != "enchantment") and len(state.tables[seat]) >= MAX_TABLE:
+    if len(state.tables[seat]) >= MAX_TABLE and not (card.is_spell and card.TYPE != "enchantment"):
         return False
     if isinstance(card, Building):
         return len(builders(state, seat)) >= card.builders
@@ -289,7 +316,7 @@ def builders(state: HkkState, seat: int) -> list[InPlay]:
 def _refs(state: HkkState, seat: int, card: Card) -> list[int]:
     """The refs a card may be played with: its targets, or ``NO_REF``; empty when it
     needs a target or an answer and has none."""
-    if isinstance(card, Instant) and card.reaction and not state.stack:
+    if isinstance(card, Instant) and card.reaction and not state.stack.items:
         return []
     hosts = attach_candidates(state, seat, card)
     reach = chosen_reach(effects_of(card, -1))
@@ -299,24 +326,47 @@ def _refs(state: HkkState, seat: int, card: Card) -> list[int]:
     return refs_of(state, seat, iids)
 
 
-def ability_uses(state: HkkState, seat: int) -> Iterator[int]:
-    """Actions that use an activated ability of ``seat``'s cards now (HK-7, HK-8.3)."""
+def ability_uses(
+    state: HkkState, seat: int, ready: tuple[tuple[int, int, InPlay, Any], ...] | None = None
+) -> Iterator[int]:
+    """Actions that use an activated ability of ``seat``'s cards now (HK-7, HK-8.3): of
+    the abilities ``ready_abilities`` (``ready`` when the caller has them), those
+    ``usable`` now."""
+    phase = state.phase
+    windows = phase in WINDOWS
+    if not windows and phase != SACRIFICE:
+        return
+    saving = opening_save(state)
+    if ready is None:
+        ready = ready_abilities(state, seat)
+    for position, index, entry, ability in ready:
+        if not windows and ability.timing != "preparation":
+            continue
+        if not payable(state, seat, entry, ability):
+            continue
+        if saving and not saves(ability.effects):
+            continue
+        reach = chosen_reach(ability.effects)
+        if reach is None:
+            yield activate_action(position, index)
+            continue
+        iids = candidates(state, seat, reach, kinds_of(entry.card, True))
+        for ref in refs_of(state, seat, iids):
+            yield activate_action(position, index, ref)
+
+
+def ready_abilities(state: HkkState, seat: int) -> tuple[tuple[int, int, InPlay, Any], ...]:
+    """(table position, ability index, card, ability) of ``seat``'s activated abilities
+    within the action space that are ``ready``: it holds as long as the cards in play and
+    their figure marks do (so the windows remember it with the figures, ``turns``)."""
+    found = []
     for position, entry in enumerate(state.tables[seat][:MAX_TABLE]):
         activated = getattr(entry.card, "activated", ())
-        if not activated:
-            continue
-        for index, ability in enumerate(activated[:MAX_ABILITIES]):
-            if not usable(state, seat, entry, ability):
-                continue
-            if opening_save(state) and not saves(ability.effects):
-                continue
-            reach = chosen_reach(ability.effects)
-            if reach is None:
-                yield activate_action(position, index)
-                continue
-            iids = candidates(state, seat, reach, kinds_of(entry.card, True))
-            for ref in refs_of(state, seat, iids):
-                yield activate_action(position, index, ref)
+        if activated:  # (most cards have none)
+            for index, ability in enumerate(activated[:MAX_ABILITIES]):
+                if ready(state, entry, ability):
+                    found.append((position, index, entry, ability))
+    return tuple(found)
 
 
 def usable(state: HkkState, seat: int, entry: InPlay, ability: Any) -> bool:
@@ -347,6 +397,11 @@ def payable(state: HkkState, seat: int, entry: InPlay, ability: Any) -> bool:
     if not (state.vp[seat] >= ability.vp and state.life[seat] >= ability.life
             and state.components[seat] >= ability.components):  # fmt: skip
         return False
+    return alive(state, entry)
+
+
+def alive(state: HkkState, entry: InPlay) -> bool:
+    """Whether ``entry`` is not a creature at 0 life or less (HK-4.2)."""
     return not isinstance(entry.card, Creature) or figures.remaining(state, entry) > 0
 
 
@@ -471,7 +526,7 @@ def _put_permanent(state: HkkState, seat: int, play: Play, card: Card) -> bool:
     that has gone (it then goes to the discard pile)."""
     hosts = attach_candidates(state, seat, card)
     if hosts is not None:
-        if play.target not in hosts or (play, play.target) in state.shields:
+        if play.target not in hosts or (state.shields and (play, play.target) in state.shields):
             return False
         host = find(state, play.target)
         assert host is not None
@@ -558,7 +613,8 @@ def reached(state: HkkState, context: Context, effect: Any) -> list[Any]:
             entry = find(state, entry.host)
         return [entry] if entry is not None and figures.is_creature(entry) else []
     if reach.how == "each":
-        return [e for table in state.tables for e in table if matches(state, seat, reach, e, kinds)]
+        return [e for side, table in enumerate(state.tables) for e in table
+                if _matches_on(state, seat, reach, e, side, kinds)]  # fmt: skip
     if context.target is None:
         return []
     if reach.area == "discard":
@@ -572,9 +628,10 @@ def affects(state: HkkState, context: Context, entry: InPlay) -> bool:
     """HK-7.7: "X has no effect on it"; HK-9.4: a body part shielded it from X."""
     if not figures.is_creature(entry):
         return True
-    if (context.facts["play"], entry.iid) in state.shields:  # type: ignore[index]
+    shields = state.shields  # (mostly none: a play's hash is worked out in Python)
+    if shields and (context.facts["play"], entry.iid) in shields:  # type: ignore[index]
         return False
-    return not figures.held(state, entry).unaffected & context.facts["kinds"]  # type: ignore[index]
+    return not figures.unaffected(state, entry) & context.facts["kinds"]  # type: ignore[index]
 
 
 def hurt(state: HkkState, entry: InPlay, amount: int, form: str | None) -> None:
@@ -624,6 +681,8 @@ def dying(state: HkkState) -> list[InPlay]:
 
 
 _DAMAGE = operator.attrgetter("damage")
+_POISON = operator.attrgetter("poison")
+_AREA = operator.attrgetter("area")
 _BOOST = operator.attrgetter("boost")
 _SECOND = operator.itemgetter(1)
 
@@ -634,8 +693,10 @@ def settle_damage(state: HkkState) -> None:
     HK-2.1); poison counters fall off the immune (HK-7.1); a creature at 0 life or less
     opens a life-saving window (HK-4.2)."""
     for seat in (0, 1):
-        # (a structure is at least 1: an undamaged building stands)
-        falling = [e for e in state.tables[seat] if e.damage and isinstance(e.card, Building)
+        table = state.tables[seat]
+        if not any(map(_DAMAGE, table)):
+            continue  # (a structure is at least 1: an undamaged building stands)
+        falling = [e for e in table if e.damage and isinstance(e.card, Building)
                    and e.damage >= e.card.structure]  # fmt: skip
         for entry in falling:
             state.leave(entry, "discard")
@@ -643,7 +704,10 @@ def settle_damage(state: HkkState) -> None:
     for seat in (0, 1):
         if state.vp[seat] > figures.LIMIT:  # a limit is never below that (cards add to it)
             state.vp[seat] = min(state.vp[seat], figures.vp_limit(state, seat))  # HK-2.1
-        for entry in state.tables[seat]:
+        table = state.tables[seat]
+        if not any(map(_POISON, table)):
+            continue  # (nobody poisoned here: scanned without a Python loop)
+        for entry in table:
             if (entry.poison and entry.area in figures.CREATURE_AREAS
                     and "poison" in figures.held(state, entry).immunity):  # fmt: skip
                 entry.poison = 0  # HK-7.1: counters fall off once it is immune
@@ -655,9 +719,9 @@ def fit_guard_posts(state: HkkState) -> None:
     """A guard post that lost places (a watchtower gone or passive) sends its last
     creatures back to the reserve (**Project decision**: HK-1.2's limit always holds)."""
     for seat in (0, 1):
-        guard = figures.guard(state, seat)
-        if len(guard) > figures.GUARD_POST:  # never fewer places than that
-            for entry in guard[figures.guard_size(state, seat) :]:
+        if list(map(_AREA, state.tables[seat])).count("guard") > figures.GUARD_POST:
+            # (never fewer places than that: counted without a Python loop)
+            for entry in figures.guard(state, seat)[figures.guard_size(state, seat) :]:
                 entry.area = "reserve"
 
 

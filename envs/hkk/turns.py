@@ -32,7 +32,6 @@ from tabletop.envs.hkk import combat, figures, galetki, plays
 from tabletop.envs.hkk.actions import (
     CHOOSE_BASE,
     GUARD_BASE,
-    MAX_ABILITIES,
     MAX_HAND,
     MAX_TABLE,
     PASS,
@@ -53,6 +52,7 @@ from tabletop.envs.hkk.steps import (
     HEALING,
     MAIN,
     MAIN2,
+    MAIN_PHASES,
     OVER,
     SACRIFICE,
     SAVE_BREATH,
@@ -264,10 +264,12 @@ class Window(Phase):
         seat = state.priority
         if not _may_act(state, seat):
             return [PASS]
-        legal = [PASS, *plays.card_plays(state, seat), *plays.ability_uses(state, seat)]
+        abilities, feeds, parts = _answers(state, seat)
+        legal = [PASS, *plays.card_plays(state, seat), *plays.ability_uses(state, seat, abilities)]
         legal += [REGEN_BASE + p for p, e in enumerate(state.tables[seat][:MAX_TABLE])
-                  if _can_regenerate(state, seat, e)]  # fmt: skip
-        legal += {*galetki.feed_actions(state, seat), *galetki.shield_actions(state, seat)}
+                  if e.damage and _can_regenerate(state, seat, e)]  # fmt: skip
+        if feeds or parts:  # (neither without its cards)
+            legal += {*galetki.feed_actions(state, seat), *galetki.shield_actions(state, seat)}
         return sorted(legal)
 
     def apply(self, state: HkkState, action: int) -> None:
@@ -293,10 +295,11 @@ class Window(Phase):
             return
         state.passes = 0
         state.priority = state.active
-        if state.stack:
-            item = state.stack.items.pop()
+        chain = state.stack.items
+        if chain:
+            item = chain.pop()
             plays.resolve_play(state, item.controller, item.what)
-            if not state.stack:
+            if not chain:
                 state.shields.clear()
         elif state.saving:
             if not combat.offer_spoils(state):
@@ -317,30 +320,33 @@ def _may_act(state: HkkState, seat: int) -> bool:
     mutant showing components (feeding) or, with a chain, a body part (shielding). The
     hand and the table are first scanned for an instant and damage without a Python loop
     (most have neither)."""
-    hand = state.hands[seat][:MAX_HAND]
-    if hand and plays.sorcery_speed(state, seat):
-        return True
-    cards = state.table.cards
-    if "instant" in map(_TYPE, map(cards.__getitem__, hand)):
-        vp = state.vp[seat]
-        for iid in hand:
-            card = cards[iid]
-            if isinstance(card, Instant) and vp >= card.cost and (state.stack or not card.reaction):
-                return True
-    table = state.tables[seat][:MAX_TABLE]
-    if any(map(_DAMAGE, table)):
-        for entry in table:
+    hand = state.hands[seat]
+    chain = state.stack.items
+    vp = state.vp[seat]
+    if hand:
+        if seat == state.active and state.phase in MAIN_PHASES and not chain and not state.saving:
+            return True  # (plays.sorcery_speed)
+        cards = state.table.cards
+        if "instant" in map(_TYPE, map(cards.__getitem__, hand)):
+            for iid in hand[:MAX_HAND]:
+                card = cards[iid]
+                if isinstance(card, Instant) and vp >= card.cost and (chain or not card.reaction):
+                    return True
+    if any(map(_DAMAGE, state.tables[seat])):
+        for entry in state.tables[seat][:MAX_TABLE]:
             if entry.damage and _can_regenerate(state, seat, entry):
                 return True
     abilities, feeds, parts = _answers(state, seat)
-    if feeds or (parts and state.stack):
+    if feeds or (parts and chain):
         return True
-    saving = plays.opening_save(state)
-    for entry, ability in abilities:
-        if plays.payable(state, seat, entry, ability) and (
-            not saving or plays.saves(ability.effects)
-        ):
-            return True
+    if abilities:
+        saving = state.saving and not chain  # (plays.opening_save)
+        life, components = state.life[seat], state.components[seat]
+        for _, _, entry, ability in abilities:  # (plays.payable, the costs first)
+            if (vp >= ability.vp and life >= ability.life and components >= ability.components
+                    and (not saving or plays.saves(ability.effects))
+                    and plays.alive(state, entry)):  # fmt: skip
+                return True
     return False
 
 
@@ -349,13 +355,14 @@ _DAMAGE = operator.attrgetter("damage")
 
 
 @figures.remembered_figure
-def _answers(state: HkkState, seat: int) -> tuple[tuple[tuple[InPlay, Any], ...], bool, bool]:
+def _answers(
+    state: HkkState, seat: int
+) -> tuple[tuple[tuple[int, int, InPlay, Any], ...], bool, bool]:
     """What of ``seat``'s cards in play (within the action space) may give them something
     to do in a window, as far as the cards and their figure marks tell (so it is
-    remembered with the figures): the abilities ``plays.ready`` to use (paying is looked at
-    each time), whether an active mutant shows components (feeding a galetki), whether a
-    body part lies on the table (shielding one from a chain's item)."""
-    abilities = []
+    remembered with the figures): the abilities ``plays.ready_abilities`` (paying is
+    looked at each time), whether an active mutant shows components (feeding a galetki),
+    whether a body part lies on the table (shielding one from a chain's item)."""
     feeds = parts = False
     for entry in state.tables[seat][:MAX_TABLE]:
         card = entry.card
@@ -363,10 +370,7 @@ def _answers(state: HkkState, seat: int) -> tuple[tuple[tuple[InPlay, Any], ...]
             feeds = feeds or bool(card.components and entry.active)
         elif isinstance(card, BodyPart):
             parts = True
-        for ability in getattr(card, "activated", ())[:MAX_ABILITIES]:
-            if plays.ready(state, entry, ability):
-                abilities.append((entry, ability))
-    return tuple(abilities), feeds, parts
+    return plays.ready_abilities(state, seat), feeds, parts
 
 
 def _can_regenerate(state: HkkState, seat: int, entry: InPlay) -> bool:
@@ -396,13 +400,16 @@ class Swap(Phase):
 
     def legal(self, state: HkkState) -> list[int]:
         seat, moved = state.active, state.combat.moved
-        room = len(figures.guard(state, seat)) < figures.guard_size(state, seat)
+        room = None  # (looked at once a creature could use it)
         legal = [PASS]
         for position, entry in enumerate(state.tables[seat][:MAX_TABLE]):
             if entry.iid in moved:
                 continue
-            if entry.area == "reserve" and entry.active and room:
-                legal.append(GUARD_BASE + position)
+            if entry.area == "reserve" and entry.active:
+                if room is None:
+                    room = len(figures.guard(state, seat)) < figures.guard_size(state, seat)
+                if room:
+                    legal.append(GUARD_BASE + position)
             elif entry.area == "guard":
                 legal.append(RESERVE_BASE + position)
         return sorted(legal)
