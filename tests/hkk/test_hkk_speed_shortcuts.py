@@ -6,6 +6,7 @@ of every packaged deck."""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -42,4 +43,9 @@ def test_pool_facts_name_the_cards_that_may_hide() -> None:
     cards: tuple[Card, ...] = game.cards
     own = {c.index for c in cards if getattr(getattr(c, "abilities", None), "untargetable", ())}
     assert own and own <= game.facts.untargetable
-    assert figures.pool_facts(cards) == game.facts
+    creatures = {c.index for c in cards if isinstance(c, figures.Creature)}
+    grant = SimpleNamespace(untargetable=("spell",), unaffected=())
+    granting = SimpleNamespace(statics=(("grant", grant),))
+    facts = figures.pool_facts((*cards, granting))
+    assert facts.untargetable == creatures  # a grant may reach any creature
+    assert facts.unaffected == game.facts.unaffected
