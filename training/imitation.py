@@ -22,7 +22,7 @@ it earned before its first decision comes with the first.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,11 +42,79 @@ MAX_GRAD_NORM = 0.5
 
 
 @dataclass(frozen=True)
+class SparseRows:
+    """Rows of a wide, mostly zero matrix kept as their non-zero entries (compressed rows).
+
+    Observations and legal-action flags are wide and sparse: an HKK decision's flat
+    observation has about 185 non-zeros of 10,729 numbers and a handful of its 13,219
+    actions are legal, so a dense row costs 56 kB and a sparse one about 2 kB. Kept dense,
+    a warm start of a few hundred games would fill the memory; batches are made dense
+    only when they are trained on."""
+
+    indptr: np.ndarray
+    """Row ``i``'s entries are ``indices[indptr[i]:indptr[i + 1]]`` (int64, one more than rows)."""
+    indices: np.ndarray
+    values: np.ndarray
+    width: int
+
+    @classmethod
+    def from_dense(cls, rows: Sequence[np.ndarray], width: int, dtype: Any) -> SparseRows:
+        """The rows ``rows`` (1-D arrays of length ``width``), exactly, values as ``dtype``."""
+        where = [np.flatnonzero(row) for row in rows]
+        lengths = np.fromiter((len(nonzero) for nonzero in where), np.int64, len(where))
+        values = [row[nonzero] for row, nonzero in zip(rows, where, strict=True)]
+        return cls(
+            indptr=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
+            indices=np.concatenate([np.zeros(0, np.int64), *where]).astype(np.int32),
+            values=np.concatenate([np.zeros(0, dtype), *values]).astype(dtype),
+            width=width,
+        )
+
+    @classmethod
+    def joined(cls, *parts: SparseRows) -> SparseRows:
+        """The rows of ``parts`` one after the other."""
+        ends = np.cumsum([len(part.indices) for part in parts])
+        pointers = [
+            part.indptr[:-1] + end - len(part.indices)
+            for part, end in zip(parts, ends, strict=True)
+        ]
+        return cls(
+            indptr=np.concatenate([*pointers, ends[-1:]]).astype(np.int64),
+            indices=np.concatenate([part.indices for part in parts]),
+            values=np.concatenate([part.values for part in parts]),
+            width=parts[0].width,
+        )
+
+    def __len__(self) -> int:
+        return len(self.indptr) - 1
+
+    def part(self, rows: slice) -> SparseRows:
+        """The contiguous rows ``rows`` (a slice with step 1)."""
+        start, stop, _ = rows.indices(len(self))
+        stop = max(start, stop)
+        first, last = self.indptr[start], self.indptr[stop]
+        return SparseRows(self.indptr[start : stop + 1] - first, self.indices[first:last],
+                          self.values[first:last], self.width)  # fmt: skip
+
+    def dense(self, index: np.ndarray | None = None) -> np.ndarray:
+        """The rows ``index`` (all rows without it) as a dense 2-D array."""
+        index = np.arange(len(self)) if index is None else np.asarray(index)
+        starts, ends = self.indptr[index], self.indptr[index + 1]
+        lengths = ends - starts
+        rows = np.repeat(np.arange(len(index)), lengths)
+        firsts = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
+        entries = firsts + np.arange(lengths.sum())
+        out = np.zeros((len(index), self.width), dtype=self.values.dtype)
+        out[rows, self.indices[entries]] = self.values[entries]
+        return out
+
+
+@dataclass(frozen=True)
 class Demonstrations:
     """The teacher's decisions, one row each, from the mover's seat."""
 
-    observations: np.ndarray
-    masks: np.ndarray
+    observations: SparseRows
+    masks: SparseRows
     """Legal actions, a bool row per decision."""
     actions: np.ndarray
     returns: np.ndarray
@@ -58,23 +126,24 @@ class Demonstrations:
     @classmethod
     def joined(cls, *parts: Demonstrations) -> Demonstrations:
         """The rows of ``parts`` one after the other."""
-        columns = zip(*(part.columns() for part in parts), strict=True)
-        return cls(*(np.concatenate(column) for column in columns))
-
-    def columns(self) -> tuple[np.ndarray, ...]:
-        """The four columns, in field order."""
-        return self.observations, self.masks, self.actions, self.returns
+        return cls(
+            observations=SparseRows.joined(*(part.observations for part in parts)),
+            masks=SparseRows.joined(*(part.masks for part in parts)),
+            actions=np.concatenate([part.actions for part in parts]),
+            returns=np.concatenate([part.returns for part in parts]),
+        )
 
     def part(self, rows: slice) -> Demonstrations:
-        """The rows ``rows`` (views, not copies)."""
-        return Demonstrations(*(column[rows] for column in self.columns()))
+        """The contiguous rows ``rows`` (views, not copies)."""
+        return Demonstrations(self.observations.part(rows), self.masks.part(rows),
+                              self.actions[rows], self.returns[rows])  # fmt: skip
 
     def rows(self, index: np.ndarray) -> tuple[torch.Tensor, ...]:
         """The tensors of the rows ``index``, as the policy takes them."""
         return (
-            torch.as_tensor(self.observations[index]),
+            torch.as_tensor(self.observations.dense(index)),
             torch.as_tensor(self.actions[index]),
-            torch.as_tensor(self.masks[index]),
+            torch.as_tensor(self.masks.dense(index)),
             torch.as_tensor(self.returns[index]),
         )
 
@@ -114,30 +183,20 @@ def collect(
     game = envs.make_game(game_name, **env_options)
     teacher = envs.spec(game_name).heuristic(seed)
     held_out = max(1, round(games * HELD_OUT_SHARE)) if games > 1 and learner is None else 0
-    columns: tuple[list, list, list, list] = ([], [], [], [])
+    parts: list[Demonstrations] = []
     split = 0
     for index in range(games):
         if index == games - held_out:
-            split = len(columns[2])
+            split = sum(len(part) for part in parts)
         movers = {index % game.num_players: learner} if learner is not None else {}
-        rows = _one_game(game.new_state(seed + index), teacher, encoder, gamma, movers)
-        for column, part in zip(columns, rows, strict=True):
-            column.extend(part)
-    if held_out == 0:
-        split = len(columns[2])
-    observations, masks, actions, returns = columns
-    demos = Demonstrations(
-        observations=np.asarray(observations, dtype=np.float32),
-        masks=np.asarray(masks, dtype=bool),
-        actions=np.asarray(actions, dtype=np.int64),
-        returns=np.asarray(returns, dtype=np.float32),
-    )
-    return demos, split
+        parts.append(_one_game(game.new_state(seed + index), teacher, encoder, gamma, movers))
+    demos = Demonstrations.joined(*parts)
+    return demos, split if held_out else len(demos)
 
 
 def _one_game(
     state: State, teacher: Agent, encoder: Encoder, gamma: float, movers: dict[int, Actor]
-) -> tuple[list, ...]:
+) -> Demonstrations:
     """One game's rows, in order of play: every decision labelled with the teacher's
     action, and played with it unless ``movers`` names another actor for the seat."""
     teacher.reset()
@@ -165,7 +224,13 @@ def _one_game(
                 rewards[last_decision[player]] += reward
             else:
                 unclaimed[player] += reward
-    return observations, masks, actions, _discounted(rewards, seats, gamma)
+    width = int(np.prod(encoder.shape(state.game)))
+    return Demonstrations(
+        observations=SparseRows.from_dense(observations, width, np.float32),
+        masks=SparseRows.from_dense(masks, num_actions, bool),
+        actions=np.asarray(actions, dtype=np.int64),
+        returns=np.asarray(_discounted(rewards, seats, gamma), dtype=np.float32),
+    )
 
 
 def _discounted(rewards: list[float], movers: list[int], gamma: float) -> list[float]:

@@ -12,7 +12,7 @@ import torch
 from test_train import TINY, log_rows
 
 from tabletop import envs
-from tabletop.training.imitation import _discounted, agreement, collect, imitate
+from tabletop.training.imitation import SparseRows, _discounted, agreement, collect, imitate
 from tabletop.training.runs import TrainSettings
 from tabletop.training.trainer import Trainer
 
@@ -32,6 +32,25 @@ def test_returns_follow_each_movers_own_decisions() -> None:
     assert returns == [GAMMA**2, -GAMMA, GAMMA, -1.0, 1.0]
 
 
+def test_sparse_rows_give_back_exactly_the_rows_they_were_made_from() -> None:
+    """Rows with and without non-zeros, joined, cut into parts and read in any order
+    (repeats too) come back as the dense rows, value for value."""
+    generator = np.random.default_rng(0)
+    dense = generator.normal(size=(9, 7)).astype(np.float32)
+    dense[generator.random((9, 7)) < 0.7] = 0.0
+    dense[[2, 5]] = 0.0  # rows with nothing in them
+    first = SparseRows.from_dense(list(dense[:4]), 7, np.float32)
+    second = SparseRows.from_dense(list(dense[4:]), 7, np.float32)
+    rows = SparseRows.joined(first, SparseRows.from_dense([], 7, np.float32), second)
+    assert len(rows) == 9 and len(rows.values) == np.count_nonzero(dense)
+    assert np.array_equal(rows.dense(), dense)
+    index = np.array([8, 2, 0, 0, 5, 3])
+    assert np.array_equal(rows.dense(index), dense[index])
+    assert np.array_equal(rows.part(slice(3, 7)).dense(), dense[3:7])
+    assert np.array_equal(rows.part(slice(6, None)).dense(np.array([2, 0])), dense[[8, 6]])
+    assert rows.dense(np.array([], dtype=np.int64)).shape == (0, 7)
+
+
 def test_demonstrations_are_the_heuristics_decisions_seen_from_the_mover(countdown) -> None:
     """Countdown from 5, the heuristic takes 1 at every seat: five decisions, seat 0 takes
     the last and wins; each row's mask is the legal set, its return the mover's."""
@@ -39,9 +58,10 @@ def test_demonstrations_are_the_heuristics_decisions_seen_from_the_mover(countdo
     demos, split = collect(countdown, {"start": 5}, encoder, 1, seed=0, gamma=GAMMA)
     assert (len(demos), split) == (5, 5)  # one game: nothing held out
     assert demos.actions.tolist() == [0] * 5
-    assert demos.masks[:4].tolist() == [[True, True, True]] * 4
-    assert demos.masks[4].tolist() == [True, False, True]  # counter 1: no "take 2"
-    assert demos.observations[:, 0].tolist() == pytest.approx([c / 20 for c in (5, 4, 3, 2, 1)])
+    assert demos.masks.dense()[:4].tolist() == [[True, True, True]] * 4
+    assert demos.masks.dense()[4].tolist() == [True, False, True]  # counter 1: no "take 2"
+    counters = demos.observations.dense()[:, 0]
+    assert counters.tolist() == pytest.approx([c / 20 for c in (5, 4, 3, 2, 1)])
     assert demos.returns.tolist() == pytest.approx([GAMMA**2, -GAMMA, GAMMA, -1.0, 1.0])
 
 
@@ -64,7 +84,7 @@ def test_dagger_games_are_played_by_the_learner_and_labelled_by_the_heuristic(co
                            learner=take_two)  # fmt: skip
     assert (len(demos), split) == (7, 7)
     # 5 -(learner 2)-> 3 -(heuristic 1)-> 2 -(learner 2)-> 0; 5 -1-> 4 -2-> 2 -1-> 1 -1-> 0
-    counters = [round(c * 20) for c in demos.observations[:, 0]]
+    counters = [round(c * 20) for c in demos.observations.dense()[:, 0]]
     assert counters == [5, 3, 2, 5, 4, 2, 1]
     assert demos.actions.tolist() == [0] * 7
     assert demos.returns[2] == 1.0 and demos.returns[6] == 1.0  # the learner's winning moves
