@@ -93,15 +93,15 @@ from __future__ import annotations
 import functools
 import operator
 import struct
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from tabletop.envs.core.layout import Layout, stack_layout
 from tabletop.envs.hkk import figures, plays
 from tabletop.envs.hkk.actions import MAX_HAND, MAX_TABLE
-from tabletop.envs.hkk.cards import CARD_TYPES, Card, Pool, load_pool
+from tabletop.envs.hkk.cards import CARD_TYPES, Card, Creature, Pool, load_pool
 from tabletop.envs.hkk.combat import PLAYER, Fight, SpoilsChoice, StrikeBackChoice
 from tabletop.envs.hkk.effects import VOCAB, Colour, Group, Immunity, Source
 from tabletop.envs.hkk.galetki import EatChoice
@@ -344,26 +344,19 @@ def static_features(card: Card) -> list[float]:
     ]
 
 
-_STATIC_ROWS: dict[int, tuple[Pool, np.ndarray]] = {}
-
-
 def static_rows(pool: Pool) -> np.ndarray:
-    """``STATIC_FEATURES`` of every pool card by index, clipped to [-1, 1], cached per pool
-    (they never change)."""
-    cached = _STATIC_ROWS.get(id(pool))
-    if cached is None or cached[0] is not pool:
-        rows = np.array([static_features(card) for card in pool.cards], dtype=np.float32)
-        rows = np.clip(rows.reshape(len(pool.cards), C), -1.0, 1.0)
-        cached = _STATIC_ROWS[id(pool)] = (pool, rows)
-    return cached[1]
+    """``STATIC_FEATURES`` of every pool card by index, clipped to [-1, 1]."""
+    rows = np.array([static_features(card) for card in pool.cards], dtype=np.float32)
+    return np.clip(rows.reshape(len(pool.cards), C), -1.0, 1.0)
 
 
-def row_starts(pool: Pool, columns: tuple[int, ...]) -> list[bytes]:
+def row_starts(static: np.ndarray, columns: tuple[int, ...]) -> list[bytes]:
     """The first ``PLAY_AT`` cells of a card row with the one-hot ``columns`` set (its
-    position and area), as float32 bytes, for each pool card by index."""
-    starts = np.zeros((len(pool.cards), PLAY_AT), dtype=np.float32)
+    position and area), as float32 bytes, for each pool card by index (``static``: the
+    pool's ``static_rows``)."""
+    starts = np.zeros((len(static), PLAY_AT), dtype=np.float32)
     starts[:, list(columns)] = 1.0
-    starts[:, STATIC_AT:] = static_rows(pool)
+    starts[:, STATIC_AT:] = static
     return [row.tobytes() for row in starts]
 
 
@@ -376,50 +369,73 @@ AREA_COLUMNS = {area: P + column for column, area in enumerate(AREAS)}
 ROW_BYTES = 4 * WIDTH
 NO_CHAIN = bytes(4 * K)
 """A table row's chain cells (always zero)."""
-TABLE_CELLS = struct.Struct(f"{TABLE_SIZE}f")
 NO_PLAY = bytes(4 * S)
 """A chain row's in-play cells (always zero)."""
 NO_ROWS = tuple(bytes(n * ROW_BYTES) for n in range(max(MAX_HAND, MAX_TABLE, CHAIN_ROWS) + 1))
 """``NO_ROWS[n]``: ``n`` empty rows, the padding of a block."""
 TABLE_PADDING = bytes(4 * (TABLE_ROWS * WIDTH - TABLE_SIZE))
 CACHE_SIZE = 2048
-"""Hand and count blocks kept per pool; the cache is emptied when full (a game makes a few
-hundred)."""
+"""Entries kept in each of ``PoolRows``' caches; a cache is emptied when full (a game makes
+a few hundred of each)."""
 
 
 class PoolRows:
-    """What every encoding with ``pool`` reuses, made once: each card's row start (its
+    """What every encoding of one game reuses, made once: each card's row start (its
     position and area one-hots and its data) as float32 bytes, a hand card's whole row,
-    the hand and count blocks last made for each zone (a zone changes at few steps) and
-    clipped cells by value."""
+    which cards are creatures and which have continuous effects, and caches by value: the
+    hand and count blocks last made for each zone (a zone changes at few steps), clipped
+    cells, table features, both tables' ``View`` per position, creatures' figures and table
+    rows (a move changes a few cards: the other rows are found again)."""
 
     def __init__(self, pool: Pool) -> None:
-        self.pool = pool
         self.size = len(pool.cards)
+        static = static_rows(pool)
         tail = bytes(4 * (WIDTH - PLAY_AT))
-        self.hand = [start + tail for start in row_starts(pool, (0,))]
+        self.hand = [start + tail for start in row_starts(static, (0,))]
         self.table = {
-            (position, area): row_starts(pool, (position, column))
+            (position, area): row_starts(static, (position, column))
             for position in (1, 2)
             for area, column in AREA_COLUMNS.items()
         }
-        self.chain = {position: row_starts(pool, (position,)) for position in (3, 4)}
-        self.blocks: dict[tuple[bool, int], tuple[list[int], list[Card], list[int], bytes]] = {}
-        """Hand and count blocks by kind (hand or not) and ``id`` of the zone's list, each
-        with the list (so the id is never another list's), the ``Table.cards`` list it was
-        read with and the contents it was made from: reused while both are the same."""
+        self.chain = {position: row_starts(static, (position,)) for position in (3, 4)}
+        self.still = [None if isinstance(card, Creature) else still_figures(card)
+                      for card in pool.cards]  # fmt: skip
+        """Each pool card's ``still_figures``, ``None`` for a creature (``figures.is_creature``:
+        its figures change)."""
+        self.sourcing = [bool(getattr(card, "statics", ())) for card in pool.cards]
+        """Whether each pool card has continuous effects (``figures.statics``)."""
+        self.hands: dict[int, tuple[list[int], list[Card], list[int], bytes]] = {}
+        """Hand blocks by ``id`` of the zone's list, each with the list (so the id is never
+        another list's), the ``Table.cards`` list it was read with and the contents it was
+        made from: reused while both are the same."""
+        self.counts: dict[int, tuple[list[int], list[Card], list[int], bytes]] = {}
+        """Count blocks, as ``hands``."""
         self.packed: dict[tuple[float, ...], bytes] = {}
         """``cells``' cache."""
-        self.tables: dict[tuple[Any, ...], bytes] = {}
-        """``table_cells``' cache."""
+        self.tables: tuple[dict[Any, bytes], ...] = tuple({} for _ in TABLE_PARTS)
+        """``table_cells``' caches, one per part of ``TABLE_PARTS``."""
+        self.views: dict[tuple[Any, ...], View] = {}
+        """``view``'s cache."""
+        self.last: tuple[HkkState, tuple[int, int, int], View] | None = None
+        """The state whose view was asked last, its ``_stamp`` then and the view: kept
+        alive here, so ``is`` never finds another state at its address."""
+        self.limits: dict[tuple[Any, ...], tuple[int, int, int, int]] = {}
+        """``View.limits`` by the cards giving continuous effects."""
+        self.figures: dict[tuple[Any, ...], Figures] = {}
+        """Creatures' ``figure_features`` by everything they read (``View.figure``)."""
+        self.rows: dict[tuple[Any, ...], bytes] = {}
+        """Table rows by everything they read (``View.row``)."""
+        self.chain_rows: dict[tuple[Any, ...], bytes] = {}
+        """Chain rows by everything they read (``_chain_block``)."""
 
     def hand_block(self, cards: list[Card], hand: list[int]) -> bytes:
         """The rows of a hand holding ``hand``'s iids (at most ``MAX_HAND``, unpadded)."""
-        return self._block(True, cards, hand)
+        return self._block(self.hands, cards, hand, self._hand)
 
-    def count_block(self, cards: list[Card], zone: list[int]) -> bytes:
-        """Copies of each pool card among ``zone``'s iids / 3, at most 1."""
-        return self._block(False, cards, zone)
+    def count_blocks(self, cards: list[Card], zones: Iterable[list[int]]) -> list[bytes]:
+        """For each of ``zones``, copies of each pool card among its iids / 3, at most 1."""
+        counts, made = self.counts, self._counts
+        return [self._block(counts, cards, zone, made) for zone in zones]
 
     def cells(self, values: list[float]) -> bytes:
         """``values`` clipped to [-1, 1] as float32 bytes (remembered by value: a card's
@@ -427,31 +443,28 @@ class PoolRows:
         key = tuple(values)
         cells = self.packed.get(key)
         if cells is None:
-            cells = _cells(len(key)).pack(*_clipped(values))
-            if len(self.packed) >= CACHE_SIZE:
-                self.packed.clear()
-            self.packed[key] = cells
+            cells = _kept(self.packed, key, _cells(len(key)).pack(*_clipped(values)))
         return cells
 
-    def table_cells(self, inputs: tuple[Any, ...]) -> bytes:
+    def table_cells(self, inputs: TableInputs) -> list[bytes]:
         """The table features made of ``inputs`` (``table_inputs``) clipped to [-1, 1] as
-        float32 bytes, remembered by their inputs."""
-        cells = self.tables.get(inputs)
-        if cells is None:
-            cells = TABLE_CELLS.pack(*_clipped(table_features(inputs)))
-            if len(self.tables) >= CACHE_SIZE:
-                self.tables.clear()
-            self.tables[inputs] = cells
-        return cells
+        float32 bytes, in the runs of ``TABLE_PARTS``, each remembered by its inputs."""
+        found = []
+        for cache, part, made in zip(self.tables, inputs, TABLE_PARTS, strict=True):
+            cells = cache.get(part)
+            if cells is None:
+                values = _clipped(made(part))
+                cells = _kept(cache, part, _cells(len(values)).pack(*values))
+            found.append(cells)
+        return found
 
-    def _block(self, hand: bool, cards: list[Card], zone: list[int]) -> bytes:
-        key = (hand, id(zone))
-        cached = self.blocks.get(key)
+    @staticmethod
+    def _block(cache: dict[int, Any], cards: list[Card], zone: list[int],
+               made: Callable[[list[Card], list[int]], bytes]) -> bytes:  # fmt: skip
+        """``made(cards, zone)``, remembered in ``cache`` while ``zone`` holds the same."""
+        cached = cache.get(id(zone))
         if cached is None or cached[0] is not zone or cached[1] is not cards or cached[2] != zone:
-            block = self._hand(cards, zone) if hand else self._counts(cards, zone)
-            if len(self.blocks) >= CACHE_SIZE:
-                self.blocks.clear()
-            cached = self.blocks[key] = (zone, cards, zone[:], block)
+            cached = _kept(cache, id(zone), (zone, cards, zone[:], made(cards, zone)))
         return cached[3]
 
     def _hand(self, cards: list[Card], hand: list[int]) -> bytes:
@@ -464,14 +477,23 @@ class PoolRows:
         return _cells(self.size).pack(*[min(n / 3, 1.0) for n in copies])
 
 
-_POOL_ROWS: dict[int, PoolRows] = {}
+V = TypeVar("V")
 
 
-def pool_rows(pool: Pool) -> PoolRows:
-    """The ``PoolRows`` of ``pool``, made at its first encoding."""
-    rows = _POOL_ROWS.get(id(pool))
-    if rows is None or rows.pool is not pool:
-        rows = _POOL_ROWS[id(pool)] = PoolRows(pool)
+def _kept(cache: dict[Any, V], key: Any, value: V) -> V:
+    """``value`` stored in ``cache`` under ``key``, the cache emptied first when full."""
+    if len(cache) >= CACHE_SIZE:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+def pool_rows(game: HkkGame) -> PoolRows:
+    """The ``PoolRows`` of ``game``, made at its first encoding and kept on the game (its
+    pool and so its rows never change; they go with the game)."""
+    rows: PoolRows | None = getattr(game, "encoder_rows", None)
+    if rows is None:
+        rows = game.encoder_rows = PoolRows(game.pool)  # type: ignore[attr-defined]
     return rows
 
 
@@ -524,10 +546,14 @@ holds now as features (``figure_features``)."""
 NO_HELD = [0.0] * 15
 
 
+def still_figures(card: Card) -> Figures:
+    """What ``play_features`` takes from ``figures`` for a card that is no creature: a
+    building's structure (``figures.life``), nothing else."""
+    return 0.0, card.structure if card.TYPE == "building" else 0, NO_HELD  # type: ignore[attr-defined]
+
+
 def figure_features(state: HkkState, entry: InPlay) -> Figures:
-    """What ``play_features`` takes from ``figures``."""
-    if not figures.is_creature(entry):
-        return 0.0, figures.life(state, entry) if entry.card.TYPE == "building" else 0, NO_HELD
+    """What ``play_features`` takes from ``figures`` for a creature."""
     held = figures.held(state, entry)
     held_features = [*_abilities(held), held.regeneration / 5]
     return figures.damage(state, entry) / 10, figures.life(state, entry), held_features
@@ -565,70 +591,171 @@ def play_features(entry: InPlay, figure: Figures, marks: tuple[Any, ...]) -> lis
     ]
 
 
+SHOWN_MARKS = operator.attrgetter(
+    "iid", "card.index", "active", "area", "host", "counters", "levels", "boost"
+)
+"""What a ``View`` is made of per card in play: its card by pool index (an iid may be
+another card in another game of the same setup) and the marks the engine counts changes
+of (``zones.FIGURE_MARKS``), which the figures and the tables' layout read."""
+IID, CARD, ACTIVE, AREA, HOST = range(5)
+FIGURE_INPUTS = operator.itemgetter(IID, CARD, AREA, 5, 6, 7)
+"""What a creature's figures read of its own ``SHOWN_MARKS``: iid (cards attached to it),
+card, area (groups), counters, levels and boost (``active`` and ``host`` are read of the
+cards giving effects only)."""
 PASSING_MARKS = operator.attrgetter("damage", "poison", "regenerated", "breathed")
-"""The marks of a card in play that change while figures stay remembered (damage taken,
-poison, regeneration, direct damage used: none is in ``zones.FIGURE_MARKS``)."""
+"""The other marks of a card in play (no figure reads them, the engine counts no change of
+them): read at every encoding."""
 NO_IIDS: frozenset[int] = frozenset()
+UNMARKED = (NO_IIDS, None, NO_IIDS, None)
+"""No card has a mark of the chain, the pending decision, a shield or the combat."""
 
 
-class TableNow:
-    """One table as it stays while its figures are remembered (``_table_now``): each
-    card's in-play cells, made without marks of the chain, the pending decision, shields
-    and combat, and its rows with either position column once asked."""
+def _marks_of(iid: int, marks: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """What card ``iid``'s row reads of ``marks`` (``_marked``), as a key."""
+    if marks is UNMARKED:
+        return None
+    targets, subject, shielded, fight = marks
+    combat = None if fight is None else tuple(_combat_marks(fight, iid))
+    return iid in targets, iid == subject, iid in shielded, combat
 
-    __slots__ = ("entries", "passing", "iids", "positions", "riders", "figures", "cells", "_rows")
 
-    def __init__(self, state: HkkState, seat: int, pool: PoolRows) -> None:
-        table = state.tables[seat]
-        self.positions = {entry.iid: i for i, entry in enumerate(table)}
-        """The table's positions by iid."""
-        self.riders: dict[int, int] = {}
-        """How many cards lie on each card (by iid)."""
-        for entry in table:
-            if entry.host is not None:
-                self.riders[entry.host] = self.riders.get(entry.host, 0) + 1
-        self.entries = tuple(table[:MAX_TABLE])
-        """The cards encoded (the first ``MAX_TABLE``)."""
-        self.passing = list(map(PASSING_MARKS, self.entries))
-        """Each card's ``PASSING_MARKS`` when its cells were made."""
-        self.iids = frozenset(entry.iid for entry in self.entries)
-        self.figures = [figure_features(state, entry) for entry in self.entries]
-        """Each card's ``figure_features``."""
-        marks = (NO_IIDS, None, NO_IIDS, None, self.positions, self.riders)
-        pairs = zip(self.entries, self.figures, strict=True)
-        self.cells = [pool.cells(play_features(entry, figure, marks)) for entry, figure in pairs]
-        self._rows: dict[int, tuple[list[bytes], bytes]] = {}
+class View:
+    """Both tables as a position shows them, made once for each distinct key (``view``:
+    the cards on each table with their ``SHOWN_MARKS``, and whose turn it is): each card's
+    figures, the tables' positions and riders, the players' limits, and each table's rows
+    without marks of the chain, the pending decision, shields and combat, per position
+    column, made again when the ``PASSING_MARKS`` they were made with changed. Any state
+    with the same key shows the same, so it serves them all."""
 
-    def rows(self, position: int, pool: PoolRows) -> tuple[list[bytes], bytes]:
-        """Each card's row with position column ``position`` (1 own, 2 enemy), and the rows
-        joined with the padding to ``MAX_TABLE`` rows."""
-        found = self._rows.get(position)
+    __slots__ = ("marks", "positions", "riders", "contexts", "limits", "_blocks")
+
+    def __init__(self, state: HkkState, pool: PoolRows, marks: tuple[tuple[Any, ...], ...]) -> None:
+        self.marks = marks
+        """Each table's ``SHOWN_MARKS`` per card (the whole table)."""
+        self.positions = tuple({m[IID]: i for i, m in enumerate(table)} for table in marks)
+        """Each table's positions by iid."""
+        self.riders = tuple(_riders(table) for table in marks)
+        """How many cards lie on each card (by iid), per table."""
+        sources = tuple((side, m[IID], m[CARD], m[HOST], m[AREA])
+                        for side, table in enumerate(marks) for m in table
+                        if m[ACTIVE] and pool.sourcing[m[CARD]])  # fmt: skip
+        self.contexts = tuple((seat, seat == state.active, sources) for seat in (0, 1))
+        """What each table's creatures' figures read beyond their own marks: their seat,
+        whether it moves (HK-4.3) and the active cards giving continuous effects."""
+        self.limits = pool.limits.get(sources)
+        """Magic point limits and guard post places of seats 0 and 1 (they read the
+        sources only, so they are remembered by them)."""
+        if self.limits is None:
+            self.limits = _kept(pool.limits, sources, (
+                figures.vp_limit(state, 0), figures.vp_limit(state, 1),
+                figures.guard_size(state, 0), figures.guard_size(state, 1),
+            ))  # fmt: skip
+        self._blocks: dict[tuple[int, int], tuple[tuple[Any, ...], list[bytes], bytes]] = {}
+
+    def figure(self, state: HkkState, pool: PoolRows, seat: int, entry: InPlay,
+               shown: tuple[Any, ...]) -> Figures:  # fmt: skip
+        """``figure_features`` of ``entry`` (``shown``: its ``SHOWN_MARKS``) on ``seat``'s
+        table in ``state``: a creature's remembered by what they read (its
+        ``FIGURE_INPUTS`` and its table's context), asked of the engine only when new
+        (asked only for a row not made before)."""
+        still = pool.still[shown[CARD]]
+        if still is not None:
+            return still
+        key = (self.contexts[seat], FIGURE_INPUTS(shown))
+        found = pool.figures.get(key)
         if found is None:
-            starts = pool.table
-            rows = [starts[position, entry.area][entry.card.index] + cells + NO_CHAIN
-                    for entry, cells in zip(self.entries, self.cells, strict=True)]  # fmt: skip
-            found = self._rows[position] = (rows, b"".join((*rows, NO_ROWS[MAX_TABLE - len(rows)])))
+            found = _kept(pool.figures, key, figure_features(state, entry))
         return found
 
+    def rows(self, state: HkkState, seat: int, position: int, pool: PoolRows,
+             entries: list[InPlay]) -> tuple[list[bytes], bytes]:  # fmt: skip
+        """Each encoded card's row on ``seat``'s table with position column ``position``
+        (1 own, 2 enemy) and no marks, and the rows joined with the padding to
+        ``MAX_TABLE`` rows; ``entries``: the table of ``state``, encoded now (those of the
+        state the view was made from may have changed since)."""
+        passing = tuple(map(PASSING_MARKS, entries))
+        found = self._blocks.get((seat, position))
+        if found is None or found[0] != passing:
+            rows = [self.row(state, seat, position, i, pool, entry, passing[i])
+                    for i, entry in enumerate(entries)]  # fmt: skip
+            block = b"".join((*rows, NO_ROWS[MAX_TABLE - len(rows)]))
+            found = self._blocks[seat, position] = (passing, rows, block)
+        return found[1], found[2]
 
-@figures.remembered_figure
-def _table_now(state: HkkState, seat: int) -> TableNow:
-    """``seat``'s ``TableNow``, made once while its figures are remembered
-    (``figures.remembered``: the same cards on the tables in the same order, the same marks
-    of ``zones.FIGURE_MARKS``, the same turn)."""
-    return TableNow(state, seat, pool_rows(state.game.pool))
+    def row(self, state: HkkState, seat: int, position: int, i: int, pool: PoolRows,
+            entry: InPlay, passing: tuple[Any, ...], marks: tuple[Any, ...] = UNMARKED,
+            ) -> bytes:  # fmt: skip
+        """The row of card ``i`` (``entry``, with ``passing``: its ``PASSING_MARKS``) of
+        ``seat``'s table with ``marks`` (``_marked``), remembered by what it reads: its
+        ``SHOWN_MARKS`` and ``PASSING_MARKS``, its host's position, its riders, its
+        figures' context and its marks of the chain, the pending decision, shields and
+        combat."""
+        own = self.marks[seat][i]
+        host = self.positions[seat].get(own[HOST])
+        riders = self.riders[seat].get(own[IID], 0)
+        context = None if pool.still[own[CARD]] is not None else self.contexts[seat]
+        key = (position, own, passing, host, riders, context, _marks_of(own[IID], marks))
+        row = pool.rows.get(key)
+        if row is None:
+            figure = self.figure(state, pool, seat, entry, own)
+            row = _kept(pool.rows, key, self._made_row(seat, position, pool, entry, figure, marks))
+        return row
+
+    def _made_row(self, seat: int, position: int, pool: PoolRows, entry: InPlay,
+                  figure: Figures, marks: tuple[Any, ...]) -> bytes:  # fmt: skip
+        marks = (*marks, self.positions[seat], self.riders[seat])
+        cells = pool.cells(play_features(entry, figure, marks))
+        return pool.table[position, entry.area][entry.card.index] + cells + NO_CHAIN
+
+
+def _riders(marks: tuple[tuple[Any, ...], ...]) -> dict[int, int]:
+    """How many cards lie on each card of a table (by iid)."""
+    riders: dict[int, int] = {}
+    for m in marks:
+        host = m[HOST]
+        if host is not None:
+            riders[host] = riders.get(host, 0) + 1
+    return riders
+
+
+def view(state: HkkState, pool: PoolRows) -> View:
+    """The ``View`` of ``state``'s tables, made when no state with the same cards, shown
+    marks and turn was encoded since the cache was last emptied. The state encoded last
+    finds its view by the engine's counts alone while they stay (``_stamp``)."""
+    stamp = _stamp(state)
+    last = pool.last
+    if last is not None and last[0] is state and last[1] == stamp:
+        return last[2]
+    marks = (tuple(map(SHOWN_MARKS, state.tables[0])), tuple(map(SHOWN_MARKS, state.tables[1])))
+    key = (state.active, marks)
+    found = pool.views.get(key)
+    if found is None:
+        found = _kept(pool.views, key, View(state, pool, marks))
+    pool.last = (state, stamp, found)
+    return found
+
+
+def _stamp(state: HkkState) -> tuple[int, int, int]:
+    """What changes whenever the key of ``state``'s ``View`` may have: the comings and
+    goings on the tables (``Table.version``), the changes of the marks of
+    ``zones.FIGURE_MARKS`` (``HkkState.mark_writes``) and whose turn it is. Both counts only
+    grow while the state lives, so an equal stamp of the same state is the same key."""
+    return state.table.version, state.mark_writes.count, state.active
 
 
 Marked = tuple[frozenset[int], tuple[Any, ...]]
 """What ``_marked`` finds."""
+NOTHING_MARKED: Marked = (NO_IIDS, UNMARKED)
 
 
 def _marked(state: HkkState) -> Marked:
     """The iids with a mark of the chain, the pending decision, a shield or the combat
     (their rows are made anew), and those marks as ``play_features`` takes them."""
+    fight = state.fight
+    if fight is None and state.choice is None and not state.stack.items and not state.shields:
+        return NOTHING_MARKED
     targets, subject = _chain_targets(state), _choice_subject(state)
     shielded = {iid for _, iid in state.shields}
-    fight = state.fight
     marked = targets | shielded
     if subject is not None:
         marked.add(subject)
@@ -638,25 +765,21 @@ def _marked(state: HkkState) -> Marked:
     return frozenset(marked), (targets, subject, shielded, fight)
 
 
-def _table_block(state: HkkState, seat: int, position: int, pool: PoolRows, found: Marked,
-                 out: list[bytes]) -> None:  # fmt: skip
-    """Append ``seat``'s ``MAX_TABLE`` table rows to ``out``: the remembered rows, made
-    anew for a card whose passing marks changed since or that ``found`` (``_marked``)
-    names."""
-    now = _table_now(state, seat)
+def _table_block(state: HkkState, now: View, seat: int, position: int, pool: PoolRows,
+                 found: Marked, out: list[bytes]) -> None:  # fmt: skip
+    """Append ``seat``'s ``MAX_TABLE`` table rows to ``out``: ``now``'s rows (``state``'s
+    view), made anew for a card that ``found`` (``_marked``) names."""
     marked, marks = found
-    rows, block = now.rows(position, pool)
-    passing = list(map(PASSING_MARKS, now.entries))
-    if passing == now.passing and marked.isdisjoint(now.iids):
+    entries = state.tables[seat][:MAX_TABLE]
+    rows, block = now.rows(state, seat, position, pool, entries)
+    if not marked or marked.isdisjoint(now.positions[seat]):
         out.append(block)
         return
-    marks = (*marks, now.positions, now.riders)
-    for i, entry in enumerate(now.entries):
-        row = rows[i]
-        if now.passing[i] != passing[i] or entry.iid in marked:
-            cells = pool.cells(play_features(entry, now.figures[i], marks))
-            row = row[: 4 * PLAY_AT] + cells + NO_CHAIN
-        out.append(row)
+    for i, entry in enumerate(entries):
+        if entry.iid in marked:
+            out.append(now.row(state, seat, position, i, pool, entry, PASSING_MARKS(entry), marks))
+        else:
+            out.append(rows[i])
     out.append(NO_ROWS[MAX_TABLE - len(rows)])
 
 
@@ -670,54 +793,69 @@ def _where(iid: int, sides: tuple[dict[int, int], dict[int, int]]) -> tuple[str,
     return "", -1
 
 
-def chain_features(state: HkkState, player: int, depth: int, item: Any,
-                   sides: tuple[dict[int, int], dict[int, int]]) -> list[float]:  # fmt: skip
-    """``CHAIN_FEATURES`` of the chain item ``depth`` places below the top; ``sides``: the
-    observer's and the other table's positions by iid."""
+def chain_inputs(state: HkkState, depth: int, item: Any, sides: tuple[dict[int, int], ...],
+                 decider: int | None) -> tuple[Any, ...]:  # fmt: skip
+    """What the ``CHAIN_FEATURES`` of the chain item ``depth`` places below the top are made
+    of (the key its row is remembered by); ``sides``: the observer's and the other table's
+    positions by iid; ``decider``: the seat deciding now."""
     play = item.what
     side, position = _where(play.target, sides) if play.target is not None else ("", -1)
-    discarded = play.target is not None and not side
     source_side, _ = _where(play.iid, sides)
     shielded = any(shield[0] == play for shield in state.shields)
+    return (play.ability, depth, side, position, play.target is None, not source_side,
+            decider == item.controller, shielded)  # fmt: skip
+
+
+def chain_features(inputs: tuple[Any, ...]) -> list[float]:
+    """``CHAIN_FEATURES`` made of ``chain_inputs``."""
+    ability, depth, side, position, no_target, off_table, decides, shielded = inputs
     return [
-        float(play.ability < 0),
-        float(play.ability >= 0),
-        max(play.ability + 1, 0) / 3,
+        float(ability < 0),
+        float(ability >= 0),
+        max(ability + 1, 0) / 3,
         depth / CHAIN_ROWS,
         float(side == "own"),
         float(side == "enemy"),
-        float(discarded),
+        float(not no_target and not side),
         (position + 1) / MAX_TABLE,
-        float(not source_side),
+        float(off_table),
         float(depth > 0),
-        float(state.player == item.controller),
-        float(play.target is None),
+        float(decides),
+        float(no_target),
         float(shielded),
     ]
 
 
-def _chain_block(state: HkkState, player: int, rows: PoolRows, out: list[bytes]) -> None:
-    """Append the ``CHAIN_ROWS`` chain rows, top first, to ``out``."""
+def _chain_block(state: HkkState, player: int, now: View, rows: PoolRows,
+                 out: list[bytes]) -> None:  # fmt: skip
+    """Append the ``CHAIN_ROWS`` chain rows, top first, to ``out`` (``now``: ``state``'s
+    view), each remembered by its card, its position column and ``chain_inputs``."""
     items = state.stack.items[::-1][:CHAIN_ROWS]
     if items:
-        cards = state.table.cards
-        sides = (_table_now(state, player).positions, _table_now(state, 1 - player).positions)
+        cards, decider = state.table.cards, state.player
+        sides = (now.positions[player], now.positions[1 - player])
         for depth, item in enumerate(items):
-            start = rows.chain[3 if item.controller == player else 4][cards[item.what.iid].index]
-            cells = rows.cells(chain_features(state, player, depth, item, sides))
-            out.append(start + NO_PLAY + cells)
+            position = 3 if item.controller == player else 4
+            card = cards[item.what.iid].index
+            key = (position, card, chain_inputs(state, depth, item, sides, decider))
+            row = rows.chain_rows.get(key)
+            if row is None:
+                cells = rows.cells(chain_features(key[2]))
+                row = _kept(rows.chain_rows, key, rows.chain[position][card] + NO_PLAY + cells)
+            out.append(row)
     out.append(NO_ROWS[CHAIN_ROWS - len(items)])
 
 
-def card_blocks(state: HkkState, player: int, rows: PoolRows, out: list[bytes]) -> None:
+def card_blocks(state: HkkState, player: int, now: View, rows: PoolRows,
+                out: list[bytes]) -> None:  # fmt: skip
     """Append the ``CARD_ROWS`` x ``WIDTH`` card rows of ``player``'s view to ``out`` as
-    float32 bytes."""
+    float32 bytes (``now``: ``state``'s ``View``)."""
     hand = state.hands[player]
     out += (rows.hand_block(state.table.cards, hand), NO_ROWS[MAX_HAND - min(len(hand), MAX_HAND)])
     marked = _marked(state)
-    _table_block(state, player, 1, rows, marked, out)
-    _table_block(state, 1 - player, 2, rows, marked, out)
-    _chain_block(state, player, rows, out)
+    _table_block(state, now, player, 1, rows, marked, out)
+    _table_block(state, now, 1 - player, 2, rows, marked, out)
+    _chain_block(state, player, now, rows, out)
 
 
 def _fight_inputs(state: HkkState, player: int) -> tuple[Any, ...] | None:
@@ -764,31 +902,30 @@ def _choice_columns(kind: type) -> list[float]:
     return [float(issubclass(kind, choice)) for _, choice in CHOICES]
 
 
-@figures.remembered_figure
-def _limits(state: HkkState) -> tuple[int, int, int, int]:
-    """Magic point limits and guard post places of seats 0 and 1, asked once."""
-    return (figures.vp_limit(state, 0), figures.vp_limit(state, 1),
-            figures.guard_size(state, 0), figures.guard_size(state, 1))  # fmt: skip
-
-
 PAIR_SCALES = (20, 20, 20, 40, 10, 10, 6, MAX_HAND, 40, 40, 40)
 """The scales of the (own, enemy) pairs that open ``TABLE_FEATURES``, in order."""
 PAIRS = 2 * len(PAIR_SCALES)
 
 
-def table_inputs(state: HkkState, player: int) -> tuple[Any, ...]:
-    """What ``player``'s ``TABLE_FEATURES`` are made of (``table_features``), as plain
-    numbers, flags, the pending decision's class and the chain top's effects (which hash
-    by identity): the key their cells are remembered by."""
+TableInputs = tuple[tuple[Any, ...], tuple[Any, ...], tuple[int, int], tuple[Any, ...] | None]
+"""``table_inputs``: what each of ``TABLE_PARTS`` is made of."""
+
+
+def table_inputs(state: HkkState, player: int, limits: tuple[int, ...]) -> TableInputs:
+    """What ``player``'s ``TABLE_FEATURES`` are made of, as plain numbers, flags, the
+    pending decision's class and the chain top's effects (which hash by identity), in the
+    four parts of ``TABLE_PARTS``: the keys their cells are remembered by, apart because a
+    step changes one or two (the flags' few values recur; the turn would make a key of
+    all of them new at every turn). ``limits``: the magic point limits and guard post
+    places of seats 0 and 1 (``View.limits``)."""
     enemy = 1 - player
     live = state.winner is None
-    limits = _limits(state)
     stack = state.stack
     top = None
     if stack:
         play = stack.top.what
         top = plays.effects_of(state.card(play.iid), play.ability)
-    return (
+    pairs = (
         state.life[player], state.life[enemy],
         state.life_at_start[player], state.life_at_start[enemy],
         state.vp[player], state.vp[enemy],
@@ -800,6 +937,8 @@ def table_inputs(state: HkkState, player: int) -> tuple[Any, ...]:
         len(state.decks[player]), len(state.decks[enemy]),
         len(state.discards[player]), len(state.discards[enemy]),
         len(state.voids[player]), len(state.voids[enemy]),
+    )  # fmt: skip
+    flags = (
         state.phase,
         state.active == player and live,
         state.player == player and live,
@@ -810,18 +949,17 @@ def table_inputs(state: HkkState, player: int) -> tuple[Any, ...]:
         type(state.choice),
         len(state.queued),
         _fight_inputs(state, player),
-        state.quiet_turns,
-        state.turn,
-        top,
     )  # fmt: skip
+    return pairs, flags, (state.quiet_turns, state.turn), top
 
 
-def table_features(inputs: tuple[Any, ...]) -> list[float]:
-    """The ``TABLE_FEATURES`` made of ``table_inputs``, in order."""
-    (phase, my_turn, my_decision, my_priority, passes, saving, chain, choice, queued, fight,
-     quiet_turns, turn, top) = inputs[PAIRS:]  # fmt: skip
+def _pair_features(pairs: tuple[int, ...]) -> list[float]:
+    return [value / PAIR_SCALES[i // 2] for i, value in enumerate(pairs)]
+
+
+def _flag_features(flags: tuple[Any, ...]) -> list[float]:
+    phase, my_turn, my_decision, my_priority, passes, saving, chain, choice, queued, fight = flags
     return [
-        *[value / PAIR_SCALES[i // 2] for i, value in enumerate(inputs[:PAIRS])],
         *PHASE_COLUMNS[phase],
         1.0 if my_turn else 0.0,
         1.0 if my_decision else 0.0,
@@ -832,14 +970,22 @@ def table_features(inputs: tuple[Any, ...]) -> list[float]:
         *_choice_columns(choice),
         queued / 4,
         *_fight_features(fight),
-        quiet_turns / 10,
-        turn / 100,
-        *_chain_top(top),
     ]
 
 
-def _table_bytes(state: HkkState, player: int, rows: PoolRows) -> bytes:
-    return rows.table_cells(table_inputs(state, player))
+def _clock_features(clock: tuple[int, int]) -> list[float]:
+    quiet_turns, turn = clock
+    return [quiet_turns / 10, turn / 100]
+
+
+TABLE_PARTS: tuple[Callable[[Any], list[float]], ...] = (
+    _pair_features, _flag_features, _clock_features, _chain_top,
+)  # fmt: skip
+"""The ``TABLE_FEATURES`` in four runs, each made of its part of ``table_inputs``."""
+
+
+def _table_cells(state: HkkState, player: int, now: View, rows: PoolRows) -> list[bytes]:
+    return rows.table_cells(table_inputs(state, player, now.limits))
 
 
 def _counted_zones(state: HkkState, player: int) -> tuple[list[int], ...]:
@@ -860,11 +1006,12 @@ class FlatEncoder:
         return (TABLE_SIZE + CARD_ROWS * WIDTH + len(COUNT_BLOCKS) * len(game.pool.cards),)
 
     def encode(self, state: HkkState, player: int) -> np.ndarray:
-        rows = pool_rows(state.game.pool)
-        out = [_table_bytes(state, player, rows)]
-        card_blocks(state, player, rows, out)
+        rows = pool_rows(state.game)
+        now = view(state, rows)
+        out = _table_cells(state, player, now, rows)
+        card_blocks(state, player, now, rows, out)
         cards = state.table.cards
-        out += [rows.count_block(cards, zone) for zone in _counted_zones(state, player)]
+        out += rows.count_blocks(cards, _counted_zones(state, player))
         return np.frombuffer(bytearray().join(out), dtype=np.float32)
 
 
@@ -881,10 +1028,12 @@ class EntityEncoder:
         return (CARD_ROWS + TABLE_ROWS, WIDTH)
 
     def encode(self, state: HkkState, player: int) -> np.ndarray:
-        rows = pool_rows(state.game.pool)
+        rows = pool_rows(state.game)
+        now = view(state, rows)
         out: list[bytes] = []
-        card_blocks(state, player, rows, out)
-        out += [_table_bytes(state, player, rows), TABLE_PADDING]
+        card_blocks(state, player, now, rows, out)
+        out += _table_cells(state, player, now, rows)
+        out.append(TABLE_PADDING)
         encoding = np.frombuffer(bytearray().join(out), dtype=np.float32)
         return encoding.reshape(CARD_ROWS + TABLE_ROWS, WIDTH)
 

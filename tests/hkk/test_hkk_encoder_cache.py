@@ -1,7 +1,8 @@
-"""HKK's encoders reuse what they made before (each table's rows while its figures are
-remembered, hand and count blocks by zone contents, clipped cells by value): every
-encoding must equal one made from nothing, whatever changed in between, and each must be
-a new writable array."""
+"""HKK's encoders reuse what they made before (both tables' views by their cards and marks,
+each table row, chain row and creature's figures by what it reads, hand and count blocks
+by zone contents, clipped cells and table features by value): every encoding must equal
+one made from nothing, whatever changed in between, and each must be a new writable
+array."""
 
 from __future__ import annotations
 
@@ -14,15 +15,19 @@ from hkk_positions import on_table, stacked
 from tabletop.envs.hkk import encoders
 from tabletop.envs.hkk.encoders import ENCODERS, OWN_ROW, PLAY_AT, PLAY_FEATURES
 from tabletop.envs.hkk.engine import HkkGame, HkkState
+from tabletop.envs.hkk.zones import InPlay
 
 
 def fresh(state: HkkState, player: int, name: str) -> np.ndarray:
-    """``player``'s encoding of a copy of ``state`` (nothing remembered with it) with the
-    encoders' caches emptied."""
-    rows = encoders.pool_rows(state.game.pool)
-    rows.blocks.clear()
-    rows.packed.clear()
-    return ENCODERS[name].encode(state.clone(), player)
+    """``player``'s encoding of a copy of ``state`` (nothing remembered with it) by
+    encoders with nothing cached; the game's caches are put back after."""
+    game = state.game
+    kept = encoders.pool_rows(game)
+    del game.encoder_rows
+    try:
+        return ENCODERS[name].encode(state.clone(), player)
+    finally:
+        game.encoder_rows = kept
 
 
 def assert_same(state: HkkState, player: int, name: str) -> None:
@@ -90,3 +95,57 @@ def test_each_encoding_is_a_new_writable_array() -> None:
         assert first.flags.writeable
         first[...] = 7.0
         assert encoder.encode(state, 0).tobytes() == fresh(state, 0, name).tobytes()
+
+
+NEW_MARKS = {
+    "active": False, "area": "reserve", "host": None, "damage": 2, "poison": 1, "counters": 3,
+    "levels": 1, "regenerated": 1, "boost": (1, 2), "breathed": True,
+}  # fmt: skip
+"""A new value for every mark of a card in play: a mark added to ``zones.InPlay`` must be
+added here, and to what the encoders' caches are keyed by."""
+
+
+@pytest.mark.parametrize("card", ["Knight Errant", "Longsword"])
+@pytest.mark.parametrize("mark", sorted(set(InPlay.__slots__) - {"writes"}))
+def test_a_change_of_any_mark_is_read_anew(card: str, mark: str) -> None:
+    """Each mark, changed by hand, shows in both seats' encodings; the sword's change the
+    knight's figures too (it gives them while active and attached)."""
+    state = knight_position()
+    for player in (0, 1):
+        for name in ENCODERS:
+            ENCODERS[name].encode(state, player)
+    setattr(on_table(state, 0, card), mark, NEW_MARKS[mark])
+    for player in (0, 1):
+        for name in ENCODERS:
+            assert_same(state, player, name)
+
+
+def test_an_iid_holding_another_card_in_another_game_of_the_setup() -> None:
+    """Stacked positions of one game give iid 0 to different cards: no row is reused."""
+    wolf = stacked([{"guard": ["Stray Wolf"]}, {}])
+    golem = stacked([{"guard": ["Iron Golem"]}, {}])
+    assert wolf.tables[0][0].iid == golem.tables[0][0].iid
+    for state in (wolf, golem, wolf):
+        for player in (0, 1):
+            for name in ENCODERS:
+                assert_same(state, player, name)
+    rows = [ENCODERS["entity"].encode(state, 0)[OWN_ROW] for state in (wolf, golem)]
+    assert not np.array_equal(rows[0], rows[1])
+
+
+def test_a_copy_left_behind_is_encoded_as_it_stands() -> None:
+    """A copy made before moves, encoded between and after the original's encodings (the
+    last state encoded finds its view by the engine's counts; the copy may not)."""
+    game = HkkGame(decks=("stronghold", "venom"))
+    state = game.new_state(5)
+    rng = random.Random(5)
+    copies = []
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        if rng.random() < 0.1:
+            copies.append(state.clone())
+        for seen in (state, *copies[-2:]):
+            for name in ENCODERS:
+                assert_same(seen, rng.randrange(2), name)
+        state.apply(rng.choice(state.legal_actions()))
