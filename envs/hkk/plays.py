@@ -670,9 +670,8 @@ def dying(state: HkkState) -> list[InPlay]:
     lowered = figures.lowers_life(state)
     found = []
     for table in state.tables:
-        if not (lowered or any(map(_DAMAGE, table))
-                or min(map(_SECOND, map(_BOOST, table)), default=0) < 0):  # fmt: skip
-            continue  # nobody damaged or weakened here (scanned without a Python loop)
+        if not lowered and list(map(_HURT, table)).count(UNHURT) == len(table):
+            continue  # nobody damaged or boosted here (scanned without a Python loop)
         for e in table:
             if ((e.damage > 0 or lowered or e.boost[1] < 0) and e.area in figures.CREATURE_AREAS
                     and figures.remaining(state, e) <= 0):  # fmt: skip
@@ -680,11 +679,12 @@ def dying(state: HkkState) -> list[InPlay]:
     return found
 
 
+_HURT = operator.attrgetter("damage", "boost")
+UNHURT = (0, (0, 0))
+"""``_HURT`` of a card with no damage and no boost: most cards, most of the time."""
 _DAMAGE = operator.attrgetter("damage")
 _POISON = operator.attrgetter("poison")
 _AREA = operator.attrgetter("area")
-_BOOST = operator.attrgetter("boost")
-_SECOND = operator.itemgetter(1)
 
 
 def settle_damage(state: HkkState) -> None:

@@ -1,7 +1,8 @@
 """The engine's shortcuts change no rule: a window in which the quick look (``turns._may_act``)
 finds nothing for the player with priority offers only ``pass`` when the full list is built,
 at every window of random games of every packaged deck (the positions the engine passes
-through by itself included, not only those a player is asked about)."""
+through by itself included, not only those a player is asked about); and ``HkkState.settle``,
+which passes in such windows without building the list, plays as the kit's ``settle``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import random
 
 import pytest
 
+from tabletop.envs.core.engine import EngineState
 from tabletop.envs.hkk import turns
 from tabletop.envs.hkk.actions import PASS
 from tabletop.envs.hkk.cards import PACKAGED_DECKS
@@ -17,32 +19,31 @@ from tabletop.envs.hkk.engine import HkkGame, HkkState
 GAMES_PER_DECK = 4
 
 
-def _full_legal(
-    window: turns.Window, state: HkkState, monkeypatch: pytest.MonkeyPatch
-) -> list[int]:
+def _full_legal(state: HkkState, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The window's legal actions built in full, without the quick look."""
     with monkeypatch.context() as patch:
         patch.setattr(turns, "_may_act", lambda state, seat: True)
-        return window.legal(state)
+        return turns.PHASES[state.phase].legal(state)
 
 
 @pytest.mark.parametrize("deck", PACKAGED_DECKS)
 def test_a_window_the_quick_look_skips_offers_only_pass(
     deck: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    quick_legal = turns.Window.legal
+    quick_options = turns.window_options
     looks = {"skipped": 0, "built": 0}
 
-    def checked(window: turns.Window, state: HkkState) -> list[int]:
-        legal = quick_legal(window, state)
+    def checked(state: HkkState) -> list[int] | None:
+        legal = quick_options(state)
         if turns._may_act(state, state.priority):
             looks["built"] += 1
         else:
             looks["skipped"] += 1
-            assert _full_legal(window, state, monkeypatch) == [PASS] == legal
+            assert legal is None
+            assert _full_legal(state, monkeypatch) == [PASS]
         return legal
 
-    monkeypatch.setattr(turns.Window, "legal", checked)
+    monkeypatch.setattr(turns, "window_options", checked)
     game = HkkGame(decks=(deck, deck))
     rng = random.Random(7)
     for seed in range(GAMES_PER_DECK):
@@ -50,3 +51,23 @@ def test_a_window_the_quick_look_skips_offers_only_pass(
         while not state.is_terminal():
             state.apply(rng.choice(state.legal_actions()))
     assert looks["skipped"] > 0 and looks["built"] > 0, looks
+
+
+@pytest.mark.parametrize("deck", PACKAGED_DECKS)
+def test_the_engines_settle_plays_as_the_kits(deck: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = HkkGame(decks=(deck, deck))
+    rng = random.Random(3)
+    for seed in range(2):
+        state = game.new_state(seed)
+        while not state.is_terminal():
+            action = rng.choice(state.legal_actions())
+            kits = state.clone()
+            with monkeypatch.context() as patch:
+                patch.setattr(HkkState, "settle", EngineState.settle)
+                kits.apply(action)
+            state.apply(action)
+            assert (state.legal_actions(), state.plies, state.render()) == (
+                kits.legal_actions(),
+                kits.plies,
+                kits.render(),
+            )
