@@ -488,12 +488,16 @@ def _kept(cache: dict[Any, V], key: Any, value: V) -> V:
     return value
 
 
+POOL_ROWS = "encoder_rows"
+"""The key of the encoders' ``PoolRows`` in ``HkkGame.derived``."""
+
+
 def pool_rows(game: HkkGame) -> PoolRows:
-    """The ``PoolRows`` of ``game``, made at its first encoding and kept on the game (its
-    pool and so its rows never change; they go with the game)."""
-    rows: PoolRows | None = getattr(game, "encoder_rows", None)
+    """The ``PoolRows`` of ``game``, made at its first encoding and kept in its
+    ``derived`` (its pool and so its rows never change; they go with the game)."""
+    rows: PoolRows | None = game.derived.get(POOL_ROWS)
     if rows is None:
-        rows = game.encoder_rows = PoolRows(game.pool)  # type: ignore[attr-defined]
+        rows = game.derived[POOL_ROWS] = PoolRows(game.pool)
     return rows
 
 

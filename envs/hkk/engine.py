@@ -101,6 +101,9 @@ class HkkGame:
         self.cards = self.pool.cards
         self.facts = figures.pool_facts(self.cards)
         """What the pool's cards can ever do (``figures.PoolFacts``)."""
+        self.derived: dict[str, Any] = {}
+        """What other modules work out once from this match and keep with it (the encoders'
+        rows of the pool's cards): it lives and dies with the game and never changes it."""
 
     def help_text(self) -> str:
         return notation.HELP

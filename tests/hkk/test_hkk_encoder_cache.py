@@ -23,11 +23,11 @@ def fresh(state: HkkState, player: int, name: str) -> np.ndarray:
     encoders with nothing cached; the game's caches are put back after."""
     game = state.game
     kept = encoders.pool_rows(game)
-    del game.encoder_rows
+    del game.derived[encoders.POOL_ROWS]
     try:
         return ENCODERS[name].encode(state.clone(), player)
     finally:
-        game.encoder_rows = kept
+        game.derived[encoders.POOL_ROWS] = kept
 
 
 def assert_same(state: HkkState, player: int, name: str) -> None:
