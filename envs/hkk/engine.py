@@ -39,14 +39,13 @@ from tabletop.envs.core.cards.hidden import redeal
 from tabletop.envs.core.cards.phases import PhasedState
 from tabletop.envs.core.cards.zones import Table
 from tabletop.envs.core.engine import (
-    MAX_FORCED_MOVES,
     copy_generator,
     resample_consistent,
     shows_real_choice,
 )
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
 from tabletop.envs.hkk import figures, galetki, notation, plays, rendering, turns
-from tabletop.envs.hkk.actions import MAX_TABLE, NUM_ACTIONS, PASS
+from tabletop.envs.hkk.actions import MAX_TABLE, NUM_ACTIONS
 from tabletop.envs.hkk.cards import (
     PACKAGED_DECKS,
     Building,
@@ -65,7 +64,6 @@ from tabletop.envs.hkk.steps import (
     PREPARATION,
     SWAP,
     UPKEEP,
-    WINDOWS,
 )
 from tabletop.envs.hkk.zones import ZONES, InPlay, MarkWrites
 
@@ -267,38 +265,6 @@ class HkkState(PhasedState):
         if self.choice is not None:
             return self.choice.legal(self)
         return self.PHASES[self.phase].legal(self)
-
-    def settle(self) -> None:
-        """The kit's ``settle`` (``EngineState.settle``: every decision with a single option
-        taken, at most ``MAX_FORCED_MOVES`` in a row), with a window's forced pass taken
-        without building its list of one action: most forced moves are such passes (about
-        four a decision), found by the quick look that ``turns.Window.legal`` takes first
-        (``turns.window_options``)."""
-        for _ in range(MAX_FORCED_MOVES):
-            phase = self.phase
-            if phase == OVER:
-                self._legal = []
-                return
-            if self.choice is None and phase in WINDOWS:
-                legal = turns.window_options(self)
-                if legal is None:  # only pass
-                    self._legal = [PASS]
-                    self._do(PASS)
-                    continue
-            else:
-                legal = self._compute_legal()
-            self._legal = legal
-            if not legal:
-                self._no_legal_action()
-            elif len(legal) > 1:
-                return
-            else:
-                self._do(legal[0])
-        raise RuntimeError(
-            f"{self.game.name}: {MAX_FORCED_MOVES} forced moves in a row, the engine loops "
-            f"(last forced move {self.action_to_string(self._legal[0])!r}); position:\n"
-            f"{self.render()}"
-        )
 
     def _do(self, action: int) -> None:
         self.plies += 1

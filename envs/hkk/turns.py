@@ -304,8 +304,8 @@ class Window(Phase):
 
 def window_options(state: HkkState) -> list[int] | None:
     """``Window.legal``, or ``None`` when the quick look (``_may_act``) finds that the
-    player with priority has nothing but ``pass``: the engine then passes at once
-    (``HkkState.settle``), without the list of one action."""
+    player with priority has nothing but ``pass`` (the window then offers only ``pass``,
+    which the kit's ``settle`` takes at once)."""
     seat = state.priority
     if not _may_act(state, seat):
         return None

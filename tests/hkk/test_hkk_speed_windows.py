@@ -1,8 +1,7 @@
 """The engine's shortcuts change no rule: a window in which the quick look (``turns._may_act``)
 finds nothing for the player with priority offers only ``pass`` when the full list is built,
 at every window of random games of every packaged deck (the positions the engine passes
-through by itself included, not only those a player is asked about); and ``HkkState.settle``,
-which passes in such windows without building the list, plays as the kit's ``settle``."""
+through by itself included, not only those a player is asked about)."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ import random
 
 import pytest
 
-from tabletop.envs.core.engine import EngineState
 from tabletop.envs.hkk import turns
 from tabletop.envs.hkk.actions import PASS
 from tabletop.envs.hkk.cards import PACKAGED_DECKS
@@ -51,23 +49,3 @@ def test_a_window_the_quick_look_skips_offers_only_pass(
         while not state.is_terminal():
             state.apply(rng.choice(state.legal_actions()))
     assert looks["skipped"] > 0 and looks["built"] > 0, looks
-
-
-@pytest.mark.parametrize("deck", PACKAGED_DECKS)
-def test_the_engines_settle_plays_as_the_kits(deck: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    game = HkkGame(decks=(deck, deck))
-    rng = random.Random(3)
-    for seed in range(2):
-        state = game.new_state(seed)
-        while not state.is_terminal():
-            action = rng.choice(state.legal_actions())
-            kits = state.clone()
-            with monkeypatch.context() as patch:
-                patch.setattr(HkkState, "settle", EngineState.settle)
-                kits.apply(action)
-            state.apply(action)
-            assert (state.legal_actions(), state.plies, state.render()) == (
-                kits.legal_actions(),
-                kits.plies,
-                kits.render(),
-            )
