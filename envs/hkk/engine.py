@@ -38,11 +38,7 @@ from tabletop.envs.core.cards.chain import Chain
 from tabletop.envs.core.cards.hidden import redeal
 from tabletop.envs.core.cards.phases import PhasedState
 from tabletop.envs.core.cards.zones import Table
-from tabletop.envs.core.engine import (
-    copy_generator,
-    resample_consistent,
-    shows_real_choice,
-)
+from tabletop.envs.core.engine import copy_generator, resample_consistent, shows_real_choice
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
 from tabletop.envs.hkk import figures, galetki, notation, plays, rendering, turns
 from tabletop.envs.hkk.actions import MAX_TABLE, NUM_ACTIONS
@@ -57,14 +53,7 @@ from tabletop.envs.hkk.cards import (
     load_pool,
 )
 from tabletop.envs.hkk.combat import Fight
-from tabletop.envs.hkk.steps import (
-    COMBAT,
-    OVER,
-    PHASE_NAMES,
-    PREPARATION,
-    SWAP,
-    UPKEEP,
-)
+from tabletop.envs.hkk.steps import COMBAT, OVER, PHASE_NAMES, PREPARATION, SWAP, UPKEEP
 from tabletop.envs.hkk.zones import ZONES, InPlay, MarkWrites
 
 HAND_SIZE = 5  # HK-2.2

@@ -261,7 +261,16 @@ class Window(Phase):
         return state.priority
 
     def legal(self, state: HkkState) -> list[int]:
-        return window_options(state) or [PASS]
+        seat = state.priority
+        if not _may_act(state, seat):
+            return [PASS]
+        abilities, feeds, parts = _answers(state, seat)
+        legal = [PASS, *plays.card_plays(state, seat), *plays.ability_uses(state, seat, abilities)]
+        legal += [REGEN_BASE + p for p, e in enumerate(state.tables[seat][:MAX_TABLE])
+                  if e.damage and _can_regenerate(state, seat, e)]  # fmt: skip
+        if feeds or parts:  # (neither without its cards)
+            legal += {*galetki.feed_actions(state, seat), *galetki.shield_actions(state, seat)}
+        return sorted(legal)
 
     def apply(self, state: HkkState, action: int) -> None:
         if action == PASS:  # most actions in a window (no decoding needed)
@@ -300,22 +309,6 @@ class Window(Phase):
 
     def close(self, state: HkkState) -> None:
         CLOSERS[self.then](state)
-
-
-def window_options(state: HkkState) -> list[int] | None:
-    """``Window.legal``, or ``None`` when the quick look (``_may_act``) finds that the
-    player with priority has nothing but ``pass`` (the window then offers only ``pass``,
-    which the kit's ``settle`` takes at once)."""
-    seat = state.priority
-    if not _may_act(state, seat):
-        return None
-    abilities, feeds, parts = _answers(state, seat)
-    legal = [PASS, *plays.card_plays(state, seat), *plays.ability_uses(state, seat, abilities)]
-    legal += [REGEN_BASE + p for p, e in enumerate(state.tables[seat][:MAX_TABLE])
-              if e.damage and _can_regenerate(state, seat, e)]  # fmt: skip
-    if feeds or parts:  # (neither without its cards)
-        legal += {*galetki.feed_actions(state, seat), *galetki.shield_actions(state, seat)}
-    return sorted(legal)
 
 
 def _may_act(state: HkkState, seat: int) -> bool:

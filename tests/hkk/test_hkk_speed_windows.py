@@ -6,6 +6,7 @@ through by itself included, not only those a player is asked about)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -17,31 +18,35 @@ from tabletop.envs.hkk.engine import HkkGame, HkkState
 GAMES_PER_DECK = 4
 
 
-def _full_legal(state: HkkState, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def _full_legal(
+    legal: Callable[[turns.Window, HkkState], list[int]],
+    window: turns.Window,
+    state: HkkState,
+    monkeypatch: pytest.MonkeyPatch,
+) -> list[int]:
     """The window's legal actions built in full, without the quick look."""
     with monkeypatch.context() as patch:
         patch.setattr(turns, "_may_act", lambda state, seat: True)
-        return turns.PHASES[state.phase].legal(state)
+        return legal(window, state)
 
 
 @pytest.mark.parametrize("deck", PACKAGED_DECKS)
 def test_a_window_the_quick_look_skips_offers_only_pass(
     deck: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    quick_options = turns.window_options
+    quick_legal = turns.Window.legal
     looks = {"skipped": 0, "built": 0}
 
-    def checked(state: HkkState) -> list[int] | None:
-        legal = quick_options(state)
+    def checked(window: turns.Window, state: HkkState) -> list[int]:
+        legal = quick_legal(window, state)
         if turns._may_act(state, state.priority):
             looks["built"] += 1
         else:
             looks["skipped"] += 1
-            assert legal is None
-            assert _full_legal(state, monkeypatch) == [PASS]
+            assert _full_legal(quick_legal, window, state, monkeypatch) == [PASS] == legal
         return legal
 
-    monkeypatch.setattr(turns, "window_options", checked)
+    monkeypatch.setattr(turns.Window, "legal", checked)
     game = HkkGame(decks=(deck, deck))
     rng = random.Random(7)
     for seed in range(GAMES_PER_DECK):
