@@ -21,9 +21,10 @@ import numpy as np
 import torch
 from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.torch_layers import FlattenExtractor
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, FlattenExtractor
 
 from tabletop import envs
+from tabletop.agents.legal_actions import LegalActionsPolicy
 from tabletop.envs.core.aec import TabletopAEC
 from tabletop.envs.core.protocol import Encoder, Game, State
 
@@ -73,10 +74,38 @@ class NetworkSpec:
     """What rebuilds the network: hidden layers and activation (a ``torch.nn`` name)."""
 
     net_arch: list[int] | dict[str, list[int]]
+    """The actor's and the critic's own hidden layers (after the shared trunk)."""
     activation: str
+    shared: list[int] = field(default_factory=list)
+    """Hidden layers of a trunk that the actor and the critic share, before their own
+    layers. With a large observation the first layer is most of the arithmetic, and a
+    shared one is computed once instead of twice. Empty: no trunk (sb3's default)."""
 
     def policy_kwargs(self) -> dict[str, Any]:
-        return {"net_arch": self.net_arch, "activation_fn": getattr(torch.nn, self.activation)}
+        activation = getattr(torch.nn, self.activation)
+        kwargs: dict[str, Any] = {"net_arch": self.net_arch, "activation_fn": activation}
+        if self.shared:
+            kwargs["features_extractor_class"] = SharedTrunk
+            kwargs["features_extractor_kwargs"] = {"layers": self.shared, "activation": activation}
+        return kwargs
+
+
+class SharedTrunk(BaseFeaturesExtractor):
+    """The hidden layers the actor and the critic share (``NetworkSpec.shared``)."""
+
+    def __init__(
+        self, observation_space: spaces.Box, layers: list[int], activation: type[torch.nn.Module]
+    ) -> None:
+        super().__init__(observation_space, layers[-1])
+        modules: list[torch.nn.Module] = [torch.nn.Flatten()]
+        inputs = int(np.prod(observation_space.shape))
+        for units in layers:
+            modules += [torch.nn.Linear(inputs, units), activation()]
+            inputs = units
+        self.net = torch.nn.Sequential(*modules)
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        return self.net(observations)
 
 
 def env_metadata(
@@ -114,7 +143,7 @@ def _metadata_for(
 def new_policy(metadata: PolicyMetadata, network: NetworkSpec) -> MaskableActorCriticPolicy:
     """An untrained network of ``network``'s shape for ``metadata``'s spaces."""
     observation_space = spaces.Box(-np.inf, np.inf, metadata.observation_shape, np.float32)
-    return MaskableActorCriticPolicy(
+    return LegalActionsPolicy(
         observation_space,
         spaces.Discrete(metadata.num_actions),
         lr_schedule=lambda _progress: 0.0,
@@ -219,40 +248,58 @@ NUMPY_ACTIVATIONS: dict[type[torch.nn.Module], Callable[[np.ndarray], np.ndarray
 Layer = tuple[np.ndarray, np.ndarray, Callable[[np.ndarray], np.ndarray] | None]
 
 
+def _numpy(parameter: torch.Tensor) -> np.ndarray:
+    return parameter.detach().cpu().numpy().copy()
+
+
 class NumpyActor:
-    """The policy head's forward pass (features, actor layers, action logits) in numpy.
+    """The policy head's forward pass (trunk, actor layers, action logits) in numpy.
 
     Opponents and evaluation ask for one move at a time, where torch spends most of its
     time in per-call overhead: the same float32 arithmetic in numpy is several times faster.
+    Only the asked actions' rows of the output layer are multiplied out: a game may have
+    thousands of action ids and a few legal ones.
     """
 
-    def __init__(self, layers: list[Layer]) -> None:
-        self.layers = layers
-        """(weight as inputs x outputs, bias, activation after it or None) per linear layer."""
+    def __init__(self, hidden: list[Layer], output: tuple[np.ndarray, np.ndarray]) -> None:
+        self.hidden = hidden
+        """(weight as inputs x outputs, bias, activation after it or None) per hidden layer."""
+        self.output = output
+        """The output layer's weight (a row per action) and bias."""
 
     @classmethod
     def of(cls, policy: MaskableActorCriticPolicy) -> NumpyActor | None:
         """The numpy twin of ``policy``'s actor, or None if it has a layer numpy lacks."""
-        if not isinstance(policy.pi_features_extractor, FlattenExtractor):
+        extractor = policy.pi_features_extractor
+        if isinstance(extractor, SharedTrunk):
+            trunk = [module for module in extractor.net if not isinstance(module, torch.nn.Flatten)]
+        elif isinstance(extractor, FlattenExtractor):
+            trunk = []
+        else:
             return None
         layers: list[list[Any]] = []
-        for module in [*policy.mlp_extractor.policy_net, policy.action_net]:
+        for module in [*trunk, *policy.mlp_extractor.policy_net]:
             if isinstance(module, torch.nn.Linear):
-                weight = module.weight.detach().cpu().numpy().T.copy()
-                layers.append([weight, module.bias.detach().cpu().numpy().copy(), None])
+                layers.append([_numpy(module.weight).T.copy(), _numpy(module.bias), None])
             elif type(module) in NUMPY_ACTIVATIONS and layers and layers[-1][2] is None:
                 layers[-1][2] = NUMPY_ACTIVATIONS[type(module)]
             else:
                 return None
-        return cls([(weight, bias, activation) for weight, bias, activation in layers])
+        head = policy.action_net
+        output = (_numpy(head.weight), _numpy(head.bias))
+        return cls([(weight, bias, activation) for weight, bias, activation in layers], output)
 
-    def logits(self, observation: np.ndarray) -> np.ndarray:
+    def logits(self, observation: np.ndarray, actions: np.ndarray | None = None) -> np.ndarray:
+        """The logits of ``actions`` (ids, in their order), or of every action."""
         x = np.asarray(observation, np.float32).reshape(-1)
-        for weight, bias, activation in self.layers:
+        for weight, bias, activation in self.hidden:
             x = x @ weight + bias
             if activation is not None:
                 x = activation(x)
-        return x
+        weight, bias = self.output
+        if actions is None:
+            return weight @ x + bias
+        return weight[actions] @ x + bias[actions]
 
 
 class PolicyAgent:
@@ -287,9 +334,8 @@ class PolicyAgent:
 
     def act(self, state: State, player: int) -> int:
         self._check_game(state.game)
-        legal = state.legal_actions()
-        logits = self.action_logits(self.encoder.encode(state, player))
-        legal_logits = logits[legal]
+        legal = np.asarray(state.legal_actions())
+        legal_logits = self.action_logits(self.encoder.encode(state, player), legal)
         if self.deterministic:
             return int(legal[int(np.argmax(legal_logits))])
         # Sampled by inverse CDF: Generator.choice(p=...) checks p at a cost of a whole move.
@@ -297,15 +343,19 @@ class PolicyAgent:
         index = np.searchsorted(cumulative, self._rng.random() * cumulative[-1], side="right")
         return int(legal[min(int(index), len(legal) - 1)])
 
-    def action_logits(self, observation: np.ndarray) -> np.ndarray:
-        """The policy head's unmasked logits for one observation (numpy when it can)."""
+    def action_logits(
+        self, observation: np.ndarray, actions: np.ndarray | None = None
+    ) -> np.ndarray:
+        """The policy head's unmasked logits for one observation, of ``actions`` (ids) or of
+        every action (numpy when it can)."""
         if self._actor is not None:
-            return self._actor.logits(observation)
+            return self._actor.logits(observation, actions)
         with torch.no_grad():
             obs = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
             features = self.policy.extract_features(obs, self.policy.pi_features_extractor)
             latent = self.policy.mlp_extractor.forward_actor(features)
-            return self.policy.action_net(latent)[0].numpy()
+            logits = self.policy.action_net(latent)[0].numpy()
+        return logits if actions is None else logits[actions]
 
     def _check_game(self, game: Game) -> None:
         """Refuse a game whose observations or actions differ from the training env's."""

@@ -17,6 +17,7 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecEnv
 
+from tabletop.agents.legal_actions import LegalActionsPolicy
 from tabletop.agents.policy import NetworkSpec
 from tabletop.training.bench import interleaved_rounds
 from tabletop.training.results import Spread, ratio_spread
@@ -70,7 +71,7 @@ def make_zero_cost_env(settings: TrainSettings, seed: int, single_thread: bool) 
 def training_steps_per_second(settings: TrainSettings, vec_env: VecEnv) -> float:
     """Steps/s of ``settings.steps`` steps of MaskablePPO on ``vec_env`` (model built first)."""
     model = MaskablePPO(
-        "MlpPolicy",
+        LegalActionsPolicy,
         vec_env,
         seed=settings.seed,
         device="cpu",

@@ -24,6 +24,7 @@ from tqdm import tqdm
 
 from tabletop import envs
 from tabletop.agents import make_agent
+from tabletop.agents.legal_actions import LegalActionsPolicy
 from tabletop.agents.outcome import DRAW, WIN
 from tabletop.agents.policy import (
     NetworkSpec,
@@ -211,7 +212,7 @@ class Trainer:
 
     def _new_model(self) -> MaskablePPO:
         return MaskablePPO(
-            "MlpPolicy",
+            LegalActionsPolicy,
             self.vec_env,
             seed=self.settings.seed,
             device="cpu",
