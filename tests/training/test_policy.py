@@ -204,3 +204,40 @@ def test_a_pickled_agent_rebuilds_its_numpy_forward_pass(tmp_path: Path) -> None
     state = envs.make_game("kaleva").new_state(seed=1)
     observation = agent.encoder.encode(state, state.current_player)
     np.testing.assert_array_equal(copy.action_logits(observation), agent.action_logits(observation))
+
+
+SHARED = NetworkSpec(net_arch=[16], activation="ReLU", shared=[32])
+
+
+def test_a_shared_trunk_saves_loads_and_runs_in_numpy(tmp_path: Path) -> None:
+    env = envs.make("kaleva")
+    metadata = env_metadata(env)
+    torch.manual_seed(2)
+    policy = new_policy(metadata, SHARED)
+    assert sum(isinstance(m, torch.nn.Linear) for m in policy.features_extractor.modules()) == 1
+    save_policy(tmp_path / "p.pt", policy, metadata, SHARED)
+    loaded = load_agent(tmp_path / "p.pt")
+    assert loaded.network == SHARED and loaded._actor is not None
+    state = envs.make_game("kaleva").new_state(seed=4)
+    observation = loaded.encoder.encode(state, state.current_player)
+    expected = torch_logits(PolicyAgent(policy, metadata, SHARED, loaded.encoder), observation)
+    np.testing.assert_allclose(loaded.action_logits(observation), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_a_file_without_a_trunk_entry_loads_as_no_trunk(tmp_path: Path) -> None:
+    """Files written before ``NetworkSpec.shared`` existed."""
+    path, _ = saved_policy(tmp_path / "p.pt", "kaleva")
+    payload = torch.load(path, weights_only=True)
+    del payload["network"]["shared"]
+    torch.save(payload, path)
+    assert read_policy_file(path)[1] == TINY
+
+
+def test_the_logits_of_some_actions_are_those_of_all_actions_picked(tmp_path: Path) -> None:
+    _, agent = saved_policy(tmp_path / "p.pt", "kaleva")
+    state = envs.make_game("kaleva").new_state(seed=5)
+    observation = agent.encoder.encode(state, state.current_player)
+    legal = np.asarray(state.legal_actions())
+    np.testing.assert_allclose(
+        agent.action_logits(observation, legal), agent.action_logits(observation)[legal], rtol=1e-6
+    )
