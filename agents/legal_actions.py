@@ -12,11 +12,16 @@ in float32 there. Only the legal actions' rows of ``action_net`` are multiplied 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+ActionScores = Callable[[torch.Tensor, torch.Tensor | None], torch.Tensor]
+"""(actor latent, action ids (rows, n) or None) -> the logits of those actions (rows, n), or
+of every action of the space (rows, actions) for None."""
 
 _FILLER_LOGIT = -1e30
 """The logit of a padding slot (rows have different numbers of legal actions): its
@@ -32,9 +37,9 @@ class LegalActionsDistribution:
     legal.
     """
 
-    def __init__(self, latent: torch.Tensor, action_net: torch.nn.Linear) -> None:
+    def __init__(self, latent: torch.Tensor, scores: ActionScores) -> None:
         self._latent = latent
-        self._action_net = action_net
+        self._scores = scores
         self._legal = torch.empty(0, dtype=torch.long)
         """(rows, width) action ids; a row's legal actions first, padding after them."""
         self._valid = torch.empty(0, dtype=torch.bool)
@@ -45,17 +50,14 @@ class LegalActionsDistribution:
     def apply_masking(self, masks: np.ndarray | torch.Tensor | None) -> None:
         rows = self._latent.shape[0]
         if masks is None:
-            logits = self._action_net(self._latent)
+            logits = self._scores(self._latent, None)
             self._legal = torch.arange(logits.shape[1]).expand(rows, -1)
             self._valid = torch.ones_like(self._legal, dtype=torch.bool)
             self._log_probs = torch.log_softmax(logits, dim=1)
             return
         mask = torch.as_tensor(masks, dtype=torch.bool).reshape(rows, -1)
         self._legal, self._valid = _legal_slots(mask)
-        weight = self._action_net.weight[self._legal]
-        logits = (
-            torch.einsum("rwh,rh->rw", weight, self._latent) + self._action_net.bias[self._legal]
-        )
+        logits = self._scores(self._latent, self._legal)
         self._log_probs = torch.log_softmax(logits.masked_fill(~self._valid, _FILLER_LOGIT), 1)
 
     def _slot_log_probs(self) -> torch.Tensor:
@@ -114,4 +116,12 @@ class LegalActionsPolicy(MaskableActorCriticPolicy):
     """sb3-contrib's maskable actor-critic with ``LegalActionsDistribution``."""
 
     def _get_action_dist_from_latent(self, latent_pi: torch.Tensor) -> Any:
-        return LegalActionsDistribution(latent_pi, self.action_net)
+        return LegalActionsDistribution(latent_pi, self.action_scores)
+
+    def action_scores(self, latent: torch.Tensor, actions: torch.Tensor | None) -> torch.Tensor:
+        """The logits of ``actions`` (ids, a row of them per latent row), or of every
+        action: only the asked actions' rows of ``action_net`` are multiplied out."""
+        if actions is None:
+            return self.action_net(latent)
+        weight = self.action_net.weight[actions]
+        return torch.einsum("rwh,rh->rw", weight, latent) + self.action_net.bias[actions]

@@ -25,8 +25,10 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, Flatten
 
 from tabletop import envs
 from tabletop.agents.legal_actions import LegalActionsPolicy
+from tabletop.agents.pointer import PointerPolicy
 from tabletop.envs.core.aec import TabletopAEC
 from tabletop.envs.core.protocol import Encoder, Game, State
+from tabletop.envs.core.structure import ActionStructure
 
 FILE_FORMAT = "tabletop-policy"
 FORMAT_VERSION = 1
@@ -80,10 +82,24 @@ class NetworkSpec:
     """Hidden layers of a trunk that the actor and the critic share, before their own
     layers. With a large observation the first layer is most of the arithmetic, and a
     shared one is computed once instead of twice. Empty: no trunk (sb3's default)."""
+    rows: list[int] = field(default_factory=list)
+    """Layers of a card-row embedding. Non-empty: the actor scores each legal action from
+    the rows it names (``agents.pointer``), which needs the game's action structure for the
+    encoder; ``shared`` are then the context's layers and ``net_arch`` the scorer's and the
+    critic's. Empty: one output per action id."""
 
-    def policy_kwargs(self) -> dict[str, Any]:
+    def policy_class(self) -> type[LegalActionsPolicy]:
+        return PointerPolicy if self.rows else LegalActionsPolicy
+
+    def policy_kwargs(self, structure: ActionStructure | None = None) -> dict[str, Any]:
+        """Keyword arguments of ``policy_class()``; a pointer network needs ``structure``."""
         activation = getattr(torch.nn, self.activation)
         kwargs: dict[str, Any] = {"net_arch": self.net_arch, "activation_fn": activation}
+        if self.rows:
+            if structure is None:
+                raise ValueError("a network with row layers needs the game's action structure")
+            return {**kwargs, "structure": structure, "row_layers": self.rows,
+                    "shared_layers": self.shared}  # fmt: skip
         if self.shared:
             kwargs["features_extractor_class"] = SharedTrunk
             kwargs["features_extractor_kwargs"] = {"layers": self.shared, "activation": activation}
@@ -143,12 +159,35 @@ def _metadata_for(
 def new_policy(metadata: PolicyMetadata, network: NetworkSpec) -> MaskableActorCriticPolicy:
     """An untrained network of ``network``'s shape for ``metadata``'s spaces."""
     observation_space = spaces.Box(-np.inf, np.inf, metadata.observation_shape, np.float32)
-    return LegalActionsPolicy(
+    structure = None
+    if network.rows:
+        game = envs.spec(metadata.game).new_game(**metadata.game_options)
+        structure = action_structure(game, metadata.encoder)
+    return network.policy_class()(
         observation_space,
         spaces.Discrete(metadata.num_actions),
         lr_schedule=lambda _progress: 0.0,
-        **network.policy_kwargs(),
+        **network.policy_kwargs(structure),
     )
+
+
+def action_structure(game: Game, encoder: str) -> ActionStructure:
+    """The rows each action of ``game`` names in encoder ``encoder``'s observation."""
+    offered = envs.spec(game.name).action_structures
+    if encoder not in offered:
+        raise ValueError(
+            f"{game.name} offers no action structure for encoder {encoder!r} (a network "
+            f"with row layers needs one): it offers one for {sorted(offered) or 'none'}"
+        )
+    return offered[encoder](game)
+
+
+def training_policy(
+    network: NetworkSpec, game: Game, encoder: str
+) -> tuple[type[LegalActionsPolicy], dict[str, Any]]:
+    """The policy class and its keyword arguments for training ``network`` on ``game``."""
+    structure = action_structure(game, encoder) if network.rows else None
+    return network.policy_class(), network.policy_kwargs(structure)
 
 
 def save_policy(
@@ -269,7 +308,10 @@ class NumpyActor:
 
     @classmethod
     def of(cls, policy: MaskableActorCriticPolicy) -> NumpyActor | None:
-        """The numpy twin of ``policy``'s actor, or None if it has a layer numpy lacks."""
+        """The numpy twin of ``policy``'s actor, or None if it has a layer numpy lacks or
+        is not one output per action."""
+        if not isinstance(policy.action_net, torch.nn.Linear):
+            return None
         extractor = policy.pi_features_extractor
         if isinstance(extractor, SharedTrunk):
             trunk = [module for module in extractor.net if not isinstance(module, torch.nn.Flatten)]
@@ -354,8 +396,8 @@ class PolicyAgent:
             obs = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
             features = self.policy.extract_features(obs, self.policy.pi_features_extractor)
             latent = self.policy.mlp_extractor.forward_actor(features)
-            logits = self.policy.action_net(latent)[0].numpy()
-        return logits if actions is None else logits[actions]
+            asked = None if actions is None else torch.as_tensor(actions).reshape(1, -1)
+            return self.policy.action_scores(latent, asked)[0].numpy()
 
     def _check_game(self, game: Game) -> None:
         """Refuse a game whose observations or actions differ from the training env's."""

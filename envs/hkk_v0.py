@@ -28,6 +28,7 @@ from tabletop.envs.hkk.encoders import ENCODERS
 from tabletop.envs.hkk.engine import DEFAULT_PLY_LIMIT, HkkGame
 from tabletop.envs.hkk.evaluation import evaluate
 from tabletop.envs.hkk.heuristic import HkkHeuristic
+from tabletop.envs.hkk.structure import flat_structure
 
 SPEC = GameSpec(
     name="hkk",
@@ -56,6 +57,7 @@ SPEC = GameSpec(
     metadata_of=card_data_metadata,
     decks=PACKAGED_DECKS,
     evaluate=evaluate,
+    action_structures={"flat": flat_structure},
 )
 
 raw_env, env = env_constructors(SPEC)

@@ -17,8 +17,8 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecEnv
 
-from tabletop.agents.legal_actions import LegalActionsPolicy
-from tabletop.agents.policy import NetworkSpec
+from tabletop import envs
+from tabletop.agents.policy import NetworkSpec, training_policy
 from tabletop.training.bench import interleaved_rounds
 from tabletop.training.results import Spread, ratio_spread
 from tabletop.training.runs import TrainSettings
@@ -70,12 +70,11 @@ def make_zero_cost_env(settings: TrainSettings, seed: int, single_thread: bool) 
 
 def training_steps_per_second(settings: TrainSettings, vec_env: VecEnv) -> float:
     """Steps/s of ``settings.steps`` steps of MaskablePPO on ``vec_env`` (model built first)."""
+    raw = envs.make(settings.game, **settings.env_options).unwrapped
+    network = NetworkSpec(**settings.network)
+    policy_class, policy_kwargs = training_policy(network, raw.game, raw.encoder.name)
     model = MaskablePPO(
-        LegalActionsPolicy,
-        vec_env,
-        seed=settings.seed,
-        device="cpu",
-        policy_kwargs=NetworkSpec(**settings.network).policy_kwargs(),
+        policy_class, vec_env, seed=settings.seed, device="cpu", policy_kwargs=policy_kwargs,
         **settings.ppo,
     )
     start = time.perf_counter()

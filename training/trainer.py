@@ -24,7 +24,6 @@ from tqdm import tqdm
 
 from tabletop import envs
 from tabletop.agents import make_agent
-from tabletop.agents.legal_actions import LegalActionsPolicy
 from tabletop.agents.outcome import DRAW, WIN
 from tabletop.agents.policy import (
     NetworkSpec,
@@ -34,6 +33,7 @@ from tabletop.agents.policy import (
     load_agent,
     new_policy,
     save_policy,
+    training_policy,
 )
 from tabletop.training.evaluate import (
     TeamResult,
@@ -200,6 +200,7 @@ class Trainer:
         self.network = NetworkSpec(**settings.network)
         probe = envs.make(settings.game, **settings.env_options)
         self.encoder = probe.unwrapped.encoder
+        self.game = probe.unwrapped.game
         self.metadata = env_metadata(probe, seed=settings.seed, game_options=settings.env_options)
         self.info = self._read_checkpoint_info() if resume else CheckpointInfo()
         self.vec_env = make_vec_env(settings, settings.seed + self.info.steps)
@@ -211,13 +212,14 @@ class Trainer:
             self._restore_snapshots()
 
     def _new_model(self) -> MaskablePPO:
+        policy_class, policy_kwargs = training_policy(self.network, self.game, self.encoder.name)
         return MaskablePPO(
-            LegalActionsPolicy,
+            policy_class,
             self.vec_env,
             seed=self.settings.seed,
             device="cpu",
             tensorboard_log=str(self.out / TENSORBOARD),
-            policy_kwargs=self.network.policy_kwargs(),
+            policy_kwargs=policy_kwargs,
             **self.settings.ppo,
         )
 
