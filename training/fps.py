@@ -74,7 +74,11 @@ def training_steps_per_second(settings: TrainSettings, vec_env: VecEnv) -> float
     network = NetworkSpec(**settings.network)
     policy_class, policy_kwargs = training_policy(network, raw.game, raw.encoder.name)
     model = MaskablePPO(
-        policy_class, vec_env, seed=settings.seed, device="cpu", policy_kwargs=policy_kwargs,
+        policy_class,
+        vec_env,
+        seed=settings.seed,
+        device="cpu",
+        policy_kwargs=policy_kwargs,
         **settings.ppo,
     )
     start = time.perf_counter()

@@ -105,9 +105,7 @@ class GameSpec:
     cut-off rollouts with it. It may read the whole state: search evaluates determinizations,
     which hold only what the searching seat may know or a re-deal of it. None: no evaluation,
     and search must play its rollouts out."""
-    action_structures: Mapping[str, Callable[[Game], ActionStructure]] = field(
-        default_factory=dict
-    )
+    action_structures: Mapping[str, Callable[[Game], ActionStructure]] = field(default_factory=dict)
     """Encoder name -> the rows each action names in that encoder's observation of a game
     (``envs.core.structure``), for the encoders that lay cards out as rows; a policy that
     scores actions from their rows (``NetworkSpec.rows``) needs one."""
