@@ -19,8 +19,9 @@ pass, pay                     none                       none
 
 A ref to a card in the discard pile names no row (discarded cards are counted, not laid
 out). The features say the rest: the action's kind, the ability number, the breath
-amount / 10, the kind of ref (none, own, enemy, discard, the player) and the discard
-card's number / 24.
+amount / 10, the kind of ref (none, own, enemy, discard, the player), the discard
+card's number / 24, and each named row's slot or table position / 24 (the rows do not say
+where they are, and a player's tie-breaks may).
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ FEATURES = (
     "breath amount / 10",
     *(f"ref {kind}" for kind in REF_KINDS),
     "discard number / 24",
+    "first row's position / 24",
+    "second row's position / 24",
 )
 NO_ROW = CARD_ROWS
 ONE_ROW_KINDS = ("sacrifice", "guard", "reserve", "direct", "regenerate")
@@ -76,8 +79,19 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
         for name, value in named_features.items():
             features[action, FEATURES.index(name)] = value
         features[action, FEATURES.index(f"kind {kind}")] = 1.0
+        for which, row in zip(("first", "second"), rows[action], strict=True):
+            features[action, FEATURES.index(f"{which} row's position / 24")] = _position(row)
     rows.flags.writeable = features.flags.writeable = False
     return rows, features
+
+
+def _position(row: int) -> float:
+    """A named row's slot or table position within its block (0 for none): the rows
+    themselves do not say where they are, and a player's tie-breaks may."""
+    if row == NO_ROW:
+        return 0.0
+    first = max(start for start in (HAND_ROW, OWN_ROW, ENEMY_ROW) if start <= row)
+    return (row - first) / actions.MAX_TABLE
 
 
 def _named(kind: str, fields: tuple[int, ...]) -> tuple[tuple[int, int], dict[str, float]]:

@@ -75,6 +75,8 @@ def test_rows_and_features_of_each_kind_of_action() -> None:
     play = actions.play_action(3, actions.enemy_ref(5))
     assert list(rows[play]) == [encoders.HAND_ROW + 3, encoders.ENEMY_ROW + 5]
     assert feature(play, "ref enemy") == 1.0
+    assert feature(play, "first row's position / 24") == pytest.approx(3 / 24)
+    assert feature(play, "second row's position / 24") == pytest.approx(5 / 24)
     activate = actions.activate_action(2, 1, actions.own_ref(4))
     assert list(rows[activate]) == [encoders.OWN_ROW + 2, encoders.OWN_ROW + 4]
     assert feature(activate, "ability 1") == 1.0
