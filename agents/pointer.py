@@ -41,7 +41,7 @@ ALL_ACTIONS_CHUNK = 1024
 whole action space times the scorer's input would not fit in memory at once."""
 
 
-def layers(inputs: int, sizes: list[int], activation: type[nn.Module]) -> nn.Sequential:
+def dense_layers(inputs: int, sizes: list[int], activation: type[nn.Module]) -> nn.Sequential:
     """Linear layers of ``sizes``, each followed by ``activation``; none for ``[]``."""
     modules: list[nn.Module] = []
     for size in sizes:
@@ -64,12 +64,12 @@ class PointerExtractor(nn.Module):
     ) -> None:  # fmt: skip
         super().__init__()
         self.structure = structure
-        self.row_net = layers(structure.row_width, row_layers, activation)
+        self.row_net = dense_layers(structure.row_width, row_layers, activation)
         self.row_dim = _width(structure.row_width, row_layers)
         outside = structure.observation_size - structure.rows * structure.row_width
-        self.context_net = layers(outside + self.row_dim, shared_layers, activation)
+        self.context_net = dense_layers(outside + self.row_dim, shared_layers, activation)
         self.context_dim = _width(outside + self.row_dim, shared_layers)
-        self.critic_net = layers(self.context_dim, critic_layers, activation)
+        self.critic_net = dense_layers(self.context_dim, critic_layers, activation)
         self.latent_dim_pi = self.context_dim + structure.rows * self.row_dim
         self.latent_dim_vf = _width(self.context_dim, critic_layers)
 
@@ -109,7 +109,7 @@ class ActionScorer(nn.Module):
         self.register_buffer("action_features", torch.tensor(structure.action_features),
                              False)  # fmt: skip
         inputs = context_dim + NAMED_ROWS * row_dim + structure.action_features.shape[1]
-        self.hidden = layers(inputs, hidden, activation)
+        self.hidden = dense_layers(inputs, hidden, activation)
         self.out = nn.Linear(_width(inputs, hidden), 1)
 
     def forward(self, latent: torch.Tensor, actions: torch.Tensor | None) -> torch.Tensor:

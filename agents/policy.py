@@ -25,7 +25,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, Flatten
 
 from tabletop import envs
 from tabletop.agents.legal_actions import LegalActionsPolicy
-from tabletop.agents.pointer import PointerPolicy
+from tabletop.agents.pointer import PointerPolicy, dense_layers
 from tabletop.envs.core.aec import TabletopAEC
 from tabletop.envs.core.protocol import Encoder, Game, State
 from tabletop.envs.core.structure import ActionStructure
@@ -113,12 +113,8 @@ class SharedTrunk(BaseFeaturesExtractor):
         self, observation_space: spaces.Box, layers: list[int], activation: type[torch.nn.Module]
     ) -> None:
         super().__init__(observation_space, layers[-1])
-        modules: list[torch.nn.Module] = [torch.nn.Flatten()]
-        inputs = int(np.prod(observation_space.shape))
-        for units in layers:
-            modules += [torch.nn.Linear(inputs, units), activation()]
-            inputs = units
-        self.net = torch.nn.Sequential(*modules)
+        hidden = dense_layers(int(np.prod(observation_space.shape)), layers, activation)
+        self.net = torch.nn.Sequential(torch.nn.Flatten(), *hidden)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         return self.net(observations)
