@@ -21,6 +21,8 @@ from tabletop.agents.policy import (
     save_policy,
 )
 from tabletop.envs.core.structure import ActionStructure
+from tabletop.training.runs import TrainSettings
+from tabletop.training.trainer import Trainer
 
 BEFORE, ROWS, WIDTH, AFTER = 3, 4, 5, 2
 SIZE = BEFORE + ROWS * WIDTH + AFTER
@@ -138,3 +140,28 @@ def test_an_hkk_pointer_policy_saves_loads_and_plays_legal_moves(tmp_path) -> No
         )  # fmt: skip
         assert loaded.act(state, seat) in legal
         state.apply(int(generator.choice(legal)))
+
+
+def test_a_pointer_network_trains_checkpoints_and_resumes(tmp_path) -> None:
+    """MaskablePPO trains the pointer policy; the checkpoint resumes as the same network
+    with the same weights (its structure comes back with the model's settings)."""
+    tiny = {
+        "envs": 1,
+        "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1},
+        "network": {"net_arch": [16], "shared": [16], "rows": [8]},
+        "selfplay": {"snapshot_every": 64},
+        "run": {"checkpoint_every": 64, "eval_every": 128, "eval_games": 2},
+        "imitation": {"games": 0},
+    }
+    out = tmp_path / "run"
+    first = Trainer(TrainSettings.from_config("hkk", out=str(out), steps=128, overrides=tiny),
+                    resume=False, progress=False)  # fmt: skip
+    first.run()
+    trained = {key: value.clone() for key, value in first.model.policy.state_dict().items()}
+    settings = TrainSettings.from_config("hkk", out=str(out), steps=192, overrides=tiny)
+    resumed = Trainer(settings, resume=True, progress=False)
+    assert isinstance(resumed.model.policy, PointerPolicy)
+    for key, value in resumed.model.policy.state_dict().items():
+        torch.testing.assert_close(value, trained[key])
+    assert resumed.run().steps == 192
+    assert isinstance(load_agent(out / "last_policy.pt").policy, PointerPolicy)
