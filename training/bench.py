@@ -11,7 +11,8 @@ mean of each numeric State.stats() figure; for a competitive game (its spec's
 payoffs are not identical) instead one heuristic seat against random seats, the heuristic's
 seat rotating from game to game: its win, draw and loss rates, each with a 95% Wilson
 interval; (d) ISMCTS iterations/s (random rollouts) searching at the decisions of random
-games.
+games; (e) with ``--parts``, where a move of the wrapped env's loop spends its time
+(``last()``, the agent's scan of the mask, ``step()``) beside connect_four_v3's.
 
 Speeds are wall-clock figures of this machine, meant for comparison, never for asserting.
 Other jobs on the machine slow whatever runs at the same time, so every speed of a setting,
@@ -25,12 +26,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pettingzoo
@@ -68,6 +70,13 @@ one seat (rotating over the games), the opponent kind every other seat."""
 
 SPEED_ROUNDS = 5
 """Default number of interleaved rounds over which each speed figure is measured."""
+
+MOVE_PARTS = ("last()", "mask scan", "step()")
+"""The parts of a move of the AEC loop (``aec_move_parts``): the observation and its mask,
+the agent's pick of a random legal action from the mask, the transition."""
+
+PARTS_REFERENCE = "connect_four_v3"
+"""The reference env whose move parts ``--parts`` measures beside ours."""
 
 ENV_KINDS = ("wrapped", "raw")
 """``wrapped``: the env as ``env()`` or ``pettingzoo.make`` returns it; ``raw``: its
@@ -135,6 +144,9 @@ class GameResult:
     play: list[PlayResult]
     matches: list[MatchResult] = field(default_factory=list)
     """Filled for competitive games, whose ``play`` (team results) stays empty."""
+    move_parts: dict[str, dict[str, float]] = field(default_factory=dict)
+    """With ``--parts``: ``env`` (ours, wrapped) and ``PARTS_REFERENCE`` -> part of
+    ``MOVE_PARTS`` -> median microseconds a move over the rounds."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -160,6 +172,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of games and agents")
     parser.add_argument("--json", metavar="PATH", help="also save the figures as JSON")
+    parser.add_argument(
+        "--parts",
+        action="store_true",
+        help=f"also time the parts of a move of the wrapped env ({', '.join(MOVE_PARTS)}) "
+        f"beside {PARTS_REFERENCE}'s, in interleaved rounds",
+    )
 
 
 def _positive_int(text: str) -> int:
@@ -180,6 +198,9 @@ def run(args: argparse.Namespace) -> int:
     print(_engine_table(results))
     print()
     print(_env_table(results, reference))
+    if args.parts:
+        print()
+        print(_parts_table(results))
     if any(r.play for r in results):
         print()
         print(_play_table(results))
@@ -255,13 +276,14 @@ def _env_moves_per_second(make_env: Callable[[], AECEnv], seconds: float, seed: 
     return aec_moves_per_second(make_env(), seconds, seed)
 
 
-def interleaved_rounds(
-    measures: dict[str, Callable[[], float]], rounds: int
-) -> dict[str, list[float]]:
+T = TypeVar("T")
+
+
+def interleaved_rounds(measures: dict[str, Callable[[], T]], rounds: int) -> dict[str, list[T]]:
     """Each measure once per round, the order reversed every other round (A B C, C B A,
     A B C, ...) so that no figure always runs first, or always right after another;
     name -> its value in each round."""
-    values: dict[str, list[float]] = {name: [] for name in measures}
+    values: dict[str, list[T]] = {name: [] for name in measures}
     order = list(measures)
     for round_index in range(rounds):
         for name in order if round_index % 2 == 0 else reversed(order):
@@ -298,7 +320,32 @@ def _measure_setting(name: str, options: dict[str, Any], args: argparse.Namespac
         ]
         if competitive
         else [],
+        move_parts=move_parts(module, options, args.seed, seconds, args.rounds)
+        if args.parts
+        else {},
     )
+
+
+def move_parts(
+    module: Any, options: dict[str, Any], seed: int, seconds: float, rounds: int
+) -> dict[str, dict[str, float]]:
+    """``aec_move_parts`` of the wrapped env and of ``PARTS_REFERENCE`` in interleaved
+    rounds: name (``env`` for ours) -> part -> median microseconds a move."""
+    measures = {
+        "env": partial(_move_parts, partial(game_env, module, options, "wrapped"), seconds, seed),
+        PARTS_REFERENCE: partial(
+            _move_parts, partial(reference_env, PARTS_REFERENCE, "wrapped"), seconds, seed
+        ),
+    }
+    values = interleaved_rounds(measures, rounds)
+    return {
+        name: {part: statistics.median(r[part] for r in runs) for part in MOVE_PARTS}
+        for name, runs in values.items()
+    }
+
+
+def _move_parts(make_env: Callable[[], AECEnv], seconds: float, seed: int) -> dict[str, float]:
+    return aec_move_parts(make_env(), seconds, seed)
 
 
 def env_speed(kind: str, wrappers: int, rounds: dict[str, list[float]]) -> EnvSpeed:
@@ -373,8 +420,7 @@ def aec_moves_per_second(env: AECEnv, seconds: float, seed: int) -> float:
         observation, _reward, termination, truncation, _info = env.last()
         action = None
         if not (termination or truncation):
-            legal = np.flatnonzero(observation["action_mask"])
-            action = int(legal[rng.integers(len(legal))])
+            action = random_legal(observation["action_mask"], rng)
             moves += 1
         env.step(action)
         steps += 1
@@ -383,6 +429,42 @@ def aec_moves_per_second(env: AECEnv, seconds: float, seed: int) -> float:
     elapsed = time.perf_counter() - start
     env.close()
     return moves / elapsed
+
+
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> int:
+    """The agent's part of the AEC loop: a uniformly random action the mask allows."""
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.integers(len(legal))])
+
+
+def aec_move_parts(env: AECEnv, seconds: float, seed: int) -> dict[str, float]:
+    """Where a move of ``aec_moves_per_second``'s loop spends its time: microseconds a move
+    in each of ``MOVE_PARTS`` (dead steps' ``last()`` and ``step()`` included, as there).
+    The clock is read around every part, which adds under a microsecond a move."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    clock = time.perf_counter
+    spent = dict.fromkeys(MOVE_PARTS, 0.0)
+    moves = 0
+    deadline = clock() + seconds
+    while moves == 0 or clock() < deadline:
+        start = clock()
+        observation, _reward, termination, truncation, _info = env.last()
+        looked = clock()
+        action = None
+        if not (termination or truncation):
+            action = random_legal(observation["action_mask"], rng)
+            moves += 1
+        picked = clock()
+        env.step(action)
+        stepped = clock()
+        spent["last()"] += looked - start
+        spent["mask scan"] += picked - looked
+        spent["step()"] += stepped - picked
+        if not env.agents:
+            env.reset()
+    env.close()
+    return {part: 1e6 * total / moves for part, total in spent.items()}
 
 
 ISMCTS_SEARCH_ITERATIONS = 50
@@ -528,6 +610,23 @@ def _env_table(results: Sequence[GameResult], reference: dict[str, Spread]) -> s
     return format_table(headers, rows)
 
 
+def _parts_table(results: Sequence[GameResult]) -> str:
+    """Microseconds a move of the wrapped env spends in each part, beside the reference's
+    measured in the same rounds (one reference row per setting: its own rounds)."""
+    headers = ["game", "options", *(f"{part} us" for part in MOVE_PARTS), "move us"]
+    rows = [
+        [
+            r.game if name == "env" else name,
+            format_options(r.options) if name == "env" else f"beside {r.game}",
+            *(f"{parts[part]:.1f}" for part in MOVE_PARTS),
+            f"{sum(parts.values()):.1f}",
+        ]
+        for r in results
+        for name, parts in r.move_parts.items()
+    ]
+    return format_table(headers, rows)
+
+
 def _play_table(results: Sequence[GameResult]) -> str:
     headers = ["game", "options", "agents", "games", "win rate", "95% CI", "mean stats"]
     rows = [
@@ -591,6 +690,7 @@ def _save_json(
             "seconds": args.seconds,
             "rounds": args.rounds,
             "seed": args.seed,
+            "parts": args.parts,
         },
         "reference_moves_per_s": {name: asdict(spread) for name, spread in reference.items()},
         "results": [asdict(result) for result in results],

@@ -17,7 +17,10 @@ from tabletop.envs import env_module
 from tabletop.training import bench
 from tabletop.training.bench import (
     ENV_KINDS,
+    MOVE_PARTS,
+    PARTS_REFERENCE,
     REFERENCE_ENVS,
+    aec_move_parts,
     aec_moves_per_second,
     env_speed,
     game_env,
@@ -124,6 +127,24 @@ def test_our_env_loop_counts_moves_as_the_reference_loop_does(
     assert rate == env.moves / (clock.now - 1.0)
 
 
+def test_move_parts_share_each_step_time_between_last_scan_and_step_per_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Leduc: each step reads the clock four times (before ``last()``, before the scan,
+    before ``step()``, after it) and the loop's test once more, one second apart; dead
+    steps' time counts as the loop's, per move chosen."""
+    clock = _Clock()
+    monkeypatch.setattr(bench, "time", SimpleNamespace(perf_counter=clock.perf_counter))
+    env = _StepCounter(reference_env("leduc_holdem_v4", "wrapped"))
+    parts = aec_move_parts(env, seconds=200.0, seed=0)  # type: ignore[arg-type]
+    steps = env.moves + env.dead_steps
+    assert env.dead_steps > 0
+    assert list(parts) == list(MOVE_PARTS)
+    for part in MOVE_PARTS:
+        assert parts[part] == pytest.approx(1e6 * steps / env.moves)
+    assert clock.now == 1 + 5 * steps
+
+
 def test_references_and_our_envs_come_wrapped_as_made_and_raw_without_wrappers() -> None:
     for name in REFERENCE_ENVS:
         wrapped, raw = reference_env(name, "wrapped"), reference_env(name, "raw")
@@ -204,6 +225,25 @@ def test_bench_prints_engine_env_and_play_tables_and_saves_json(
     assert [play["games"] for play in result["play"]] == [3, 3]
 
 
+def test_bench_parts_prints_a_move_s_parts_beside_the_reference_s_and_saves_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    json_path = tmp_path / "bench.json"
+    args = ["bench", "--only", "kaleva", "--games", "2", "--seconds", "0.02", "--rounds", "2"]
+    assert main([*args, "--parts", "--json", str(json_path)]) == 0
+    output = capsys.readouterr().out
+    for column in [*(f"{part} us" for part in MOVE_PARTS), "move us"]:
+        assert column in output
+    assert f"| {PARTS_REFERENCE} | beside kaleva |" in re.sub(" +", " ", output)
+    figures = json.loads(json_path.read_text())
+    assert figures["settings"]["parts"] is True
+    (result,) = figures["results"]
+    assert set(result["move_parts"]) == {"env", PARTS_REFERENCE}
+    for parts in result["move_parts"].values():
+        assert list(parts) == list(MOVE_PARTS)
+        assert all(microseconds > 0 for microseconds in parts.values())
+
+
 def test_bench_pits_heuristic_against_random_with_seats_rotating_in_a_competitive_game(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -218,6 +258,7 @@ def test_bench_pits_heuristic_against_random_with_seats_rotating_in_a_competitiv
     assert output.count("| kaleva ") == 4  # engine, wrapped and raw env, match; no team rows
     (result,) = json.loads(json_path.read_text())["results"]
     assert result["play"] == []
+    assert result["move_parts"] == {}  # measured with --parts only
     (match,) = result["matches"]
     assert match["games_by_seat"] == [3, 3]
     assert match["wins"] + match["draws"] + match["losses"] == 6
