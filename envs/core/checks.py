@@ -4,7 +4,8 @@ registered game, and that game tests reuse with their own invariants.
 They only use the protocol, so one well-tested implementation covers every game: random
 play against the ``State`` contract (``run_random_games``), information leaks and blind
 spots of an ``Encoder`` (``check_no_leak``), leaks in what a player is shown of the moves
-(``check_no_text_leak``: observer action texts, events, ``render(observer)``), the AEC
+(``check_no_text_leak``: observer action texts, events, ``render(observer)`` and the
+page's ``view(observer)``), the AEC
 masks and rewards of the env built on top (``check_env_random_play``, ``check_payoff``),
 agents that decide on what their player cannot see (``check_agent_never_peeks``), options
 checked by name (``check_option_validation``), independent clones
@@ -39,6 +40,7 @@ from tabletop.envs.core.protocol import (
     UnknownOptionError,
 )
 from tabletop.envs.core.spec import PLAYERS_OPTION, GameSpec, Payoff
+from tabletop.envs.core.view import check_view
 
 CLONE_LOCKSTEP_PLIES = 8
 """How long a clone is played in lockstep with the original before it is dropped."""
@@ -149,6 +151,8 @@ def check_state_contract(state: State, where: str) -> list[int]:
     assert all(0 <= a < game.num_actions for a in legal), f"legal out of range {legal}: {where}"
     _check_round_trip(state, legal, where)
     assert len(state.rewards()) == len(state.returns()) == game.num_players, where
+    for observer in (None, *range(game.num_players)):
+        check_view(state.view(observer), f"view({observer}) at {where}")
     return legal
 
 
@@ -519,8 +523,8 @@ def check_no_text_leak(
 
     At every state ``s`` of ``games`` random games, for each observer ``o``: each of
     ``resamples_per_state`` states ``s' = s.resample_hidden(o, rng)`` must show ``o`` the
-    same (``render(o)`` and the encodings of all ``encoders``, e.g. a game module's
-    ``ENCODERS``). Then ``actions_per_state`` legal moves ``a`` of ``s`` are played, and in
+    same (``render(o)``, ``view(o)`` and the encodings of all ``encoders``, e.g. a game
+    module's ``ENCODERS``). Then ``actions_per_state`` legal moves ``a`` of ``s`` are played, and in
     each ``s'`` the same ids where legal (plus as many others when ``o`` is not the mover);
     whenever two of them look the same to ``o`` (the same view after the move, and the same
     id if ``o`` is the mover, who knows their choice), ``action_to_string(a, o)`` must equal
@@ -591,6 +595,7 @@ class _ShownMoves:
         self.report = report
         self.off_turn = observer != state.current_player
         self.seen = self._view(state)
+        self.page = self._page(state)
         self.groups: dict[tuple[Any, ...], _ShownMove] = {}
 
     def compare(self, rng: random.Random, resamples: int, actions: int) -> None:
@@ -610,19 +615,25 @@ class _ShownMoves:
             self._play(resampled, tried, label)
 
     def _view(self, state: State) -> tuple[Any, ...]:
-        """What the observer is shown: ``render`` and every encoding (``+ 0.0`` turns a
-        -0.0 into 0.0, which compare equal but differ in bytes)."""
+        """What the observer is shown of ``render`` and every encoding (``+ 0.0`` turns a
+        -0.0 into 0.0, which compare equal but differ in bytes): what tells moves apart."""
         encodings = tuple(
             (encoder.encode(state, self.observer) + np.float32(0.0)).tobytes()
             for encoder in self.encoders.values()
         )
         return (state.render(self.observer), encodings)
 
+    def _page(self, state: State) -> str:
+        """The page's ``view``, which shows what ``render`` does: compared between a
+        position and its resamples only (a per-move copy would add nothing but time)."""
+        return json.dumps(state.view(self.observer))
+
     def _assert_looks_the_same(self, resampled: State, label: str) -> None:
-        view = self._view(resampled)
-        if view == self.seen:
+        view = (*self._view(resampled), self._page(resampled))
+        if view == (*self.seen, self.page):
             return
         shown = "render" if view[0] != self.seen[0] else "encoding"
+        shown = "view" if view[:2] == self.seen else shown
         changed = [
             name
             for name, before, after in zip(self.encoders, self.seen[1], view[1], strict=True)

@@ -144,6 +144,12 @@ class State(Protocol):
         omniscient view) or only what ``observer`` may see (for a human at the table)."""
         ...
 
+    def view(self, observer: int | None = None) -> dict[str, Any]:
+        """The position as JSON-ready data for a page to draw (``core.view``): the same
+        information as ``render(observer)``, and the legal moves when ``observer`` is to
+        move, each naming the pieces it is about."""
+        ...
+
     def stats(self) -> dict[str, float]:
         """Game-specific figures for reports (e.g. enemies defeated), mostly read at the end."""
         ...

@@ -46,6 +46,7 @@ from tabletop.envs.core.engine import (
 )
 from tabletop.envs.core.protocol import Event, check_options
 from tabletop.envs.gold_and_dust import combat, legal, notation, plays, rendering, turns
+from tabletop.envs.gold_and_dust import view as view_module
 from tabletop.envs.gold_and_dust.actions import ARTIFACT_SLOTS, BOARD_SLOTS, MAX_HAND, NUM_ACTIONS
 from tabletop.envs.gold_and_dust.cards import (
     Card,
@@ -428,6 +429,7 @@ class GoldDustState(PhasedState):
     action_to_string = notation.action_to_string
     string_to_action = notation.string_to_action
     render = rendering.render
+    view = view_module.view
 
     def _describe_event(self, kind: str, facts: dict[str, Any], observer: int | None) -> Event:
         return describe_event(self.game.cards, kind, facts, observer)

@@ -41,6 +41,7 @@ from tabletop.envs.core.cards.zones import Table
 from tabletop.envs.core.engine import copy_generator, resample_consistent, shows_real_choice
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
 from tabletop.envs.hkk import figures, galetki, notation, plays, rendering, turns
+from tabletop.envs.hkk import view as view_module
 from tabletop.envs.hkk.actions import MAX_TABLE, NUM_ACTIONS
 from tabletop.envs.hkk.cards import (
     PACKAGED_DECKS,
@@ -289,6 +290,7 @@ class HkkState(PhasedState):
 
     action_to_string = notation.action_to_string
     render = rendering.render
+    view = view_module.view
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):

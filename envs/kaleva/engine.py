@@ -32,6 +32,7 @@ from tabletop.envs.core.engine import (
     shows_real_choice,
 )
 from tabletop.envs.core.protocol import Event, IllegalActionError
+from tabletop.envs.kaleva import view as view_module
 from tabletop.envs.kaleva.board import (
     BRONZE,
     CARD_NAMES,
@@ -869,6 +870,10 @@ class KalevaState(EngineState):
             lines.append(f"Last fight: {_fight_text(self.last_fight)}")
         lines.append(self._status_line(observer))
         return "\n".join(lines)
+
+    def view(self, observer: int | None = None) -> dict[str, Any]:
+        """The same information as ``render(observer)`` as data for a page (``kaleva.view``)."""
+        return view_module.view(self, observer)
 
     def _player_line(self, player: int, observer: int | None) -> str:
         sees_all = observer in (None, player)

@@ -49,6 +49,7 @@ from tabletop.envs.core.engine import (
 )
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
 from tabletop.envs.kult import crosses, notation, rendering, turns
+from tabletop.envs.kult import view as view_module
 from tabletop.envs.kult.actions import (
     DISCARD_BASE,
     MAX_HAND,
@@ -471,6 +472,7 @@ class KultState(PhasedState):
 
     action_to_string = notation.action_to_string
     render = rendering.render
+    view = view_module.view
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):

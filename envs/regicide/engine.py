@@ -21,6 +21,7 @@ from tabletop.envs.core.engine import (
     shows_real_choice,
 )
 from tabletop.envs.core.protocol import Event, IllegalActionError
+from tabletop.envs.regicide import view as view_module
 from tabletop.envs.regicide.cards import (
     CLUBS,
     DIAMONDS,
@@ -754,6 +755,10 @@ class RegicideState(EngineState):
             lines.append(f"Player {p}: {shown}{marks}")
         lines.append(self._status_line())
         return "\n".join(lines)
+
+    def view(self, observer: int | None = None) -> dict[str, Any]:
+        """The position as page data (``regicide.view``): the same information as ``render``."""
+        return view_module.view(self, observer)
 
     def _enemy_line(self) -> str:
         if self.won:

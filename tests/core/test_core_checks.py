@@ -8,6 +8,7 @@ import functools
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -34,6 +35,7 @@ from tabletop.envs.core.playthrough import (
     read_header,
 )
 from tabletop.envs.core.spec import Payoff, frozen_options
+from tabletop.envs.core.view import text_view
 
 
 class MutantGame(ToyGame):
@@ -127,6 +129,18 @@ class HintsAtTheDrawnCard(ToyState):
 class ShowsEveryHand(ToyState):
     def render(self, observer: int | None = None) -> str:
         return super().render(None)
+
+
+class ShowsEveryHandOnThePage(ToyState):
+    def view(self, observer: int | None = None) -> dict[str, Any]:
+        return {**text_view(self, None), "observer": observer}
+
+
+class ViewWithoutMoves(ToyState):
+    def view(self, observer: int | None = None) -> dict[str, Any]:
+        page = text_view(self, observer)
+        del page["moves"]
+        return page
 
 
 class TellsTheMoverSomethingElse(ToyState):
@@ -351,6 +365,8 @@ def test_no_text_leak_passes_on_the_toy_and_compares_enough(num_players: int) ->
         (NamesTheKeptCards, "the action texts shown to player . leak hidden information"),
         (HintsAtTheDrawnCard, "the events shown to player . leak hidden information"),
         (ShowsEveryHand, r"changed what player . is shown \(render\)"),
+        (ShowsEveryHandOnThePage, r"changed what player . is shown \(view\)"),
+        (ViewWithoutMoves, r"view lacks 'moves' \(view\(None\) at game.new_state"),
         (TellsTheMoverSomethingElse, "for the mover, but the full text is"),
         (TwoLineObserverText, "is not one line"),
         (SetInEventData, "its data is not JSON-serialisable"),

@@ -22,6 +22,7 @@ import numpy as np
 
 from tabletop.envs.core.engine import EngineState, copy_generator
 from tabletop.envs.core.protocol import TERMINAL, Event, IllegalActionError
+from tabletop.envs.core.view import text_view
 
 MAX_PLAYS_PER_TURN = 2
 PENALTY_PER_CARD_LEFT = 0.5
@@ -190,6 +191,9 @@ class ToyState(EngineState):
             shown = hand if observer in (None, player) else f"{len(hand)} cards"
             lines.append(f"player {player}: {shown}  score {self._returns[player]:+g}")
         return "\n".join(lines)
+
+    def view(self, observer: int | None = None) -> dict[str, Any]:
+        return text_view(self, observer)
 
     def stats(self) -> dict[str, float]:
         return {"cards_played": float(len(self.pile))}

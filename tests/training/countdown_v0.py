@@ -11,11 +11,13 @@ which rewards land on an opponent's move.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 
 from tabletop.envs.core import TERMINAL, IllegalActionError, State, env_constructors
 from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options
+from tabletop.envs.core.view import text_view
 
 TAKE_ONE, TAKE_TWO, RESIGN = 0, 1, 2
 TAKE_TWO_PENALTY = 0.25
@@ -98,6 +100,9 @@ class CountdownState:
 
     def render(self, observer: int | None = None) -> str:
         return f"counter {self.counter}, to move {self.player}"
+
+    def view(self, observer: int | None = None) -> dict[str, Any]:
+        return text_view(self, observer)
 
     def stats(self) -> dict[str, float]:
         return {"counter_left": float(self.counter)}

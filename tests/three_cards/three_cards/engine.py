@@ -14,6 +14,7 @@ from typing import Any
 
 from tabletop.envs.core.engine import EngineState, copy_generator
 from tabletop.envs.core.protocol import Event, IllegalActionError
+from tabletop.envs.core.view import text_view
 
 CARDS = range(1, 10)
 """TC-1.1: the nine cards, by value."""
@@ -123,6 +124,9 @@ class ThreeCardsState(EngineState):
         if kind == "card_played":
             return Event(kind, f"player {facts['player']} plays {facts['card']}", dict(facts))
         return Event(kind, f"player {facts['player']} wins the trick {facts['cards']}", dict(facts))
+
+    def view(self, observer: int | None = None) -> dict[str, Any]:
+        return text_view(self, observer)
 
     def render(self, observer: int | None = None) -> str:
         lines = [f"Tricks: player 0 {self.tricks[0]}, player 1 {self.tricks[1]}"]

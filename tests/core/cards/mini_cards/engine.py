@@ -28,6 +28,7 @@ from tabletop.envs.core.cards.phases import GameOver, Phase, PhasedState, Respon
 from tabletop.envs.core.cards.zones import SHARED, Permanent, Table, Visibility, ZoneSpec
 from tabletop.envs.core.engine import copy_generator, resample_consistent, shows_real_choice
 from tabletop.envs.core.protocol import Event, IllegalActionError
+from tabletop.envs.core.view import text_view
 
 LIFE, HAND, TURNS = 6, 2, 8
 PASS = 0
@@ -233,6 +234,9 @@ class MiniCardsState(PhasedState):
             "game_over": f"game over, winner {facts.get('winner')}",
         }[kind]
         return Event(kind, text, dict(facts))
+
+    def view(self, observer: int | None = None) -> dict[str, Any]:
+        return text_view(self, observer)
 
     def render(self, observer: int | None = None) -> str:
         table = self.table

@@ -1,0 +1,186 @@
+"""The structured picture of a position (``State.view``): what a page draws, for any game.
+
+``render(observer)`` is text for a terminal; ``view(observer)`` is the same information as
+JSON-ready data, so that one page script can draw every game without knowing its rules:
+areas of pieces (cards, discs, tokens) laid out in rows, grids or face-down piles, a few
+counters per player, and, for the player to move, the legal moves, each naming the pieces
+it is about (the page makes those pieces clickable). The information rules are those of
+``render``: ``observer=None`` shows everything, a seat sees only what that player may, and
+the generic checks (``checks.check_no_text_leak``) prove that a seat's view is unchanged
+when ``resample_hidden`` re-draws what the seat cannot see.
+
+A view is a dict (``make_view`` builds it, ``check_view`` checks one):
+
+- ``game`` (the game's name), ``observer`` (a seat, or ``None``), ``status`` (one line:
+  whose turn, which step), ``to_move`` (the seat to move; ``None`` once the game is over);
+- ``players``: one ``{"seat", "name", "counters"}`` per seat, ``counters`` a dict of short
+  label -> number or text (life, gold, cards in hand);
+- ``areas``: ``{"id", "title", "owner", "layout", "pieces"}`` each (``owner`` a seat or
+  ``None`` for a shared area); ``layout`` is ``row`` (pieces side by side), ``grid``
+  (also ``rows`` and ``cols``; each piece has a ``cell`` ``[row, col]``, row 0 drawn on
+  top) or ``pile`` (also ``count``: the cards in it, face-down ones included);
+- a piece: ``{"id", "label", "detail", "face_down", "tags", "marks"}``; ``id`` is unique
+  in the view, ``label`` short text, ``detail`` a longer text (a card's rules), ``tags``
+  style hints (``passive``, ``damaged``, a suit or a colour), ``marks`` small label ->
+  number or text badges (damage, counters);
+- ``moves``: the legal moves when the observer is the player to move (every seat's turn
+  for ``observer=None``): ``{"action", "text", "pieces"}``, ``text`` the notation
+  ``action_to_string(action, observer)`` and ``pieces`` the ids of the pieces the move is
+  about (none for a button such as ``pass``); empty for anyone else.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from tabletop.envs.core.protocol import TERMINAL, State
+
+Value = int | float | str
+LAYOUTS = ("row", "grid", "pile")
+
+
+def piece(
+    piece_id: str,
+    label: str,
+    *,
+    detail: str = "",
+    face_down: bool = False,
+    tags: Iterable[str] = (),
+    marks: Mapping[str, Value] | None = None,
+    cell: tuple[int, int] | None = None,
+) -> dict[str, Any]:
+    """One piece of an area; ``cell`` places it in a grid area."""
+    made: dict[str, Any] = {
+        "id": piece_id,
+        "label": label,
+        "detail": detail,
+        "face_down": face_down,
+        "tags": list(tags),
+        "marks": dict(marks or {}),
+    }
+    if cell is not None:
+        made["cell"] = list(cell)
+    return made
+
+
+def hidden_piece(piece_id: str, label: str = "?") -> dict[str, Any]:
+    """A card the observer may not see (an opponent's hand card): only that it is there."""
+    return piece(piece_id, label, face_down=True)
+
+
+def area(
+    area_id: str,
+    title: str,
+    pieces: Sequence[dict[str, Any]],
+    *,
+    owner: int | None = None,
+    layout: str = "row",
+    rows: int | None = None,
+    cols: int | None = None,
+    count: int | None = None,
+) -> dict[str, Any]:
+    """An area of pieces; a ``grid`` needs ``rows`` and ``cols``, a ``pile`` its ``count``."""
+    made: dict[str, Any] = {
+        "id": area_id,
+        "title": title,
+        "owner": owner,
+        "layout": layout,
+        "pieces": list(pieces),
+    }
+    if layout == "grid":
+        made["rows"], made["cols"] = rows, cols
+    if layout == "pile":
+        made["count"] = len(pieces) if count is None else count
+    return made
+
+
+def player(seat: int, name: str, counters: Mapping[str, Value]) -> dict[str, Any]:
+    return {"seat": seat, "name": name, "counters": dict(counters)}
+
+
+def make_view(
+    state: State,
+    observer: int | None,
+    *,
+    status: str,
+    players: Sequence[dict[str, Any]],
+    areas: Sequence[dict[str, Any]],
+    move_pieces: Callable[[int], Sequence[str]],
+) -> dict[str, Any]:
+    """The view dict; ``move_pieces(action)`` names the pieces a legal move is about. Moves
+    are listed only for the player to move (or everyone, ``observer=None``), in the
+    observer's notation, so a seat's view never depends on another seat's options."""
+    to_move = state.current_player
+    shows_moves = to_move != TERMINAL and observer in (None, to_move)
+    moves = [
+        {
+            "action": action,
+            "text": state.action_to_string(action, observer),
+            "pieces": list(move_pieces(action)),
+        }
+        for action in (state.legal_actions() if shows_moves else ())
+    ]
+    return {
+        "game": state.game.name,
+        "observer": observer,
+        "status": status,
+        "to_move": None if to_move == TERMINAL else to_move,
+        "players": list(players),
+        "areas": list(areas),
+        "moves": moves,
+    }
+
+
+def text_view(state: State, observer: int | None) -> dict[str, Any]:
+    """The plainest view: ``render(observer)`` as one piece, moves as buttons. For games
+    whose picture is only text (the test suite's small games); it shows exactly what
+    ``render`` shows, so it leaks nothing ``render`` does not."""
+    picture = state.render(observer)
+    return make_view(
+        state,
+        observer,
+        status=picture.splitlines()[0] if picture else "",
+        players=[player(seat, f"player {seat}", {}) for seat in range(state.game.num_players)],
+        areas=[area("position", "Position", [piece("position", picture)])],
+        move_pieces=lambda action: (),
+    )
+
+
+def check_view(view: Any, where: str = "") -> None:
+    """Raise ``AssertionError`` naming the first thing of ``view`` that breaks the format
+    above (the page relies on it), and make sure it survives a JSON round trip."""
+    place = f" ({where})" if where else ""
+    assert isinstance(view, dict), f"a view is a dict, got {type(view).__name__}{place}"
+    for key in ("game", "observer", "status", "to_move", "players", "areas", "moves"):
+        assert key in view, f"view lacks {key!r}{place}"
+    assert json.loads(json.dumps(view)) == view, f"view does not survive JSON{place}"
+    for seat in view["players"]:
+        assert set(seat) == {"seat", "name", "counters"}, f"bad player entry {seat}{place}"
+    ids: set[str] = set()
+    for shown in view["areas"]:
+        _check_area(shown, ids, place)
+    for move in view["moves"]:
+        assert set(move) == {"action", "text", "pieces"}, f"bad move entry {move}{place}"
+        unknown = [p for p in move["pieces"] if p not in ids]
+        assert not unknown, f"move {move['text']!r} names pieces not in the view {unknown}{place}"
+
+
+def _check_area(shown: dict[str, Any], ids: set[str], place: str) -> None:
+    assert shown.get("layout") in LAYOUTS, f"area {shown.get('id')!r}: bad layout{place}"
+    for key in ("id", "title", "owner", "pieces"):
+        assert key in shown, f"area lacks {key!r}: {shown}{place}"
+    grid = shown["layout"] == "grid"
+    for item in shown["pieces"]:
+        for key in ("id", "label", "detail", "face_down", "tags", "marks"):
+            assert key in item, f"piece lacks {key!r}: {item}{place}"
+        assert item["id"] not in ids, f"piece id {item['id']!r} twice in the view{place}"
+        ids.add(item["id"])
+        if grid:
+            row, col = item["cell"]
+            assert 0 <= row < shown["rows"] and 0 <= col < shown["cols"], (
+                f"piece {item['id']!r} outside the grid {shown['id']!r}{place}"
+            )
+    if shown["layout"] == "pile":
+        assert shown["count"] >= len(shown["pieces"]), f"pile {shown['id']!r} count{place}"
