@@ -1,6 +1,6 @@
 """Package discovery for the repository's layout, which pyproject.toml alone cannot express.
 
-The repository root holds envs/, agents/, wrappers/ and training/; installed, they live under
+The repository root holds envs/, agents/, wrappers/, training/ and web/; installed, they live under
 one namespace, tabletop.*, never as bare top-level packages. Every package below those
 directories is found here, so adding a game (a new folder under envs/) needs no edit of a
 package list. Folders without Python code (a game's data/) are namespace packages, so that
@@ -14,6 +14,7 @@ NAMESPACE_DIRS = {
     "tabletop.agents": "agents",
     "tabletop.wrappers": "wrappers",
     "tabletop.training": "training",
+    "tabletop.web": "web",
 }
 
 

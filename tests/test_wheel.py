@@ -9,12 +9,15 @@ import site
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
 from tabletop import envs
 
 REPO = Path(__file__).parents[1]
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "envs", "agents", "wrappers", "training")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "envs", "agents", "wrappers", "training",
+           "web")  # fmt: skip
+WEB_PAGES = ("lobby.html", "table.html", "replays.html", "replay.html", "view.js", "style.css")
 CACHES = "__pycache__"
 
 PLAY_EVERY_GAME = """
@@ -81,3 +84,5 @@ def test_the_wheel_plays_every_registered_game_from_a_fresh_venv(tmp_path: Path)
     ).stdout.splitlines()
     assert [line.split()[0] for line in played] == envs.names()
     assert all(str(tmp_path / "venv") in line for line in played)
+    shipped = set(zipfile.ZipFile(wheel).namelist())
+    assert {f"tabletop/web/static/{page}" for page in WEB_PAGES} <= shipped

@@ -21,6 +21,7 @@ from tabletop.training import (
     play,
     replay,
     search,
+    serve,
     train,
 )
 from tabletop.training.commandline import CommandError
@@ -35,6 +36,7 @@ SUBCOMMANDS: dict[str, ModuleType] = {
     "replay": replay,
     "games": games,
     "info": info,
+    "serve": serve,
 }
 """Subcommand name -> module implementing it."""
 

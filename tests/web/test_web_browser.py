@@ -1,0 +1,145 @@
+"""The web table in a real browser: Playwright drives the system's Chromium against a real
+``tabletop serve`` on 127.0.0.1. For every game: start a game against the random agent in
+the lobby, play it to the end by clicking legal moves, check the result banner, then step
+through its replay. Screenshots go to the test's folder, or to ``TABLETOP_SCREENSHOTS``
+(the docs' figures are made so). Without Chromium the tests skip, unless
+``TABLETOP_REQUIRE_BROWSER=1`` (set by ``.ci/run``) makes that a failure."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tabletop import envs
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+"""Flags for a headless Chromium as root on a machine with no outside network."""
+SERVE = "import sys; from tabletop.training.cli import main; sys.exit(main(sys.argv[1:]))"
+"""``tabletop serve`` run by this interpreter (the console script may be another's)."""
+MOVE_TIMEOUT_MS = 60_000
+MAX_CLICKS = 3_000
+
+
+def chromium_path() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real ``tabletop serve`` on a free port; its base URL."""
+    db = tmp_path_factory.mktemp("serve") / "games.sqlite"
+    process = subprocess.Popen(
+        [sys.executable, "-c", SERVE, "serve", "--port", "0", "--db", str(db)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    match = re.search(r"http://[\d.]+:\d+/", line)
+    assert match, f"tabletop serve printed {line!r}"
+    yield match.group(0)
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    executable = chromium_path()
+    if executable is None:
+        if os.environ.get("TABLETOP_REQUIRE_BROWSER") == "1":
+            pytest.fail("no chromium on PATH, and TABLETOP_REQUIRE_BROWSER=1")
+        pytest.skip("no chromium on PATH (the OS package 'chromium')")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+def screenshot_folder(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("TABLETOP_SCREENSHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def start_from_lobby(page: object, server: str, game: str) -> None:
+    """Seat 0 human, every other seat random (the lobby's default), agents at full speed."""
+    page.goto(server)
+    page.select_option("#game", game)
+    page.fill("#seed", "7")
+    page.fill("#pace", "0")
+    page.click("#start")
+    page.click('[data-link="0"]')
+    page.wait_for_selector("#status")
+
+
+def play_by_clicking(page: object, rng: random.Random) -> int:
+    """Click a random listed legal move whenever there is one, until the result banner
+    shows; every fifth click is on a playable piece instead (when several moves name it,
+    the first of the moves it picks out). The number of clicks."""
+    for clicks in range(MAX_CLICKS):
+        page.wait_for_selector("#moves button, #result:not([hidden])", timeout=MOVE_TIMEOUT_MS)
+        if page.is_visible("#result"):
+            return clicks
+        title = page.text_content("#title")
+        pieces = page.query_selector_all(".piece.playable")
+        if clicks % 5 == 4 and pieces:
+            rng.choice(pieces).click()
+            page.wait_for_function(
+                "([title]) => document.querySelector('#title').textContent !== title"
+                " || document.querySelector('.moves button.focus')",
+                arg=[title],
+                timeout=MOVE_TIMEOUT_MS,
+            )
+            if page.text_content("#title") == title:
+                page.click(".moves button.focus")  # a piece that several moves name
+        else:
+            rng.choice(page.query_selector_all("#moves button")).click()
+        page.wait_for_function(
+            "([title]) => document.querySelector('#title').textContent !== title",
+            arg=[title],
+            timeout=MOVE_TIMEOUT_MS,
+        )
+    raise AssertionError(f"no result after {MAX_CLICKS} clicks")
+
+
+@pytest.mark.parametrize("game", envs.names())
+def test_a_game_is_played_to_its_end_by_clicking_and_then_replayed(
+    server: str, browser: object, game: str, tmp_path: Path
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    start_from_lobby(page, server, game)
+    shots = screenshot_folder(tmp_path)
+    page.screenshot(path=str(shots / f"web-{game}.png"))
+    clicks = play_by_clicking(page, random.Random(1))
+    assert clicks > 0
+    assert "Game over" in page.text_content("#result")
+    table_id = page.url.split("/table/")[1].split("?")[0]
+    page.goto(f"{server}replays")
+    page.click(f'[data-replay="{table_id}"]')
+    page.wait_for_selector("#ply:has-text('ply 0 of')")
+    plies = int(re.search(r"of (\d+)", page.text_content("#ply")).group(1))
+    page.click("#forward")
+    page.wait_for_selector("#ply:has-text('ply 1 of')")
+    page.click("#last")
+    page.wait_for_selector(f"#ply:has-text('ply {plies} of')")
+    assert page.is_visible("#result")
+    page.click("#back")
+    page.wait_for_selector(f"#ply:has-text('ply {plies - 1} of')")
+    assert not page.is_visible("#result")
+    assert errors == []
+    page.close()

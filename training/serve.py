@@ -1,0 +1,62 @@
+"""Serve the web table: play any game in the browser against agents, watch, replay.
+
+    tabletop serve [--host 127.0.0.1] [--port 0] [--db tabletop.sqlite]
+
+Port 0 (the default) takes a free port; the address is printed once the server listens.
+Games are stored in the SQLite file ``--db``, so a restarted server takes up the games in
+progress. Needs the ``[web]`` extra (``pip install -e ".[web]"``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import socket
+
+from tabletop.training.commandline import CommandError
+
+DEFAULT_DB = "tabletop.sqlite"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    parser.add_argument("--port", type=int, default=0, help="port (default 0: a free one)")
+    parser.add_argument(
+        "--db", default=DEFAULT_DB, help=f"SQLite file of the games (default {DEFAULT_DB})"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from tabletop.web.app import create_app
+    except ImportError as error:
+        raise CommandError(f"tabletop serve needs the [web] extra ({error.name} is missing): "
+                           'pip install -e ".[web]"') from None  # fmt: skip
+    if not 0 <= args.port <= 65535:
+        raise CommandError(f"--port must be 0-65535, got {args.port}")
+    listener = bound_socket(args.host, args.port)
+    host, port = listener.getsockname()[:2]
+    print(f"tabletop serve: http://{host}:{port}/ (games in {args.db}; Ctrl-C stops)", flush=True)
+    config = uvicorn.Config(create_app(args.db), log_level="warning")
+    server = uvicorn.Server(config)
+    asyncio.run(server.serve(sockets=[listener]))
+    return 0
+
+
+def bound_socket(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host:port`` (port 0: a free one the system picks), made
+    before the server starts so that the printed address is the one it serves."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as error:
+        listener.close()
+        raise CommandError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    listener.listen(128)
+    return listener

@@ -1,0 +1,142 @@
+"""Replays: any finished game, stepped forward and back, seen whole (nothing is hidden
+any more once a game is over).
+
+A replay is rebuilt from the stored seed and actions, each action checked against the text
+stored with it. Replayed games are kept (a few, least recently asked dropped first) with a
+copy of the state every ``CHECKPOINT`` plies, so a step replays at most that many moves.
+Game records saved by ``tabletop eval --records`` are imported as finished tables with no
+seat links; an import is refused unless the record replays to its stored returns.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from typing import Any
+
+from tabletop import envs
+from tabletop.envs.core.protocol import IllegalActionError, State
+from tabletop.training.records import GameRecord, RecordError
+from tabletop.web.store import StoredTable, TableStore
+from tabletop.web.tables import MoveLog, NotFoundError, TableError, result
+
+CHECKPOINT = 32
+"""Plies between two kept copies of a replayed game's state."""
+KEPT_REPLAYS = 8
+"""Replayed games kept in memory."""
+
+
+class Replay:
+    """One finished game, replayed once: its move log and a state every ``CHECKPOINT``."""
+
+    def __init__(self, stored: StoredTable) -> None:
+        self.stored = stored
+        self.moves = MoveLog(stored.game, stored.options, stored.seed)
+        self.checkpoints: list[State] = [self.moves.state.clone()]
+        for ply, (action, text) in enumerate(zip(stored.actions, stored.action_texts, strict=True)):
+            self.moves.apply(action, text)
+            if (ply + 1) % CHECKPOINT == 0:
+                self.checkpoints.append(self.moves.state.clone())
+
+    @property
+    def plies(self) -> int:
+        return len(self.stored.actions)
+
+    def state_at(self, ply: int) -> State:
+        """The position after ``ply`` moves."""
+        state = self.checkpoints[ply // CHECKPOINT].clone()
+        for action in self.stored.actions[ply - ply % CHECKPOINT : ply]:
+            state.apply(action)
+        return state
+
+    def frame(self, ply: int) -> dict[str, Any]:
+        """What the replay page draws at ``ply``."""
+        state = self.state_at(ply)
+        return {
+            "table": self.stored.id,
+            "game": self.stored.game,
+            "seats": self.stored.seats,
+            "ply": ply,
+            "plies": self.plies,
+            "view": state.view(None),
+            "log": self.moves.shown_to(None, ply),
+            "result": result(state) if state.is_terminal() else None,
+        }
+
+
+class Replays:
+    """The finished games of a store, replayed on demand and kept (``KEPT_REPLAYS``)."""
+
+    def __init__(self, store: TableStore) -> None:
+        self.store = store
+        self._kept: OrderedDict[str, Replay] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def frame(self, table_id: str, ply: int | None) -> dict[str, Any]:
+        """Frame ``ply`` (the end by default) of finished table ``table_id``."""
+        replay = self._replay(table_id)
+        if ply is None:
+            ply = replay.plies
+        if not 0 <= ply <= replay.plies:
+            raise TableError(f"ply must be in 0..{replay.plies}, got {ply}")
+        return replay.frame(ply)
+
+    def _replay(self, table_id: str) -> Replay:
+        with self._lock:
+            if table_id in self._kept:
+                self._kept.move_to_end(table_id)
+                return self._kept[table_id]
+        stored = self.store.load(table_id)
+        if stored is None:
+            raise NotFoundError(f"no game {table_id!r}")
+        if not stored.finished:
+            raise NotFoundError(f"game {table_id!r} is still being played: no replay yet")
+        replay = Replay(stored)
+        with self._lock:
+            self._kept[table_id] = replay
+            while len(self._kept) > KEPT_REPLAYS:
+                self._kept.popitem(last=False)
+        return replay
+
+
+def import_record(store: TableStore, document: Any) -> str:
+    """Store a game record (one parsed line of a records file) as a finished table; its id.
+    A record of an unknown game, with bad options, or that does not replay to its own
+    returns is refused with the reason."""
+    try:
+        record = GameRecord.from_json(document)
+    except RecordError as error:
+        raise TableError(f"not a game record: {error}") from None
+    if record.game not in envs.names():
+        raise NotFoundError(f"unknown game {record.game!r}")
+    stored = StoredTable(
+        id=secrets.token_hex(6),
+        game=record.game,
+        options=dict(record.options),
+        seed=record.seed,
+        seats=list(record.seats),
+        tokens=[None] * len(record.seats),
+        omniscient=True,
+        pace=0.0,
+        created=time.time(),
+        actions=list(record.actions),
+        action_texts=list(record.action_texts),
+        finished=True,
+        returns=list(record.returns),
+        stats=dict(record.stats),
+    )
+    _check_replays(stored)
+    store.save(stored)
+    return stored.id
+
+
+def _check_replays(stored: StoredTable) -> None:
+    try:
+        replay = Replay(stored)
+    except (KeyError, ValueError, TypeError, IllegalActionError) as error:
+        raise TableError(f"the record does not replay: {error}") from None
+    state = replay.moves.state
+    if not state.is_terminal() or [float(r) for r in state.returns()] != stored.returns:
+        raise TableError("the record does not replay to its end and returns")

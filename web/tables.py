@@ -1,0 +1,310 @@
+"""Live tables: games being played through the web, whoever sits at each seat.
+
+A ``LiveTable`` holds one game's state, its seats (a human, reached through a secret link,
+or an agent) and its move log as each seat may read it; every change is written to the
+``TableStore`` before it is answered, and a table is rebuilt from its stored seed and
+actions after a restart. ``Tables`` is the server's set of them. Nothing here knows HTTP:
+mistakes raise a ``TableError`` whose ``status`` the app answers with.
+
+What a seat is shown follows the engines' information rules: its ``view`` and observer
+texts, and of another seat's moves only those whose events tell it something (a move that
+told it nothing is not listed, since that it happened would itself be news: the terminal
+game does the same).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tabletop import envs
+from tabletop.agents import Agent, make_agent
+from tabletop.envs.core.protocol import IllegalActionError, State
+from tabletop.training.commandline import seat_name
+from tabletop.web.store import StoredTable, TableStore
+
+HUMAN = "human"
+"""The seat spec of a person at the table."""
+MAX_PACE = 10.0
+"""The slowest pace a table may be given, in seconds between agent moves."""
+
+
+class TableError(Exception):
+    """A request the table refuses; ``status`` is the HTTP status that says why."""
+
+    status = 400
+
+
+class NotFoundError(TableError):
+    status = 404
+
+
+class ForbiddenError(TableError):
+    status = 403
+
+
+class ConflictError(TableError):
+    """Right request, wrong moment: not this seat's turn, or the game is over."""
+
+    status = 409
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: a seat (``observer``), or a spectator (``observer`` ``None`` when
+    the table lets spectators see everything)."""
+
+    observer: int | None
+    seat: int | None
+    """The seat this viewer may move for, if any."""
+
+
+class MoveLog:
+    """A game from its deal: the state, and each move as every observer is shown it."""
+
+    def __init__(self, game: str, options: dict[str, Any], seed: int) -> None:
+        self.game = envs.make_game(game, **game_options(options))
+        self.state = self.game.new_state(seed=seed)
+        self.entries: list[dict[str, Any]] = []
+        """Per move: ``mover`` and, per observer key (``all`` or the seat number as text),
+        the text and events as that observer is shown them."""
+
+    def apply(self, action: int, text: str | None = None) -> str:
+        """Play legal ``action`` and log it; returns its full text. A ``text`` given (a
+        stored move) must be the one the rules give now: a changed rule or notation must
+        not silently replay another game."""
+        state = self.state
+        mover = state.current_player
+        full = state.action_to_string(action)
+        if text is not None and full != text:
+            raise TableError(f"stored move {len(self.entries)} was {text!r}, "
+                             f"the rules now read it as {full!r}")  # fmt: skip
+        observers: list[int | None] = [None, *range(self.game.num_players)]
+        texts = {o: state.action_to_string(action, o) for o in observers}
+        state.apply(action)
+        entry: dict[str, Any] = {"mover": mover}
+        for observer in observers:
+            events = [event.text for event in state.last_events(observer)]
+            if observer is None or observer == mover or events:
+                entry[_key(observer)] = {"text": texts[observer], "events": events}
+        self.entries.append(entry)
+        return full
+
+    def shown_to(self, observer: int | None, plies: int | None = None) -> list[dict[str, Any]]:
+        """The first ``plies`` moves (all by default) as ``observer`` is shown them."""
+        key = _key(observer)
+        return [
+            {"mover": entry["mover"], **entry[key]}
+            for entry in self.entries[:plies]
+            if key in entry
+        ]
+
+
+def _key(observer: int | None) -> str:
+    return "all" if observer is None else str(observer)
+
+
+def game_options(stored: dict[str, Any]) -> dict[str, Any]:
+    """Stored (JSON) options back to game options: lists were tuples."""
+    return {key: tuple(v) if isinstance(v, list) else v for key, v in stored.items()}
+
+
+class LiveTable:
+    """One game at the web table (see the module docstring)."""
+
+    def __init__(self, stored: StoredTable) -> None:
+        self.stored = stored
+        self.moves = MoveLog(stored.game, stored.options, stored.seed)
+        self.game = self.moves.game
+        self.agents: list[Agent | None] = [
+            None if spec == HUMAN else make_agent(spec, stored.game, stored.seed + 1 + seat)
+            for seat, spec in enumerate(stored.seats)
+        ]
+        self.lock = threading.Lock()
+        for agent in self.agents:
+            if agent is not None:
+                agent.reset()
+        for action, text in zip(stored.actions, stored.action_texts, strict=True):
+            self.moves.apply(action, text)
+
+    @property
+    def state(self) -> State:
+        return self.moves.state
+
+    # ----- who may look and act ---------------------------------------------------------
+
+    def viewer(self, token: str | None, seat: int | None = None) -> Viewer:
+        """The viewer a link's ``token`` (or, for a spectator, the ``seat`` whose view is
+        asked) stands for; ``ForbiddenError`` when the link gives no such right."""
+        stored = self.stored
+        if token is not None:
+            for number, secret in enumerate(stored.tokens):
+                if secret is not None and secrets.compare_digest(secret, token):
+                    return Viewer(number, number)
+            raise ForbiddenError("this link's token opens no seat of this table")
+        if HUMAN in stored.seats and not self.over:
+            raise ForbiddenError("a table with people at it is seen only through a seat's link")
+        if seat is None:
+            if not (stored.omniscient or self.over):
+                raise ForbiddenError("this table shows spectators one seat's view: ask ?seat=N")
+            return Viewer(None, None)
+        if not 0 <= seat < self.game.num_players:
+            raise TableError(f"seat must be in 0..{self.game.num_players - 1}, got {seat}")
+        return Viewer(seat, None)
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def agent_to_move(self) -> Agent | None:
+        if self.over:
+            return None
+        return self.agents[self.state.current_player]
+
+    # ----- what a viewer is shown -------------------------------------------------------
+
+    def shown(self, viewer: Viewer) -> dict[str, Any]:
+        """Everything the table page draws for ``viewer``."""
+        return {
+            "table": self.stored.id,
+            "game": self.stored.game,
+            "seats": self.seat_labels(),
+            "you": viewer.seat,
+            "ply": len(self.stored.actions),
+            "pace": self.stored.pace,
+            "view": self.state.view(viewer.observer),
+            "log": self.moves.shown_to(viewer.observer),
+            "result": result(self.state) if self.over else None,
+        }
+
+    def seat_labels(self) -> list[str]:
+        return [seat_name(self.game, seat, spec) for seat, spec in enumerate(self.stored.seats)]
+
+    # ----- moves ------------------------------------------------------------------------
+
+    def human_move(self, viewer: Viewer, action: Any) -> None:
+        """``viewer``'s move ``action`` (an action id); refused, with nothing changed,
+        when it is not theirs to make or not legal."""
+        if viewer.seat is None:
+            raise ForbiddenError("spectators cannot move")
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise TableError(f"action must be an action id (an int), got {action!r}")
+        if self.over:
+            raise ConflictError("the game is over")
+        if self.state.current_player != viewer.seat:
+            raise ConflictError(f"it is not seat {viewer.seat}'s turn")
+        legal = self.state.legal_actions()
+        if action not in legal:
+            texts = ", ".join(self.state.action_to_string(a) for a in legal[:20])
+            raise ConflictError(f"illegal move {action}; legal: {texts}")
+        self.play(action)
+
+    def agent_action(self) -> int:
+        """The move of the agent to move (slow for a search: run it off the event loop).
+        The agent gets a copy, so readers of the table never see a half-searched state."""
+        agent = self.agent_to_move
+        if agent is None:
+            raise ConflictError("no agent is to move")
+        return agent.act(self.state.clone(), self.state.current_player)
+
+    def play(self, action: int) -> None:
+        """Apply a legal ``action`` of the player to move and note it in the row."""
+        stored = self.stored
+        stored.action_texts.append(self.moves.apply(action))
+        stored.actions.append(action)
+        if self.over:
+            stored.finished = True
+            stored.returns = self.state.returns()
+            stored.stats = self.state.stats()
+
+    def set_pace(self, pace: float) -> None:
+        self.stored.pace = checked_pace(pace)
+
+
+def checked_pace(pace: float) -> float:
+    if not 0 <= pace <= MAX_PACE:
+        raise TableError(f"pace must be 0-{MAX_PACE:g} seconds, got {pace}")
+    return pace
+
+
+def result(state: State) -> dict[str, Any]:
+    """The end of a game as the result banner shows it."""
+    return {"returns": state.returns(), "stats": state.stats()}
+
+
+class Tables:
+    """The server's live tables, each kept in memory once made or loaded, and stored."""
+
+    def __init__(self, store: TableStore) -> None:
+        self.store = store
+        self._tables: dict[str, LiveTable] = {}
+        self._lock = threading.Lock()
+        for stored in store.all(finished=False):
+            self._tables[stored.id] = LiveTable(stored)
+
+    def live(self) -> list[LiveTable]:
+        with self._lock:
+            return [table for table in self._tables.values() if not table.over]
+
+    def create(
+        self, game: str, options: dict[str, Any], seats: Sequence[str], *, seed: int | None = None,
+        omniscient: bool = False, pace: float = 0.5,
+    ) -> LiveTable:  # fmt: skip
+        """A new table; bad settings raise ``TableError`` naming them."""
+        if game not in envs.names():
+            raise NotFoundError(f"unknown game {game!r}; known games: {', '.join(envs.names())}")
+        checked_pace(pace)
+        if omniscient and HUMAN in seats:
+            raise TableError("only a table without human seats may show spectators everything")
+        stored = StoredTable(
+            id=secrets.token_hex(6),
+            game=game,
+            options=dict(options),
+            seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
+            seats=list(seats),
+            tokens=[secrets.token_urlsafe(16) if spec == HUMAN else None for spec in seats],
+            omniscient=omniscient,
+            pace=pace,
+            created=time.time(),
+        )
+        table = _built(stored)
+        self.store.save(stored)
+        with self._lock:
+            self._tables[stored.id] = table
+        return table
+
+    def get(self, table_id: str) -> LiveTable:
+        with self._lock:
+            table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        stored = self.store.load(table_id)
+        if stored is None:
+            raise NotFoundError(f"no table {table_id!r}")
+        table = LiveTable(stored)
+        with self._lock:
+            return self._tables.setdefault(table_id, table)
+
+    def save(self, table: LiveTable) -> None:
+        self.store.save(table.stored)
+
+
+def _built(stored: StoredTable) -> LiveTable:
+    """The table of ``stored``, its game and seats checked: a bad option, seat count or
+    agent spec becomes a ``TableError`` naming it."""
+    try:
+        game = envs.make_game(stored.game, **game_options(stored.options))
+        if len(stored.seats) != game.num_players:
+            raise TableError(
+                f"{stored.game} with these options has {game.num_players} seats, "
+                f"got {len(stored.seats)}"
+            )
+        return LiveTable(stored)
+    except (KeyError, ValueError, TypeError, FileNotFoundError, IllegalActionError) as error:
+        raise TableError(str(error.args[0] if error.args else error)) from error
