@@ -23,6 +23,7 @@ from tabletop.training import (
     search,
     serve,
     train,
+    webload,
 )
 from tabletop.training.commandline import CommandError
 
@@ -37,6 +38,7 @@ SUBCOMMANDS: dict[str, ModuleType] = {
     "games": games,
     "info": info,
     "serve": serve,
+    "web-load": webload,
 }
 """Subcommand name -> module implementing it."""
 

@@ -53,6 +53,9 @@ def bound_socket(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Connections accepted from this socket inherit it: without it a kept-alive connection
+    # waits for the client's delayed ACK (about 40 ms) before a response's second segment.
+    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         listener.bind((host, port))
     except OSError as error:

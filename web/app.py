@@ -1,14 +1,16 @@
 """The web table's HTTP side: pages, the JSON API, and the agents' moves off the event loop.
 
 Pages are static files (``web/static``) whose scripts ask the API; the API answers JSON and
-every refusal is a 4xx with ``{"error": message}`` and nothing changed. Agents move in a
+every refusal is a 4xx with ``{"error": message}`` and nothing changed. Views are plain
+JSON data already, so they are sent as ``JSONResponse`` (FastAPI's generic encoding of a
+returned dict took ten times as long as building the view). Agents move in a
 thread pool, one move at a time per table at the table's pace, so a slow search holds up
 only its own table; a table is stored after every move (``store``), and on start the app
 takes up the live tables where they stood.
 
     GET  /                          lobby          GET  /api/games
     POST /api/tables                a new table (JSON: game, options, seats, seed, pace, omniscient)
-    GET  /table/{id}?token=...      table page     GET  /api/tables/{id}?token=...|seat=N
+    GET  /table/{id}?token=...      table page     GET  /api/tables/{id}?token=..|seat=N[&after=PLY]
     POST /api/tables/{id}/moves     JSON: token, action
     POST /api/tables/{id}/pace      JSON: token (a seat's, or none for an agents-only table), pace
     GET  /replays                   finished games GET  /api/replays
@@ -22,7 +24,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,8 @@ from tabletop.web.tables import HUMAN, LiveTable, TableError, Tables
 STATIC = files("tabletop.web") / "static"
 AGENT_WORKERS = 2
 """Threads computing agents' moves (the machine's cores; more would only queue)."""
+LONG_POLL_SECONDS = 20.0
+"""The longest a reader asking for a table's next move (``?after=PLY``) is kept waiting."""
 
 
 def create_app(db: str | Path = ":memory:") -> FastAPI:
@@ -117,14 +121,20 @@ def _add_table_api(app: FastAPI, tables: Tables, runner: AgentRunner) -> None:
         return links(table)
 
     @app.get("/api/tables/{table_id}")
-    async def shown(table_id: str, token: str | None = None, seat: int | None = None) -> Any:
+    async def shown(
+        table_id: str, token: str | None = None, seat: int | None = None, after: int | None = None
+    ) -> JSONResponse:
+        """What the viewer is shown; with ``after``, once the table is past that ply (or
+        after ``LONG_POLL_SECONDS``): the page learns of an agent's move as it is made."""
         table = tables.get(table_id)
         viewer = table.viewer(token, seat)
+        if after is not None:
+            await runner.changed(table, after)
         with table.lock:
-            return table.shown(viewer)
+            return JSONResponse(table.shown(viewer))
 
     @app.post("/api/tables/{table_id}/moves")
-    async def move(table_id: str, request: Request) -> Any:
+    async def move(table_id: str, request: Request) -> JSONResponse:
         fields = _fields(await _json_body(request), required=("token", "action"), optional=())
         table = tables.get(table_id)
         viewer = table.viewer(_text(fields["token"], "token"))
@@ -132,8 +142,8 @@ def _add_table_api(app: FastAPI, tables: Tables, runner: AgentRunner) -> None:
             table.human_move(viewer, fields["action"])
             tables.save(table)
             answer = table.shown(viewer)
-        runner.wake(table)
-        return answer
+        runner.moved(table)
+        return JSONResponse(answer)
 
     @app.post("/api/tables/{table_id}/pace")
     async def pace(table_id: str, request: Request) -> dict[str, float]:
@@ -159,8 +169,8 @@ def _add_replay_api(app: FastAPI, tables: Tables) -> None:
         ]  # fmt: skip
 
     @app.get("/api/replays/{table_id}")
-    async def replay(table_id: str, ply: int | None = None) -> dict[str, Any]:
-        return replays.frame(table_id, ply)
+    async def replay(table_id: str, ply: int | None = None) -> JSONResponse:
+        return JSONResponse(replays.frame(table_id, ply))
 
     @app.post("/api/replays", status_code=201)
     async def add_record(request: Request) -> dict[str, str]:
@@ -169,12 +179,40 @@ def _add_replay_api(app: FastAPI, tables: Tables) -> None:
 
 class AgentRunner:
     """Plays the agents' moves of every table, each in the thread pool, one table's moves
-    one after another at its pace; the event loop only waits for them."""
+    one after another at its pace; the event loop only waits for them. It also tells the
+    readers waiting for a table's next move (``changed``) when one is made."""
 
     def __init__(self, tables: Tables, pool: ThreadPoolExecutor) -> None:
         self.tables = tables
         self.pool = pool
         self._running: dict[str, asyncio.Task[None]] = {}
+        self._moves: dict[str, asyncio.Condition] = {}
+
+    def _condition(self, table: LiveTable) -> asyncio.Condition:
+        return self._moves.setdefault(table.stored.id, asyncio.Condition())
+
+    async def changed(self, table: LiveTable, after: int) -> None:
+        """Return once ``table`` is past ply ``after``, is over, or ``LONG_POLL_SECONDS``
+        have passed."""
+
+        def past() -> bool:
+            return len(table.stored.actions) > after or table.over
+
+        condition = self._condition(table)
+        async with condition:
+            with suppress(TimeoutError):
+                await asyncio.wait_for(condition.wait_for(past), LONG_POLL_SECONDS)
+
+    def moved(self, table: LiveTable) -> None:
+        """A move was made at ``table``: wake its readers, and its agents if one is to move."""
+        condition = self._condition(table)
+
+        async def notify() -> None:
+            async with condition:
+                condition.notify_all()
+
+        asyncio.get_running_loop().create_task(notify())
+        self.wake(table)
 
     def wake(self, table: LiveTable) -> None:
         """Make sure the agents of ``table`` are moving if one of them is to move."""
@@ -196,6 +234,7 @@ class AgentRunner:
                     continue  # (cannot happen: only this task moves for agents)
                 table.play(action)
                 self.tables.save(table)
+            self.moved(table)
 
     async def idle(self) -> None:
         """Wait until no agent of any table is to move (tests and the load test)."""
