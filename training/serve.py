@@ -1,10 +1,11 @@
 """Serve the web table: play any game in the browser against agents, watch, replay.
 
-    tabletop serve [--host 127.0.0.1] [--port 0] [--db tabletop.sqlite]
+    tabletop serve [--host 127.0.0.1] [--port 0] [--db tabletop.sqlite] [--records FILE]
 
 Port 0 (the default) takes a free port; the address is printed once the server listens.
 Games are stored in the SQLite file ``--db``, so a restarted server takes up the games in
-progress. Needs the ``[web]`` extra (``pip install -e ".[web]"``).
+progress; ``--records`` (repeatable) adds the games of a records file (the ``games.jsonl``
+of ``tabletop eval --out``) to the replays. Needs the ``[web]`` extra (``pip install -e ".[web]"``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db", default=DEFAULT_DB, help=f"SQLite file of the games (default {DEFAULT_DB})"
     )
+    parser.add_argument(
+        "--records",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a records file (tabletop eval --out's games.jsonl) whose games to replay; repeatable",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,15 +41,20 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from tabletop.web.app import create_app
+        from tabletop.web.tables import TableError
     except ImportError as error:
         raise CommandError(f"tabletop serve needs the [web] extra ({error.name} is missing): "
                            'pip install -e ".[web]"') from None  # fmt: skip
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port must be 0-65535, got {args.port}")
+    try:
+        app = create_app(args.db, args.records)
+    except TableError as error:
+        raise CommandError(f"--records {error}") from None
     listener = bound_socket(args.host, args.port)
     host, port = listener.getsockname()[:2]
     print(f"tabletop serve: http://{host}:{port}/ (games in {args.db}; Ctrl-C stops)", flush=True)
-    config = uvicorn.Config(create_app(args.db), log_level="warning")
+    config = uvicorn.Config(app, log_level="warning")
     server = uvicorn.Server(config)
     asyncio.run(server.serve(sockets=[listener]))
     return 0

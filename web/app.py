@@ -15,14 +15,14 @@ takes up the live tables where they stood.
     POST /api/tables/{id}/pace      JSON: token (a seat's, or none for an agents-only table), pace
     GET  /replays                   finished games GET  /api/replays
     GET  /replay/{id}               replay page    GET  /api/replays/{id}?ply=N
-    POST /api/replays               a game record (a line of ``tabletop eval --records``)
+    POST /api/replays               a game record (a line of ``tabletop eval --out``'s games.jsonl)
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
 from importlib.resources import files
@@ -36,7 +36,7 @@ from fastapi.staticfiles import StaticFiles
 from tabletop import envs
 from tabletop.agents.registry import AGENT_KINDS
 from tabletop.training.commandline import parse_option_value
-from tabletop.web.replays import Replays, import_record
+from tabletop.web.replays import Replays, import_record, import_records
 from tabletop.web.store import TableStore
 from tabletop.web.tables import HUMAN, LiveTable, TableError, Tables
 
@@ -47,9 +47,12 @@ LONG_POLL_SECONDS = 20.0
 """The longest a reader asking for a table's next move (``?after=PLY``) is kept waiting."""
 
 
-def create_app(db: str | Path = ":memory:") -> FastAPI:
-    """The web table over the SQLite file ``db``."""
+def create_app(db: str | Path = ":memory:", records: Sequence[str | Path] = ()) -> FastAPI:
+    """The web table over the SQLite file ``db``, with the game records of the files
+    ``records`` imported as replays."""
     store = TableStore(db)
+    for path in records:
+        import_records(store, path)
     tables = Tables(store)
     pool = ThreadPoolExecutor(AGENT_WORKERS, thread_name_prefix="agent")
     runner = AgentRunner(tables, pool)

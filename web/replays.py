@@ -4,21 +4,24 @@ any more once a game is over).
 A replay is rebuilt from the stored seed and actions, each action checked against the text
 stored with it. Replayed games are kept (a few, least recently asked dropped first) with a
 copy of the state every ``CHECKPOINT`` plies, so a step replays at most that many moves.
-Game records saved by ``tabletop eval --records`` are imported as finished tables with no
-seat links; an import is refused unless the record replays to its stored returns.
+Game records (the ``games.jsonl`` lines that ``tabletop eval --out`` writes) are imported as
+finished tables with no seat links, under an id made from the record itself (importing it
+again changes nothing); an import is refused unless the record replays to its returns.
 """
 
 from __future__ import annotations
 
-import secrets
+import hashlib
+import json
 import threading
 import time
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
 from tabletop import envs
 from tabletop.envs.core.protocol import IllegalActionError, State
-from tabletop.training.records import GameRecord, RecordError
+from tabletop.training.records import GameRecord, RecordError, read_records
 from tabletop.web.store import StoredTable, TableStore
 from tabletop.web.tables import MoveLog, NotFoundError, TableError, result
 
@@ -112,7 +115,7 @@ def import_record(store: TableStore, document: Any) -> str:
     if record.game not in envs.names():
         raise NotFoundError(f"unknown game {record.game!r}")
     stored = StoredTable(
-        id=secrets.token_hex(6),
+        id=record_id(record),
         game=record.game,
         options=dict(record.options),
         seed=record.seed,
@@ -130,6 +133,21 @@ def import_record(store: TableStore, document: Any) -> str:
     _check_replays(stored)
     store.save(stored)
     return stored.id
+
+
+def record_id(record: GameRecord) -> str:
+    """The same record always gets the same id."""
+    text = json.dumps(record.to_json(), sort_keys=True)
+    return "r" + hashlib.sha256(text.encode()).hexdigest()[:11]
+
+
+def import_records(store: TableStore, path: str | Path) -> list[str]:
+    """Import every record of a records file (``tabletop eval --out``'s ``games.jsonl``)."""
+    try:
+        records = read_records(path)
+    except (OSError, RecordError) as error:
+        raise TableError(f"{path}: {error}") from None
+    return [import_record(store, record.to_json()) for record in records]
 
 
 def _check_replays(stored: StoredTable) -> None:

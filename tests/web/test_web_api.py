@@ -19,7 +19,8 @@ from fastapi.testclient import TestClient
 
 from tabletop import envs
 from tabletop.agents import RandomAgent
-from tabletop.training.records import play_record
+from tabletop.training.cli import main
+from tabletop.training.records import append_records, play_record
 from tabletop.web.app import create_app
 
 WAIT_SECONDS = 60.0
@@ -266,3 +267,29 @@ def test_an_eval_record_is_imported_and_replayed_and_a_forged_one_refused(
     forged = {**record.to_json(), "returns": [r + 1 for r in record.returns]}
     assert client.post("/api/replays", json=forged).status_code == 400
     assert client.post("/api/replays", json={"format": "other"}).status_code == 400
+
+
+def test_a_records_file_is_imported_at_start_once_however_often_the_server_starts(
+    tmp_path: Path,
+) -> None:
+    game = envs.make_game("kaleva")
+    records = [
+        play_record(game, {}, seed, ("random", "random"), [RandomAgent(seed), RandomAgent(9)])
+        for seed in (1, 2)
+    ]
+    path = tmp_path / "games.jsonl"
+    append_records(path, records)
+    db = tmp_path / "games.sqlite"
+    for _ in range(2):
+        with TestClient(create_app(db, [path])) as client:
+            listed = client.get("/api/replays").json()
+    assert sorted(entry["plies"] for entry in listed) == sorted(len(r.actions) for r in records)
+
+
+def test_serve_refuses_a_file_that_is_not_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "notes.jsonl"
+    path.write_text('{"hello": 1}\n')
+    assert main(["serve", "--db", str(tmp_path / "db.sqlite"), "--records", str(path)]) == 2
+    assert "notes.jsonl" in capsys.readouterr().err
