@@ -239,14 +239,23 @@ def result(state: State) -> dict[str, Any]:
 
 
 class Tables:
-    """The server's live tables, each kept in memory once made or loaded, and stored."""
+    """The server's live tables, each kept in memory once made or loaded, and stored.
+
+    A stored table that cannot be rebuilt any more (an agent's policy file gone, a rule
+    that now reads a stored move differently) does not stop the server: its row stays as
+    it is, and asking for it answers why it cannot be resumed."""
 
     def __init__(self, store: TableStore) -> None:
         self.store = store
         self._tables: dict[str, LiveTable] = {}
         self._lock = threading.Lock()
+        self.unresumable: dict[str, str] = {}
+        """Table id -> why its stored game could not be rebuilt."""
         for stored in store.all(finished=False):
-            self._tables[stored.id] = LiveTable(stored)
+            try:
+                self._tables[stored.id] = _built(stored)
+            except TableError as error:
+                self.unresumable[stored.id] = str(error)
 
     def live(self) -> list[LiveTable]:
         with self._lock:
@@ -284,10 +293,12 @@ class Tables:
             table = self._tables.get(table_id)
         if table is not None:
             return table
+        if table_id in self.unresumable:
+            raise ConflictError(f"table {table_id} cannot be resumed: {self.unresumable[table_id]}")
         stored = self.store.load(table_id)
         if stored is None:
             raise NotFoundError(f"no table {table_id!r}")
-        table = LiveTable(stored)
+        table = _built(stored)
         with self._lock:
             return self._tables.setdefault(table_id, table)
 
@@ -306,5 +317,5 @@ def _built(stored: StoredTable) -> LiveTable:
                 f"got {len(stored.seats)}"
             )
         return LiveTable(stored)
-    except (KeyError, ValueError, TypeError, FileNotFoundError, IllegalActionError) as error:
+    except (KeyError, ValueError, TypeError, OSError, IllegalActionError) as error:
         raise TableError(str(error.args[0] if error.args else error)) from error

@@ -22,6 +22,7 @@ from tabletop.agents import RandomAgent
 from tabletop.training.cli import main
 from tabletop.training.records import append_records, play_record
 from tabletop.web.app import create_app
+from tabletop.web.store import TableStore
 
 WAIT_SECONDS = 60.0
 
@@ -293,3 +294,21 @@ def test_serve_refuses_a_file_that_is_not_records(
     path.write_text('{"hello": 1}\n')
     assert main(["serve", "--db", str(tmp_path / "db.sqlite"), "--records", str(path)]) == 2
     assert "notes.jsonl" in capsys.readouterr().err
+
+
+def test_a_stored_game_that_cannot_be_rebuilt_is_kept_and_explained(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    with TestClient(create_app(db)) as client:
+        table = new_table(client, seats=["human", "random"])
+        token = token_of(table, 0)
+    store = TableStore(db)
+    stored = store.load(table["id"])
+    stored.seats[1] = str(tmp_path / "gone.pt")  # a policy file deleted since
+    store.save(stored)
+    store.close()
+    with TestClient(create_app(db)) as client:
+        response = client.get(f"/api/tables/{table['id']}", params={"token": token})
+        assert response.status_code == 409
+        assert "cannot be resumed" in response.json()["error"]
+        assert "gone.pt" in response.json()["error"]
+    assert TableStore(db).load(table["id"]).seats[1].endswith("gone.pt")  # nothing lost

@@ -31,6 +31,8 @@ SERVE = "import sys; from tabletop.training.cli import main; sys.exit(main(sys.a
 """``tabletop serve`` run by this interpreter (the console script may be another's)."""
 MOVE_TIMEOUT_MS = 60_000
 MAX_CLICKS = 3_000
+SCREENSHOT_CLICK = 12
+"""The turn whose page is saved: a game under way, not its opening."""
 
 
 def chromium_path() -> str | None:
@@ -85,14 +87,17 @@ def start_from_lobby(page: object, server: str, game: str) -> None:
     page.wait_for_selector("#status")
 
 
-def play_by_clicking(page: object, rng: random.Random) -> int:
+def play_by_clicking(page: object, rng: random.Random, screenshot: Path) -> int:
     """Click a random listed legal move whenever there is one, until the result banner
     shows; every fifth click is on a playable piece instead (when several moves name it,
-    the first of the moves it picks out). The number of clicks."""
+    the first of the moves it picks out). The page is saved to ``screenshot`` at the
+    ``SCREENSHOT_CLICK``th turn. The number of clicks."""
     for clicks in range(MAX_CLICKS):
         page.wait_for_selector("#moves button, #result:not([hidden])", timeout=MOVE_TIMEOUT_MS)
         if page.is_visible("#result"):
             return clicks
+        if clicks == SCREENSHOT_CLICK:
+            page.screenshot(path=str(screenshot))
         title = page.text_content("#title")
         pieces = page.query_selector_all(".piece.playable")
         if clicks % 5 == 4 and pieces:
@@ -123,10 +128,9 @@ def test_a_game_is_played_to_its_end_by_clicking_and_then_replayed(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     start_from_lobby(page, server, game)
-    shots = screenshot_folder(tmp_path)
-    page.screenshot(path=str(shots / f"web-{game}.png"))
-    clicks = play_by_clicking(page, random.Random(1))
-    assert clicks > 0
+    screenshot = screenshot_folder(tmp_path) / f"web-{game}.png"
+    clicks = play_by_clicking(page, random.Random(1), screenshot)
+    assert clicks > SCREENSHOT_CLICK and screenshot.exists()
     assert "Game over" in page.text_content("#result")
     table_id = page.url.split("/table/")[1].split("?")[0]
     page.goto(f"{server}replays")
