@@ -25,6 +25,7 @@ import json
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -81,26 +82,23 @@ def create_app(db: str | Path = ":memory:", records: Sequence[str | Path] = ()) 
     return app
 
 
-def _page(name: str) -> HTMLResponse:
-    return HTMLResponse((STATIC / name).read_text(encoding="utf-8"))
+PAGES = {
+    "/": "lobby.html",
+    "/table/{table_id}": "table.html",
+    "/replays": "replays.html",
+    "/replay/{table_id}": "replay.html",
+}
+"""Path -> its page; a page reads the table id from its own address."""
 
 
 def _add_pages(app: FastAPI) -> None:
-    @app.get("/", response_class=HTMLResponse)
-    async def lobby() -> HTMLResponse:
-        return _page("lobby.html")
+    for path, name in PAGES.items():
+        page = partial(_page, (STATIC / name).read_text(encoding="utf-8"))
+        app.add_api_route(path, page, methods=["GET"], response_class=HTMLResponse)
 
-    @app.get("/table/{table_id}", response_class=HTMLResponse)
-    async def table_page(table_id: str) -> HTMLResponse:
-        return _page("table.html")
 
-    @app.get("/replays", response_class=HTMLResponse)
-    async def replays_page() -> HTMLResponse:
-        return _page("replays.html")
-
-    @app.get("/replay/{table_id}", response_class=HTMLResponse)
-    async def replay_page(table_id: str) -> HTMLResponse:
-        return _page("replay.html")
+async def _page(html: str) -> HTMLResponse:
+    return HTMLResponse(html)
 
 
 def _add_table_api(app: FastAPI, tables: Tables, runner: AgentRunner) -> None:
