@@ -151,9 +151,13 @@ def check_state_contract(state: State, where: str) -> list[int]:
     assert all(0 <= a < game.num_actions for a in legal), f"legal out of range {legal}: {where}"
     _check_round_trip(state, legal, where)
     assert len(state.rewards()) == len(state.returns()) == game.num_players, where
-    for observer in (None, *range(game.num_players)):
-        check_view(state.view(observer), f"view({observer}) at {where}")
     return legal
+
+
+def check_views(state: State, where: str) -> None:
+    """Every observer's ``view`` (and the spectator's) has the page's format."""
+    for observer in (None, *range(state.game.num_players)):
+        check_view(state.view(observer), f"view({observer}) at {where}")
 
 
 def _check_round_trip(state: State, legal: list[int], where: str) -> None:
@@ -275,12 +279,12 @@ def run_random_games(
     Every ply: current player, legal actions (non-empty exactly when not terminal, sorted,
     unique, in range), action text round trips, ``invariant(state)`` if given. At a
     ``deep_check_fraction`` of plies: illegal actions are rejected without side effects,
-    the observer texts and the events of the move have their form (``check_observer_texts``,
-    ``check_events``), and a clone is played in lockstep for a few plies (it must behave
-    identically and independently). Each game must end within ``max_plies`` and its
-    ``returns()`` must equal the sum of its ``rewards()``; the first game (and a fraction of
-    the others) is replayed from its seed and must come out identical. ``help_text()`` is
-    checked once.
+    the observer texts, the views and the events of the move have their form
+    (``check_observer_texts``, ``check_views``, ``check_events``), and a clone is played
+    in lockstep for a few plies (it must behave identically and independently). Each game
+    must end within ``max_plies`` and its ``returns()`` must equal the sum of its
+    ``rewards()``; the first game (and a fraction of the others) is replayed from its seed
+    and must come out identical. ``help_text()`` is checked once.
     """
     check_help_text(game)
     rng = random.Random(seed)
@@ -326,6 +330,7 @@ def _play_checked_game(
             _check_illegal_actions_rejected(state, rng, where)
             _check_action_texts(state, where)
             check_observer_texts(state, where)
+            check_views(state, where)
             if clone is None:
                 clone, clone_plies = state.clone(), 0
         action = rng.choice(legal)
@@ -532,9 +537,9 @@ def check_no_text_leak(
     or choice named in an observer text or an event is caught, and so is a fact an event
     states that ``o`` could not see in ``render(o)`` or an encoding.
 
-    Every state also passes ``check_state_contract`` (the full texts round-trip) and
-    ``check_observer_texts``, every move ``check_events``, the game ``check_help_text``;
-    a new state has no events.
+    Every state also passes ``check_state_contract`` (the full texts round-trip),
+    ``check_observer_texts`` and ``check_views``, every move ``check_events``, the game
+    ``check_help_text``; a new state has no events.
     """
     assert encoders, "check_no_text_leak needs the game's encoders"
     check_help_text(game)
@@ -553,6 +558,7 @@ def check_no_text_leak(
             where = _where(game_seed, actions)
             check_state_contract(state, where)
             check_observer_texts(state, where)
+            check_views(state, where)
             report.states += 1
             for observer in range(game.num_players):
                 moves = _ShownMoves(state, observer, encoders, where, report)
