@@ -1,0 +1,68 @@
+"""``tabletop serve`` as a real process: it prints where it listens, and a server killed
+outright (SIGKILL, nothing flushed on the way out) restarts with every move it answered."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn")
+
+SERVE = "import sys; from tabletop.training.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+def start(db: Path) -> tuple[subprocess.Popen[str], str]:
+    command = [sys.executable, "-c", SERVE, "serve", "--port", "0", "--db", str(db)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    match = re.fullmatch(r"tabletop serve: (http://127\.0\.0\.1:\d+/) \(games in .*\)\n", line)
+    assert match, line
+    return process, match.group(1)
+
+
+def call(url: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def test_a_killed_server_restarts_with_every_move_it_answered(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    process, url = start(db)
+    try:
+        settings = {"game": "kaleva", "seats": ["human", "human"], "seed": 2, "pace": 0}
+        table = call(url + "api/tables", settings)
+        tokens = [table["links"][seat].split("token=")[1] for seat in ("0", "1")]
+        path = f"{url}api/tables/{table['id']}?token="
+        for _ in range(7):
+            seen = call(path + tokens[0])
+            mover = seen["view"]["to_move"]
+            moves = call(path + tokens[mover])["view"]["moves"]
+            answer = call(f"{url}api/tables/{table['id']}/moves",
+                          {"token": tokens[mover], "action": moves[-1]["action"]})  # fmt: skip
+        before = call(path + tokens[0])
+        assert answer["ply"] == before["ply"] == 7
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+    process, url = start(db)
+    try:
+        after = call(f"{url}api/tables/{table['id']}?token={tokens[0]}")
+        assert (after["ply"], after["view"], after["log"]) == (
+            before["ply"],
+            before["view"],
+            before["log"],
+        )
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
