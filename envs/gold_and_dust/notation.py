@@ -86,7 +86,7 @@ def _notation(state: GoldDustState, action: int) -> str:
         return "done"
     if action < MOVE_BASE:
         hand_slot, target = divmod(action - PLAY_BASE, PLAY_TARGETS)
-        name, aimed = _play_parts(state, hand_slot, target)
+        name, aimed = play_parts(state, hand_slot, target)
         return f"play {name}" + (f">{aimed[1]}" if aimed else "")
     if action < SHOOT_BASE:
         return f"move {slot_name(own, action - MOVE_BASE)} up"
@@ -112,7 +112,7 @@ def _observed(state: GoldDustState, action: int, mover: int) -> str:
     if action < MOVE_BASE:
         if action not in state._legal:
             return f"{who} plays a card from their hand"
-        name, aimed = _play_parts(state, *divmod(action - PLAY_BASE, PLAY_TARGETS))
+        name, aimed = play_parts(state, *divmod(action - PLAY_BASE, PLAY_TARGETS))
         return f"{who} plays {name}" + (f" on player {aimed[0]}'s {aimed[1]}" if aimed else "")
     if action < SHOOT_BASE:
         return f"{who} moves {slot_name(own, action - MOVE_BASE)} up to the first row"
@@ -131,7 +131,7 @@ def _observed(state: GoldDustState, action: int, mover: int) -> str:
     return f"{who}'s {striker} strikes {hit}"
 
 
-def _play_parts(
+def play_parts(
     state: GoldDustState, hand_slot: int, target: int
 ) -> tuple[str, tuple[int, str] | None]:
     """A play's card label and its target as ``(side, "Hero" or unit label)``."""

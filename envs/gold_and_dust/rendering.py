@@ -30,7 +30,7 @@ def render(state: GoldDustState, observer: int | None = None) -> str:
     opponent's hand size only. Deck order is never shown (GD-9.3). Hand cards show
     their cost, what they are and their text; ``x`` marks those the player cannot
     afford now. ``GoldDustGame.help_text`` explains every abbreviation."""
-    lines = [_status_line(state)]
+    lines = [status_line(state)]
     for player in (0, 1):
         lines += _side_lines(state, player, show_hand=observer in (None, player))
     if state.attackers and state.phase != OVER:  # a finished game's last attack is history
@@ -53,7 +53,7 @@ def _last_move_lines(state: GoldDustState, observer: int | None) -> list[str]:
     return lines
 
 
-def _status_line(state: GoldDustState) -> str:
+def status_line(state: GoldDustState) -> str:
     if state.phase == OVER:
         result = "draw (turn limit)" if state.winner == DRAW else f"player {state.winner} won"
         return f"Game over after {state.turn} turns: {result}"
@@ -103,15 +103,15 @@ def _hand_card_text(state: GoldDustState, player: int, card: Card) -> str:
     """``    - Pikeman (2 gold): melee unit 1+k3 arm 0 HP 5. <text>``; ``x`` instead of
     ``-`` and "cannot afford" when the cost exceeds the player's gold or dust."""
     gold, dust = state.cost_of(player, card)
-    cost = _amounts(gold, dust)
+    cost = cost_text(gold, dust)
     discount = (card.gold - gold) + (card.dust - dust)
     notes = [cost] + ([f"{discount} off"] if discount else [])
     affordable = gold <= state.gold[player] and dust <= state.dust[player]
     if not affordable:
         notes.append("cannot afford")
     if card.is_unit:
-        what = f"{card.role} unit {_attack_text(card.attack, card)} arm {card.armour} "
-        what += f"HP {card.hp}" + "".join(f", {trait}" for trait in _traits(card))
+        what = f"{card.role} unit {attack_text(card.attack, card)} arm {card.armour} "
+        what += f"HP {card.hp}" + "".join(f", {trait}" for trait in card_traits(card))
     else:
         what = "lasting artifact" if card.persistent else card.kind
     marker = "-" if affordable else "x"
@@ -121,7 +121,7 @@ def _hand_card_text(state: GoldDustState, player: int, card: Card) -> str:
 def _unit_text(state: GoldDustState, player: int, slot: int, label: str) -> str:
     unit = state.boards[player][slot]
     card = unit.card
-    flags = _traits(card) + [
+    flags = card_traits(card) + [
         word
         for word, on in (
             ("tapped", unit.tapped), ("resting", unit.resting), ("moved", unit.moved),
@@ -130,7 +130,7 @@ def _unit_text(state: GoldDustState, player: int, slot: int, label: str) -> str:
         if on
     ]  # fmt: skip
     return (
-        f"{label} {_attack_text(state.attack_of(player, unit), card)} "
+        f"{label} {attack_text(state.attack_of(player, unit), card)} "
         f"arm {state.armour_of(player, unit)} HP {unit.hp}/{unit.max_hp}"
         + (f" ({', '.join(flags)})" if flags else "")
     )
@@ -149,19 +149,19 @@ def _declared_attack(state: GoldDustState) -> str:
     return ", ".join(parts)
 
 
-def _attack_text(attack: int, card: Card) -> str:
+def attack_text(attack: int, card: Card) -> str:
     """``2+k6``: base attack plus the card's die; ``2`` for a unit without a die."""
     return f"{attack}+{card.die_text()}" if card.dice[0] else str(attack)
 
 
-def _traits(card: Card) -> list[str]:
+def card_traits(card: Card) -> list[str]:
     """What a unit card can do beyond the rules: ranged, pierce, its keywords."""
     traits = ["ranged"] if card.ranged else []
     traits += [f"pierce {card.pierce}"] if card.pierce else []
     return traits + [word for word in KEYWORDS if getattr(card, word)]
 
 
-def _amounts(gold: int, dust: int) -> str:
+def cost_text(gold: int, dust: int) -> str:
     """A cost: ``2 gold``, ``3 dust``, ``2 gold 1 dust``, ``free``."""
     parts = [f"{gold} gold" if gold else "", f"{dust} dust" if dust else ""]
     return " ".join(part for part in parts if part) or "free"

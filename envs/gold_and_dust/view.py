@@ -24,14 +24,14 @@ from tabletop.envs.gold_and_dust.actions import (
 )
 from tabletop.envs.gold_and_dust.cards import UNIT, Card
 from tabletop.envs.gold_and_dust.effects import BACK, FRONT
-from tabletop.envs.gold_and_dust.notation import _play_parts, hand_labels, unit_labels
+from tabletop.envs.gold_and_dust.notation import hand_labels, play_parts, unit_labels
 from tabletop.envs.gold_and_dust.phases import OVER
 from tabletop.envs.gold_and_dust.rendering import (
     DECISIONS,
-    _amounts,
-    _attack_text,
-    _status_line,
-    _traits,
+    attack_text,
+    card_traits,
+    cost_text,
+    status_line,
 )
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def view(state: GoldDustState, observer: int | None = None) -> dict[str, Any]:
     return make_view(
         state,
         observer,
-        status=_status_line(state),
+        status=status_line(state),
         players=[player(seat, state.heroes[seat].name, _counters(state, seat)) for seat in (0, 1)],
         areas=areas,
         move_pieces=lambda action: move_pieces(state, action),
@@ -67,7 +67,7 @@ def move_pieces(state: GoldDustState, action: int) -> list[str]:
     if action < MOVE_BASE:
         hand_slot, target = divmod(action - PLAY_BASE, PLAY_TARGETS)
         card = f"hand{active}/{hand_slot}"
-        _, aimed = _play_parts(state, hand_slot, target)
+        _, aimed = play_parts(state, hand_slot, target)
         if aimed is None:
             return [card]
         side = aimed[0]
@@ -167,12 +167,12 @@ def _hand_pieces(state: GoldDustState, seat: int) -> list[dict[str, Any]]:
         gold, dust = state.cost_of(seat, card)
         discount = (card.gold - gold) + (card.dust - dust)
         affordable = gold <= state.gold[seat] and dust <= state.dust[seat]
-        marks: dict[str, int | str] = {"cost": _amounts(gold, dust)}
+        marks: dict[str, int | str] = {"cost": cost_text(gold, dust)}
         if discount:
             marks["off"] = discount
         if card.kind == UNIT:
             marks |= {
-                "attack": _attack_text(card.attack, card),
+                "attack": attack_text(card.attack, card),
                 "armour": card.armour,
                 "HP": card.hp,
             }
@@ -204,11 +204,11 @@ def _unit_piece(state: GoldDustState, seat: int, slot: int, label: str) -> dict[
     unit = state.boards[seat][slot]
     card = unit.card
     flags = [flag for flag in UNIT_FLAGS if getattr(unit, flag)]
-    tags = [*([card.role] if card.role else []), *_traits(card), *flags]
+    tags = [*([card.role] if card.role else []), *card_traits(card), *flags]
     if unit.hp < unit.max_hp:
         tags.append("damaged")
     marks: dict[str, int | str] = {
-        "attack": _attack_text(state.attack_of(seat, unit), card),
+        "attack": attack_text(state.attack_of(seat, unit), card),
         "armour": state.armour_of(seat, unit),
         "HP": f"{unit.hp}/{unit.max_hp}",
     }
@@ -236,8 +236,8 @@ def _mark_attack(
 def _card_detail(card: Card) -> str:
     """What the card is and its text: ``melee unit 1+k3 arm 0 HP 5, ranged. <text>``."""
     if card.kind == UNIT:
-        what = f"{card.role} unit {_attack_text(card.attack, card)} arm {card.armour} "
-        what += f"HP {card.hp}" + "".join(f", {trait}" for trait in _traits(card))
+        what = f"{card.role} unit {attack_text(card.attack, card)} arm {card.armour} "
+        what += f"HP {card.hp}" + "".join(f", {trait}" for trait in card_traits(card))
     else:
         what = "lasting artifact" if card.persistent else card.kind
     return f"{what}. {card.text}"

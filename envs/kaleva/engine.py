@@ -868,7 +868,7 @@ class KalevaState(EngineState):
             lines.append(self._player_line(player, observer))
         if self.last_fight is not None:
             lines.append(f"Last fight: {_fight_text(self.last_fight)}")
-        lines.append(self._status_line(observer))
+        lines.append(self.status_line(observer))
         return "\n".join(lines)
 
     def view(self, observer: int | None = None) -> dict[str, Any]:
@@ -892,7 +892,7 @@ class KalevaState(EngineState):
             f"lost discs {self.lost[player]}"
         )
 
-    def _status_line(self, observer: int | None) -> str:
+    def status_line(self, observer: int | None) -> str:
         if self.phase == OVER:
             outcome = "draw" if self.winner is None else f"{PLAYER_NAMES[self.winner]} wins"
             return f"Game over after {self.plies} turns: {outcome}, {END_REASONS[self.end_reason]}"

@@ -60,7 +60,7 @@ def view(state: KalevaState, observer: int | None = None) -> dict[str, Any]:
     return make_view(
         state,
         observer,
-        status=state._status_line(observer),
+        status=state.status_line(observer),
         players=[player(seat, PLAYER_NAMES[seat], counters(state, seat)) for seat in SEATS],
         areas=areas,
         move_pieces=lambda action: move_pieces(state, action),

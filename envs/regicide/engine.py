@@ -709,17 +709,17 @@ class RegicideState(EngineState):
     def action_to_string(self, action: int, observer: int | None = None) -> str:
         """Every Regicide move is public once made (cards are played and discarded face up,
         yields, flips and choices are announced), so each observer reads the full text."""
-        self._check_observer(observer)
+        self.check_observer(observer)
         return action_to_string(action)
 
     def last_events(self, observer: int | None = None) -> list[Event]:
-        self._check_observer(observer)
+        self.check_observer(observer)
         return super().last_events(observer)
 
     def _describe_event(self, kind: str, facts: dict[str, Any], observer: int | None) -> Event:
         return describe_event(kind, facts, observer)
 
-    def _check_observer(self, observer: int | None) -> None:
+    def check_observer(self, observer: int | None) -> None:
         if observer is not None and not 0 <= observer < self.game.num_players:
             raise ValueError(
                 f"regicide: observer must be None or a seat 0-{self.game.num_players - 1}, "
@@ -730,9 +730,9 @@ class RegicideState(EngineState):
         return string_to_action(text)
 
     def render(self, observer: int | None = None) -> str:
-        self._check_observer(observer)
+        self.check_observer(observer)
         lines = [
-            self._enemy_line(),
+            self.enemy_line(),
             f"Castle: {len(self.castle)} left; tavern: {len(self.tavern)} cards"
             + (
                 f" (top known: {_names(self.tavern[-self.tavern_known_top :])})"
@@ -753,14 +753,14 @@ class RegicideState(EngineState):
             if self.turn_log[p]:
                 marks += "; moves: " + ", ".join(map(action_to_string, self.turn_log[p]))
             lines.append(f"Player {p}: {shown}{marks}")
-        lines.append(self._status_line())
+        lines.append(self.status_line())
         return "\n".join(lines)
 
     def view(self, observer: int | None = None) -> dict[str, Any]:
         """The position as page data (``regicide.view``): the same information as ``render``."""
         return view_module.view(self, observer)
 
-    def _enemy_line(self) -> str:
+    def enemy_line(self) -> str:
         if self.won:
             return "Enemy: none left, the last King fell"
         return (
@@ -789,7 +789,7 @@ class RegicideState(EngineState):
         shown = f"{len(self.hands[player])} cards"
         return shown + (f" (known: {_names(sorted(known))})" if known else "")
 
-    def _status_line(self) -> str:
+    def status_line(self) -> str:
         if self.phase == OVER:
             outcome = "won" if self.won else "lost"
             return f"Game over: {outcome}, enemies defeated {self.enemies_defeated}"

@@ -17,12 +17,12 @@ SUIT_TAGS = ("spades", "hearts", "diamonds", "clubs")
 
 def view(state: RegicideState, observer: int | None = None) -> dict[str, Any]:
     """The position as ``observer`` may see it (``None``: everything), as in ``render``."""
-    state._check_observer(observer)
+    state.check_observer(observer)
     seats = range(state.game.num_players)
     return make_view(
         state,
         observer,
-        status=state._status_line(),
+        status=state.status_line(),
         players=[_player(state, seat) for seat in seats],
         areas=[
             _enemy_area(state),
@@ -67,7 +67,7 @@ def _enemy_area(state: RegicideState) -> dict[str, Any]:
         return area("enemy", "Enemy: none left, the last King fell", [])
     immune = "none" if state.immune_suit < 0 else "♠♥♦♣"[state.immune_suit]
     enemy = _card("enemy/0", state.enemy, "enemy", *(("damaged",) if state.enemy_damage else ()))
-    enemy["detail"] = state._enemy_line()
+    enemy["detail"] = state.enemy_line()
     enemy["marks"] = {
         "damage": f"{state.enemy_damage}/{state.enemy_health}",
         "attack": state.enemy_attack,
