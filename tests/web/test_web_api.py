@@ -312,3 +312,14 @@ def test_a_stored_game_that_cannot_be_rebuilt_is_kept_and_explained(tmp_path: Pa
         assert "cannot be resumed" in response.json()["error"]
         assert "gone.pt" in response.json()["error"]
     assert TableStore(db).load(table["id"]).seats[1].endswith("gone.pt")  # nothing lost
+
+
+def test_a_slow_search_holds_up_only_its_own_table(client: TestClient) -> None:
+    """Agents think in the worker pool: while one table's ISMCTS (about 2 s a move here)
+    thinks about its first move, another table plays ten moves."""
+    slow = new_table(client, seats=["ismcts:iterations=1000"] * 2, omniscient=True)
+    table = new_table(client, seats=["human", "random"])
+    for _ in range(10):
+        data = wait_for_turn(client, table, 0)
+        assert move(client, table, 0, data["view"]["moves"][0]["action"]).status_code == 200
+    assert client.get(f"/api/tables/{slow['id']}").json()["ply"] == 0
