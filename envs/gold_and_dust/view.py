@@ -125,16 +125,16 @@ def _side_areas(state: GoldDustState, seat: int, *, shows_hand: bool) -> list[di
         piece(f"graveyard{seat}/{i}", card.name, detail=_card_detail(card), tags=[card.kind])
         for i, card in enumerate(_cards(state, state.grave_cards[seat]))
     ]
+    whose = f"Player {seat}'s"
+    deck_count = len(state.deck_cards[seat])
     return [
-        area(f"hero{seat}", "Hero", [_hero_piece(state, seat)], owner=seat),
-        area(f"hand{seat}", "Hand", hand, owner=seat),
-        area(
-            f"deck{seat}", "Deck", [], owner=seat, layout="pile", count=len(state.deck_cards[seat])
-        ),
-        area(f"front{seat}", "First row", _row_pieces(state, seat, FRONT), owner=seat),
-        area(f"back{seat}", "Second row", _row_pieces(state, seat, BACK), owner=seat),
-        area(f"artifacts{seat}", "Artifacts", artifacts, owner=seat),
-        area(f"graveyard{seat}", "Graveyard", graveyard, owner=seat, layout="pile"),
+        area(f"hero{seat}", f"{whose} hero", [_hero_piece(state, seat)], owner=seat),
+        area(f"hand{seat}", f"{whose} hand", hand, owner=seat),
+        area(f"deck{seat}", f"{whose} deck", [], owner=seat, layout="pile", count=deck_count),
+        area(f"front{seat}", f"{whose} first row", _row_pieces(state, seat, FRONT), owner=seat),
+        area(f"back{seat}", f"{whose} second row", _row_pieces(state, seat, BACK), owner=seat),
+        area(f"artifacts{seat}", f"{whose} artifacts", artifacts, owner=seat),
+        area(f"graveyard{seat}", f"{whose} graveyard", graveyard, owner=seat, layout="pile"),
     ]
 
 
