@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import socket
+import subprocess
 import sys
+from pathlib import Path
 
 from tabletop.training.commandline import CommandError
 
@@ -82,3 +85,22 @@ def bound_socket(host: str, port: int) -> socket.socket:
         raise CommandError(f"cannot listen on {host}:{port}: {error.strerror}") from None
     listener.listen(128)
     return listener
+
+
+SERVE = "import sys; from tabletop.training.cli import main; sys.exit(main(sys.argv[1:]))"
+"""``tabletop serve`` run by this interpreter (the console script may be another's)."""
+
+
+def start_in_subprocess(db: Path) -> tuple[subprocess.Popen[str], str]:
+    """``tabletop serve`` as a child process on a free port of 127.0.0.1 with the games in
+    ``db`` (the load test's and the browser tests' server); the process and its base URL,
+    read from the line it prints once it listens."""
+    command = [sys.executable, "-c", SERVE, "serve", "--port", "0", "--db", str(db)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    match = re.fullmatch(r"tabletop serve: (http://127\.0\.0\.1:\d+/) \(games in .*\)\n", line)
+    if match is None:
+        process.kill()
+        raise CommandError(f"tabletop serve did not start: it printed {line!r}")
+    return process, match.group(1)

@@ -19,10 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import re
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -86,6 +83,7 @@ def load_test(
     import httpx
 
     from tabletop import envs
+    from tabletop.training.serve import start_in_subprocess
     from tabletop.web.store import TableStore
 
     if game not in envs.names():
@@ -93,7 +91,7 @@ def load_test(
     seats = ["human"] + [agent] * (envs.spec(game).default_players - 1)
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "load.sqlite"
-        server, url = start_server(db)
+        server, url = start_in_subprocess(db)
         try:
             report = LoadReport(games)
             client = httpx.AsyncClient(base_url=url, timeout=30.0)
@@ -106,24 +104,6 @@ def load_test(
         _check_stored(store, report)
         store.close()
     return report
-
-
-SERVE = "import sys; from tabletop.training.cli import main; sys.exit(main(sys.argv[1:]))"
-"""``tabletop serve`` run by this interpreter."""
-
-
-def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
-    """``tabletop serve`` on a free port of 127.0.0.1 with the games in ``db``; the
-    process and its base URL (read from the line it prints once it listens)."""
-    command = [sys.executable, "-c", SERVE, "serve", "--port", "0", "--db", str(db)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    match = re.search(r"http://[\d.]+:\d+/", line)
-    if match is None:
-        process.kill()
-        raise CommandError(f"tabletop serve did not start: it printed {line!r}")
-    return process, match.group(0)
 
 
 async def _play_all(client: Any, game: str, seats: list[str], games: int, think: float,

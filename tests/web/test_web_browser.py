@@ -11,14 +11,13 @@ import os
 import random
 import re
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tabletop import envs
+from tabletop.training.serve import start_in_subprocess
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -27,8 +26,6 @@ CHROMIUM_FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
 """Flags for a headless Chromium as root on a machine with no outside network."""
-SERVE = "import sys; from tabletop.training.cli import main; sys.exit(main(sys.argv[1:]))"
-"""``tabletop serve`` run by this interpreter (the console script may be another's)."""
 MOVE_TIMEOUT_MS = 60_000
 MAX_CLICKS = 3_000
 SCREENSHOT_CLICK = 12
@@ -42,17 +39,8 @@ def chromium_path() -> str | None:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real ``tabletop serve`` on a free port; its base URL."""
-    db = tmp_path_factory.mktemp("serve") / "games.sqlite"
-    process = subprocess.Popen(
-        [sys.executable, "-c", SERVE, "serve", "--port", "0", "--db", str(db)],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    match = re.search(r"http://[\d.]+:\d+/", line)
-    assert match, f"tabletop serve printed {line!r}"
-    yield match.group(0)
+    process, url = start_in_subprocess(tmp_path_factory.mktemp("serve") / "games.sqlite")
+    yield url
     process.terminate()
     process.wait(timeout=10)
 

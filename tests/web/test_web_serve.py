@@ -4,10 +4,7 @@ outright (SIGKILL, nothing flushed on the way out) restarts with every move it a
 from __future__ import annotations
 
 import json
-import re
 import signal
-import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -16,17 +13,7 @@ import pytest
 
 pytest.importorskip("uvicorn")
 
-SERVE = "import sys; from tabletop.training.cli import main; sys.exit(main(sys.argv[1:]))"
-
-
-def start(db: Path) -> tuple[subprocess.Popen[str], str]:
-    command = [sys.executable, "-c", SERVE, "serve", "--port", "0", "--db", str(db)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    match = re.fullmatch(r"tabletop serve: (http://127\.0\.0\.1:\d+/) \(games in .*\)\n", line)
-    assert match, line
-    return process, match.group(1)
+from tabletop.training.serve import start_in_subprocess
 
 
 def call(url: str, body: dict[str, Any] | None = None) -> Any:
@@ -38,7 +25,7 @@ def call(url: str, body: dict[str, Any] | None = None) -> Any:
 
 def test_a_killed_server_restarts_with_every_move_it_answered(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite"
-    process, url = start(db)
+    process, url = start_in_subprocess(db)
     try:
         settings = {"game": "kaleva", "seats": ["human", "human"], "seed": 2, "pace": 0}
         table = call(url + "api/tables", settings)
@@ -55,7 +42,7 @@ def test_a_killed_server_restarts_with_every_move_it_answered(tmp_path: Path) ->
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=10)
-    process, url = start(db)
+    process, url = start_in_subprocess(db)
     try:
         after = call(f"{url}api/tables/{table['id']}?token={tokens[0]}")
         assert (after["ply"], after["view"], after["log"]) == (
