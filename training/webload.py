@@ -1,6 +1,6 @@
 """Load-test the web table: concurrent games of a client's moves against agents, on 127.0.0.1.
 
-    tabletop web-load [--games 50] [--game kaleva] [--agent heuristic] [--think 0.5]
+    tabletop web-load --game GAME [--games 50] [--agent heuristic] [--think 0.5]
                       [--seconds 300]
 
 Starts ``tabletop serve`` (a child process) on a free port with a fresh SQLite file, then
@@ -11,7 +11,7 @@ when every game is over or ``--seconds`` have passed, and prints the p50 and p99
 a move's response and of the agents' reply (from that response until the client's seat is
 to move again or the game is over, learnt by reads that wait for the next move), the
 errors, and the lost games: games that did not finish, or whose stored row does not hold
-the moves the client saw played.
+the end the client saw.
 """
 
 from __future__ import annotations
@@ -42,13 +42,13 @@ class LoadReport:
     move_ms: list[float] = field(default_factory=list)
     reply_ms: list[float] = field(default_factory=list)
     seconds: float = 0.0
-    final_plies: dict[str, int] = field(default_factory=dict)
-    """Table id -> the ply at which the client saw its game end."""
+    final_returns: dict[str, list[float]] = field(default_factory=dict)
+    """Table id -> the returns the client saw its game end with."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
-    parser.add_argument("--game", default="kaleva", help="the game played (default kaleva)")
+    parser.add_argument("--game", required=True, help="the game played (a registered name)")
     parser.add_argument("--agent", default="heuristic", help="the agents' spec (default heuristic)")
     parser.add_argument(
         "--think",
@@ -148,7 +148,7 @@ async def _play_one(client: Any, game: str, seats: list[str], seed: int, think: 
         report.lost.append(f"table {table['id']}: not over when the time ran out")
     else:
         report.finished += 1
-        report.final_plies[table["id"]] = seen["ply"]
+        report.final_returns[table["id"]] = seen["result"]["returns"]
 
 
 async def _wait_for_turn(client: Any, path: str, token: str, deadline: float,
@@ -164,16 +164,16 @@ async def _wait_for_turn(client: Any, path: str, token: str, deadline: float,
         seen = response.json()
         if seen["result"] is not None or seen["view"]["to_move"] == 0:
             return seen
-        params["after"] = seen["ply"]
+        params["after"] = seen["version"]
     return None
 
 
 def _check_stored(store: TableStore, report: LoadReport) -> None:
-    """Every game the client saw end is stored finished, with every move it saw played."""
-    for table_id, ply in report.final_plies.items():
+    """Every game the client saw end is stored finished, with the returns it saw."""
+    for table_id, returns in report.final_returns.items():
         stored = store.load(table_id)
-        if stored is None or not stored.finished or len(stored.actions) != ply:
-            report.lost.append(f"table {table_id}: the store does not hold its {ply} moves")
+        if stored is None or not stored.finished or stored.returns != returns:
+            report.lost.append(f"table {table_id}: the store does not hold its end {returns}")
 
 
 def percentile(values: list[float], share: float) -> float:

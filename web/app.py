@@ -10,7 +10,7 @@ takes up the live tables where they stood.
 
     GET  /                          lobby          GET  /api/games
     POST /api/tables                a new table (JSON: game, options, seats, seed, pace, omniscient)
-    GET  /table/{id}?token=...      table page     GET  /api/tables/{id}?token=..|seat=N[&after=PLY]
+    GET  /table/{id}?token=...      table page     GET  /api/tables/{id}?token=..|seat=N[&after=V]
     POST /api/tables/{id}/moves     JSON: token, action
     POST /api/tables/{id}/pace      JSON: token (a seat's, or none for an agents-only table), pace
     GET  /replays                   finished games GET  /api/replays
@@ -39,13 +39,13 @@ from tabletop.agents.registry import AGENT_KINDS
 from tabletop.training.commandline import parse_option_value
 from tabletop.web.replays import Replays, import_record, import_records
 from tabletop.web.store import TableStore
-from tabletop.web.tables import HUMAN, LiveTable, TableError, Tables
+from tabletop.web.tables import HUMAN, LiveTable, TableError, Tables, Viewer
 
 STATIC = files("tabletop.web") / "static"
 AGENT_WORKERS = 2
 """Threads computing agents' moves (the machine's cores; more would only queue)."""
 LONG_POLL_SECONDS = 20.0
-"""The longest a reader asking for a table's next move (``?after=PLY``) is kept waiting."""
+"""The longest a reader asking for what comes after its version (``?after=V``) waits."""
 
 
 def create_app(db: str | Path = ":memory:", records: Sequence[str | Path] = ()) -> FastAPI:
@@ -125,12 +125,12 @@ def _add_table_api(app: FastAPI, tables: Tables, runner: AgentRunner) -> None:
     async def shown(
         table_id: str, token: str | None = None, seat: int | None = None, after: int | None = None
     ) -> JSONResponse:
-        """What the viewer is shown; with ``after``, once the table is past that ply (or
-        after ``LONG_POLL_SECONDS``): the page learns of an agent's move as it is made."""
+        """What the viewer is shown; with ``after``, once the viewer's ``version`` is past
+        it (or after ``LONG_POLL_SECONDS``): the page learns of a move as it is made."""
         table = tables.get(table_id)
         viewer = table.viewer(token, seat)
         if after is not None:
-            await runner.changed(table, after)
+            await runner.changed(table, viewer, after)
         with table.lock:
             return JSONResponse(table.shown(viewer))
 
@@ -192,12 +192,12 @@ class AgentRunner:
     def _condition(self, table: LiveTable) -> asyncio.Condition:
         return self._moves.setdefault(table.stored.id, asyncio.Condition())
 
-    async def changed(self, table: LiveTable, after: int) -> None:
-        """Return once ``table`` is past ply ``after``, is over, or ``LONG_POLL_SECONDS``
-        have passed."""
+    async def changed(self, table: LiveTable, viewer: Viewer, after: int) -> None:
+        """Return once ``viewer``'s version of ``table`` is past ``after``, or
+        ``LONG_POLL_SECONDS`` have passed."""
 
         def past() -> bool:
-            return len(table.stored.actions) > after or table.over
+            return table.version(viewer) > after
 
         condition = self._condition(table)
         async with condition:
@@ -227,20 +227,11 @@ class AgentRunner:
         loop = asyncio.get_running_loop()
         while table.agent_to_move is not None:
             await asyncio.sleep(table.stored.pace)
-            with table.lock:
-                ply = len(table.stored.actions)
             action = await loop.run_in_executor(self.pool, table.agent_action)
-            with table.lock:
-                if len(table.stored.actions) != ply:
-                    continue  # (cannot happen: only this task moves for agents)
+            with table.lock:  # (only this task moves for the table's agents)
                 table.play(action)
                 self.tables.save(table)
             self.moved(table)
-
-    async def idle(self) -> None:
-        """Wait until no agent of any table is to move (tests and the load test)."""
-        while any(not task.done() for task in self._running.values()):
-            await asyncio.gather(*self._running.values())
 
     async def stop(self) -> None:
         for task in self._running.values():

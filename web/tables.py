@@ -176,12 +176,24 @@ class LiveTable:
             "game": self.stored.game,
             "seats": self.seat_labels(),
             "you": viewer.seat,
-            "ply": len(self.stored.actions),
+            "version": self.version(viewer),
             "pace": self.stored.pace,
             "view": self.state.view(viewer.observer),
             "log": self.moves.shown_to(viewer.observer),
             "result": result(self.state) if self.over else None,
         }
+
+    def version(self, viewer: Viewer) -> int:
+        """A number that grows exactly when what ``viewer`` may know changes: the moves for
+        a spectator who sees everything; for a seat, twice the moves it is told of plus one
+        while it is to move. A seat is never sent the count of all moves, nor woken by a
+        move it may not know of: how often another seat decided can itself be news (a
+        pause to decide on a hidden card)."""
+        observer = viewer.observer
+        if observer is None:
+            return len(self.stored.actions)
+        told = len(self.moves.shown_to(observer))
+        return 2 * told + (not self.over and self.state.current_player == observer)
 
     def seat_labels(self) -> list[str]:
         return [seat_name(self.game, seat, spec) for seat, spec in enumerate(self.stored.seats)]

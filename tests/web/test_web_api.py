@@ -62,6 +62,11 @@ def wait_for_turn(client: TestClient, table: dict[str, Any], seat: int) -> dict[
     raise AssertionError(f"seat {seat} never got a turn: {data['view']['status']}")
 
 
+def plies(client: TestClient, table: dict[str, Any]) -> int:
+    """The moves played at ``table``, as the server holds them (no seat is told this)."""
+    return len(client.app.state.tables.get(table["id"]).stored.actions)
+
+
 def move(client: TestClient, table: dict[str, Any], seat: int, action: Any) -> Any:
     return client.post(
         f"/api/tables/{table['id']}/moves", json={"token": token_of(table, seat), "action": action}
@@ -152,9 +157,32 @@ def test_a_seat_link_reads_only_its_seat_and_moves_only_on_its_turn(client: Test
     assert forged.status_code == 403
     assert client.get(f"/api/tables/{table['id']}").status_code == 403  # no spectators
     assert client.get(f"/api/tables/{table['id']}", params={"seat": 0}).status_code == 403
-    assert shown(client, table, 0)["ply"] == 0  # nothing changed
+    assert plies(client, table) == 0  # nothing changed
     assert move(client, table, to_move, action).status_code == 200
-    assert shown(client, table, 0)["ply"] == 1
+    assert plies(client, table) == 1
+
+
+def test_a_seat_is_not_told_of_moves_it_may_not_know_of(client: TestClient) -> None:
+    """A move whose events tell a seat nothing (an HKK player passing priority, say) leaves
+    what that seat is sent as it was, its version too, unless the turn came to the seat:
+    the count of all moves is never sent, since how often another seat decided can be
+    news."""
+    table = new_table(client, game="hkk", seats=["human", "human"], seed=4)
+    live = client.app.state.tables.get(table["id"])
+    rng = random.Random(0)
+    silent = 0
+    while not live.over and silent < 20:
+        before = shown(client, table, 0)
+        mover = live.state.current_player
+        live.play(rng.choice(live.state.legal_actions()))
+        after = shown(client, table, 0)
+        told = mover == 0 or live.state.last_events(0) or live.state.current_player == 0
+        if not told:
+            silent += 1
+            assert (after["version"], after["log"]) == (before["version"], before["log"])
+        else:
+            assert after["version"] > before["version"]
+    assert silent == 20
 
 
 def test_illegal_and_malformed_moves_are_refused_and_change_nothing(client: TestClient) -> None:
@@ -167,7 +195,7 @@ def test_illegal_and_malformed_moves_are_refused_and_change_nothing(client: Test
     assert move(client, table, seat, True).status_code == 400
     missing = client.post(f"/api/tables/{table['id']}/moves", json={"action": legal[0]})
     assert missing.status_code == 400 and "token" in missing.json()["error"]
-    assert shown(client, table, seat)["ply"] == 0
+    assert plies(client, table) == 0
 
 
 @pytest.mark.parametrize("name", envs.names())
@@ -180,7 +208,7 @@ def test_a_human_plays_every_game_to_its_end_against_the_random_agent(
     assert end["result"]["returns"] == client.app.state.tables.get(table["id"]).state.returns()
     # The log lists every own move; another's only when it told this seat something.
     assert [entry["mover"] for entry in end["log"]].count(0) == end["moves_made"]
-    assert len(end["log"]) <= end["ply"]
+    assert len(end["log"]) <= plies(client, table)
     assert end["view"]["to_move"] is None and end["view"]["moves"] == []
 
 
@@ -230,8 +258,8 @@ def test_a_restarted_server_takes_up_a_game_where_it_stood(tmp_path: Path) -> No
         before = wait_for_turn(client, table, 0)
     with TestClient(create_app(db)) as client:
         after = shown(client, table, 0)
-        assert (after["ply"], after["view"], after["log"]) == (
-            before["ply"],
+        assert (after["version"], after["view"], after["log"]) == (
+            before["version"],
             before["view"],
             before["log"],
         )
@@ -242,16 +270,17 @@ def test_a_finished_game_replays_forward_and_back(client: TestClient) -> None:
     table = new_table(client, seats=["human", "random"])
     assert client.get(f"/api/replays/{table['id']}").status_code == 404  # still being played
     end = play_out(client, table, 0)
+    played = plies(client, table)
     (listed,) = client.get("/api/replays").json()
-    assert listed["id"] == table["id"] and listed["plies"] == end["ply"]
+    assert listed["id"] == table["id"] and listed["plies"] == played
     first = client.get(f"/api/replays/{table['id']}", params={"ply": 0}).json()
     last = client.get(f"/api/replays/{table['id']}").json()
     assert first["ply"] == 0 and first["log"] == [] and first["result"] is None
-    assert last["ply"] == end["ply"] == len(last["log"]) and last["result"] == end["result"]
+    assert last["ply"] == played == len(last["log"]) and last["result"] == end["result"]
     assert last["view"]["observer"] is None
     middle = client.get(f"/api/replays/{table['id']}", params={"ply": 5}).json()
     assert len(middle["log"]) == 5
-    beyond = client.get(f"/api/replays/{table['id']}", params={"ply": end["ply"] + 1})
+    beyond = client.get(f"/api/replays/{table['id']}", params={"ply": played + 1})
     assert beyond.status_code == 400
 
 
@@ -322,4 +351,4 @@ def test_a_slow_search_holds_up_only_its_own_table(client: TestClient) -> None:
     for _ in range(10):
         data = wait_for_turn(client, table, 0)
         assert move(client, table, 0, data["view"]["moves"][0]["action"]).status_code == 200
-    assert client.get(f"/api/tables/{slow['id']}").json()["ply"] == 0
+    assert client.get(f"/api/tables/{slow['id']}").json()["version"] == 0

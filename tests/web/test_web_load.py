@@ -16,7 +16,10 @@ from tabletop.training.webload import percentile
 def test_a_small_load_test_plays_every_game_to_its_end_and_loses_none(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["web-load", "--games", "3", "--think", "0", "--seconds", "120"]) == 0
+    assert (
+        main(["web-load", "--game", "kaleva", "--games", "3", "--think", "0", "--seconds", "120"])
+        == 0
+    )
     output = capsys.readouterr().out
     assert "3 concurrent games of kaleva" in output
     assert ": 3 finished," in output
@@ -26,7 +29,7 @@ def test_a_small_load_test_plays_every_game_to_its_end_and_loses_none(
 
 
 def test_web_load_refuses_no_games_and_an_unknown_game(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["web-load", "--games", "0"]) == 2
+    assert main(["web-load", "--game", "kaleva", "--games", "0"]) == 2
     assert "--games must be at least 1" in capsys.readouterr().err
     assert main(["web-load", "--games", "1", "--game", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
