@@ -19,11 +19,11 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from tabletop import envs
 from tabletop.agents.policy import NetworkSpec, training_policy
+from tabletop.training.base_trainer import TORCH_THREADS
 from tabletop.training.bench import interleaved_rounds
 from tabletop.training.results import Spread, ratio_spread
 from tabletop.training.runs import TrainSettings
 from tabletop.training.trainer import (
-    TORCH_THREADS,
     make_training_env,
     make_vec_env,
     vectorized,
