@@ -24,9 +24,13 @@ LAST_POLICY = "last_policy.pt"
 SNAPSHOTS = "snapshots"
 TENSORBOARD = "tb"
 IMITATION = "imitation.json"
+RLLIB_CHECKPOINTS = "checkpoints"
+"""The ``rllib`` backend's checkpoints: one directory per checkpoint, named by its step."""
 RUN_FILES = (SETTINGS, CHECKPOINT, CHECKPOINT_INFO, LOG, BEST_POLICY, LAST_POLICY, IMITATION)
-RUN_DIRS = (SNAPSHOTS, TENSORBOARD)
+RUN_DIRS = (SNAPSHOTS, TENSORBOARD, RLLIB_CHECKPOINTS)
 """What a run writes in its directory: ``--overwrite`` deletes these and nothing else."""
+BACKENDS = ("sb3", "rllib")
+"""What can learn a run: Stable-Baselines3's MaskablePPO, or Ray RLlib's PPO."""
 EVAL_SEED_OFFSET = 1_000_000
 """Evaluation deals are seeds ``seed + EVAL_SEED_OFFSET + k``: the same at every evaluation
 (so that curves compare like with like) and apart from the training deals."""
@@ -70,6 +74,14 @@ class TrainSettings:
     """Run the envs in SubprocVecEnv workers (when more than one) instead of in-process."""
     imitation: dict[str, Any] = field(default_factory=lambda: {"games": 0})
     """The warm start from the heuristic (training/imitation.py); ``games`` 0 is none."""
+    backend: str = "sb3"
+    """What learns: ``sb3`` (MaskablePPO on this machine) or ``rllib`` (Ray RLlib's PPO)."""
+    rllib: dict[str, Any] = field(default_factory=dict)
+    """The ``rllib`` backend's own settings (configs.toml ``[default.rllib]``)."""
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKENDS:
+            raise ValueError(f"unknown backend {self.backend!r}; known: {', '.join(BACKENDS)}")
 
     @property
     def in_subprocesses(self) -> bool:
@@ -88,20 +100,26 @@ class TrainSettings:
         quick: bool = False,
         env_options: dict[str, Any] | None = None,
         overrides: dict[str, Any] | None = None,
+        backend: str = "sb3",
     ) -> TrainSettings:
         """The game's configured settings, with the command line's choices on top;
-        ``overrides`` replaces config keys (sub-tables merged), e.g. for tiny test runs."""
+        ``overrides`` replaces config keys (sub-tables merged), e.g. for tiny test runs.
+        Under the ``rllib`` backend, ``envs`` is the games each sampling process steps
+        together (``rllib.envs_per_env_runner`` unless given)."""
         config = game_config(game)
         settable = {key: value for key, value in config.items() if key != "cooperative"}
         check_known_keys(settable, overrides or {})
         config = merged(config, overrides or {})
         run = merged(config["run"], config["quick"]) if quick else config["run"]
         default_steps = config["quick_steps"] if quick else config["steps"]
+        default_envs = (
+            config["rllib"]["envs_per_env_runner"] if backend == "rllib" else config["envs"]
+        )
         return cls(
             game=game,
             steps=steps if steps is not None else default_steps,
             seed=seed,
-            envs=n_envs if n_envs is not None else config["envs"],
+            envs=n_envs if n_envs is not None else default_envs,
             out=out,
             env_options={**config["env"], **(env_options or {})},
             cooperative=config["cooperative"],
@@ -113,6 +131,8 @@ class TrainSettings:
             run=run,
             subprocesses=config["subprocesses"],
             imitation=config["imitation"],
+            backend=backend,
+            rllib=config["rllib"],
         )
 
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletop.training.commandline import (
     CommandError,
@@ -29,8 +30,13 @@ from tabletop.training.commandline import (
     split_key_value,
 )
 from tabletop.training.config import registered_name
-from tabletop.training.runs import SETTINGS, TrainSettings, delete_run, run_files
+from tabletop.training.runs import BACKENDS, SETTINGS, TrainSettings, delete_run, run_files
 
+if TYPE_CHECKING:
+    from tabletop.training.base_trainer import BaseTrainer
+
+RAY_LOOPBACK_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+"""Set to 0, a local Ray's node address is 127.0.0.1 rather than the machine's own."""
 FPS_BENCHMARK_STEPS = 10_240
 """Default ``--steps`` of ``--fps-benchmark``."""
 
@@ -64,6 +70,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--set network.net_arch=[64,64] (repeatable)",
     )
     parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        help="what learns: sb3 (MaskablePPO, the default) or rllib (Ray RLlib's PPO, "
+        "docs/distributed.md); a resumed run keeps its own",
+    )
+    parser.add_argument(
+        "--address",
+        metavar="HOST:PORT",
+        help="rllib: the Ray cluster to join (default: $RAY_ADDRESS, else a local Ray)",
+    )
+    parser.add_argument(
+        "--env-runners",
+        type=int,
+        metavar="N",
+        help="rllib: processes sampling games (config: rllib.env_runners; 0 samples in the "
+        "learner's process)",
+    )
+    parser.add_argument(
         "--fps-benchmark",
         action="store_true",
         help="measure training steps/s on the game and on a zero-cost env of the same spaces",
@@ -77,16 +101,12 @@ def run(args: argparse.Namespace) -> int:
         out = args.out or f"runs/{game}"
         settings = _settings(args, game, out)
         if args.fps_benchmark:
-            from tabletop.training.fps import print_fps_benchmark
-
             settings.steps = args.steps or FPS_BENCHMARK_STEPS
-            print_fps_benchmark(settings)
+            _print_fps_benchmark(settings, args)
             return 0
-        from tabletop.training.trainer import Trainer
-
         if args.overwrite:
             delete_run(Path(out))
-        info = Trainer(settings, resume=args.resume, progress=not args.no_progress).run()
+        info = _trainer(settings, args).run()
     except (ValueError, FileNotFoundError, FileExistsError) as error:
         raise CommandError(str(error)) from error
     print(
@@ -94,6 +114,40 @@ def run(args: argparse.Namespace) -> int:
         f"{info.best_value:.3f} at step {info.best_step}; policies in {out}"
     )
     return 0
+
+
+def _print_fps_benchmark(settings: TrainSettings, args: argparse.Namespace) -> None:
+    if settings.backend == "sb3":
+        from tabletop.training.fps import print_fps_benchmark
+
+        print_fps_benchmark(settings)
+        return
+    os.environ.setdefault(RAY_LOOPBACK_ONLY, "0")
+    from tabletop.training.rllib.bench import print_rllib_benchmark
+
+    sb3 = _new_settings(argparse.Namespace(**{**vars(args), "backend": "sb3", "envs": None}),
+                        settings.game, settings.out)  # fmt: skip
+    sb3.steps = settings.steps
+    print_rllib_benchmark(sb3, settings)
+
+
+def _trainer(settings: TrainSettings, args: argparse.Namespace) -> BaseTrainer:
+    progress = not args.no_progress
+    if settings.backend == "sb3":
+        from tabletop.training.trainer import Trainer
+
+        return Trainer(settings, resume=args.resume, progress=progress)
+    address = args.address or os.environ.get("RAY_ADDRESS") or None
+    if address is None:
+        # A local Ray on the loopback interface only; Ray reads this when it is imported.
+        os.environ.setdefault(RAY_LOOPBACK_ONLY, "0")
+    try:
+        from tabletop.training.rllib.trainer import RLlibTrainer
+    except ImportError as error:
+        raise CommandError(
+            f"--backend rllib needs Ray RLlib ({error}): pip install 'tabletop[distributed]'"
+        ) from error
+    return RLlibTrainer(settings, resume=args.resume, progress=progress, address=address)
 
 
 def config_overrides(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -130,31 +184,46 @@ def _toml_value(text: str) -> Any:
 
 
 def _settings(args: argparse.Namespace, game: str, out: str) -> TrainSettings:
+    settings = _resumed_settings(args, game, out) if args.resume else _new_settings(args, game, out)
+    if settings.backend != "rllib" and (args.address or args.env_runners is not None):
+        raise ValueError("--address and --env-runners are settings of --backend rllib")
+    if args.env_runners is not None:
+        if args.env_runners < 0:
+            raise ValueError(f"--env-runners must be 0 or more, got {args.env_runners}")
+        settings.rllib["env_runners"] = args.env_runners
+    return settings
+
+
+def _resumed_settings(args: argparse.Namespace, game: str, out: str) -> TrainSettings:
     settings_path = Path(out) / SETTINGS
-    if args.resume and args.overwrite:
+    if args.overwrite:
         raise ValueError("--resume continues a run, --overwrite starts it over: pass one")
-    if args.resume:
-        changed = [flag for flag, value in _run_defining_flags(args).items() if value]
-        if changed:
-            raise ValueError(
-                f"--resume continues a run with its saved settings; only --steps may change, "
-                f"not {', '.join(changed)}"
-            )
-        if not settings_path.exists():
-            raise FileNotFoundError(f"{out} holds no run to resume ({SETTINGS} is missing)")
-        settings = TrainSettings(**json.loads(settings_path.read_text(encoding="utf-8")))
-        if settings.game != game:
-            raise ValueError(f"{out} is a {settings.game} run, not a {game} run")
-        settings.out = out  # the directory may have been moved or copied since
-        if args.steps is not None:
-            settings.steps = args.steps
-        return settings
+    changed = [flag for flag, value in _run_defining_flags(args).items() if value]
+    if changed:
+        raise ValueError(
+            f"--resume continues a run with its saved settings; only --steps (and where an "
+            f"rllib run samples) may change, not {', '.join(changed)}"
+        )
+    if not settings_path.exists():
+        raise FileNotFoundError(f"{out} holds no run to resume ({SETTINGS} is missing)")
+    settings = TrainSettings(**json.loads(settings_path.read_text(encoding="utf-8")))
+    if settings.game != game:
+        raise ValueError(f"{out} is a {settings.game} run, not a {game} run")
+    if args.backend is not None and args.backend != settings.backend:
+        raise ValueError(f"{out} is a --backend {settings.backend} run, not {args.backend}")
+    settings.out = out  # the directory may have been moved or copied since
+    if args.steps is not None:
+        settings.steps = args.steps
+    return settings
+
+
+def _new_settings(args: argparse.Namespace, game: str, out: str) -> TrainSettings:
     if run_files(Path(out)) and not (args.overwrite or args.fps_benchmark):
         raise FileExistsError(
             f"{out} already holds a run: --resume continues it, --overwrite starts it over "
             "(deleting it), or pass another --out"
         )
-    settings = TrainSettings.from_config(
+    return TrainSettings.from_config(
         game,
         out=out,
         steps=args.steps,
@@ -163,5 +232,5 @@ def _settings(args: argparse.Namespace, game: str, out: str) -> TrainSettings:
         quick=args.quick,
         env_options=game_options(args),
         overrides=config_overrides(args.set),
+        backend=args.backend or "sb3",
     )
-    return settings
