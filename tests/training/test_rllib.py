@@ -247,6 +247,10 @@ def test_backend_flags_are_checked(tmp_path: Path, capsys) -> None:
     (out / "settings.json").write_text(json.dumps(asdict(settings)))
     assert main(["train", "kaleva", f"--out={out}", "--resume", "--backend=sb3"]) == 2
     assert "is a --backend rllib run, not sb3" in capsys.readouterr().err
+    hkk = tmp_path / "hkk"
+    assert main(["train", "hkk", f"--out={hkk}", "--backend=rllib"]) == 2  # a pointer network
+    assert "cannot train a pointer network" in capsys.readouterr().err
+    assert not hkk.exists()  # refused before anything was written
 
 
 # ----- runs on a real Ray -------------------------------------------------------------------

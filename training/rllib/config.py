@@ -38,12 +38,7 @@ def ppo_config(
     settings: TrainSettings, metadata: PolicyMetadata, network: NetworkSpec, seed: int
 ) -> PPOConfig:
     """The run's PPO, league and fault tolerance; registers the env in this process."""
-    if network.rows:
-        raise ValueError(
-            "--backend rllib cannot train a pointer network (network.rows): RLlib's action "
-            "distribution needs a logit for every action id; use --backend sb3 or "
-            "--set network.rows=[]"
-        )
+    check_network(network)
     register_env(ENV_NAME, make_env)
     rllib, ppo = settings.rllib, settings.ppo
     modules = [MAIN, *snapshot_slots(settings)]
@@ -73,6 +68,17 @@ def ppo_config(
         )
         .debugging(seed=seed)
     )
+
+
+def check_network(network: NetworkSpec) -> None:
+    """Refuse a network RLlib cannot train: a pointer network scores only the legal
+    actions, and RLlib's categorical distribution needs a logit for every action id."""
+    if network.rows:
+        raise ValueError(
+            "--backend rllib cannot train a pointer network (network.rows): RLlib's action "
+            "distribution needs a logit for every action id; use --backend sb3 or "
+            "--set network.rows=[]"
+        )
 
 
 def ppo_training(ppo: dict[str, Any], train_batch: int) -> dict[str, Any]:

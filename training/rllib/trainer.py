@@ -25,10 +25,10 @@ import torch
 from ray.rllib.algorithms import Algorithm
 from torch.utils.tensorboard import SummaryWriter
 
-from tabletop.agents.policy import new_policy
+from tabletop.agents.policy import NetworkSpec, new_policy
 from tabletop.training.base_trainer import BaseTrainer, RunProgress
 from tabletop.training.rllib.cluster import check_cpus, connect
-from tabletop.training.rllib.config import ppo_config
+from tabletop.training.rllib.config import check_network, ppo_config, ppo_training
 from tabletop.training.rllib.env import MAIN, snapshot_slots
 from tabletop.training.rllib.league import finished_games
 from tabletop.training.rllib.module import (
@@ -59,16 +59,29 @@ class RLlibTrainer(BaseTrainer):
         progress: bool = True,
         address: str | None = None,
     ) -> None:
+        # What RLlib cannot train is refused before the run directory is touched.
+        check_network(NetworkSpec(**settings.network))
+        ppo_training(settings.ppo, settings.rllib["train_batch"])  # a [ppo] key RLlib lacks
         super().__init__(settings, resume=resume, progress=progress)
         self._steps = self.info.steps
         connect(address)
-        check_cpus(settings.rllib["env_runners"])
-        seed = settings.seed + self.info.steps
-        self.algo: Algorithm = ppo_config(settings, self.metadata, self.network, seed).build_algo()
-        if resume:
-            self.algo.restore_from_path(str(self._checkpoint_path(self.info.steps).resolve()))
+        try:
+            self.algo = self._built_algorithm()
+        except BaseException:
+            ray.shutdown()
+            raise
         self.tensorboard = SummaryWriter(str(self.out / TENSORBOARD / "rllib"))
         self.open_log()
+
+    def _built_algorithm(self) -> Algorithm:
+        """PPO on this run's settings; a resumed run's state from its checkpoint (the
+        settings of this invocation, e.g. ``--env-runners``, apply)."""
+        check_cpus(self.settings.rllib["env_runners"])
+        seed = self.settings.seed + self.info.steps
+        algo = ppo_config(self.settings, self.metadata, self.network, seed).build_algo()
+        if self.resumed:
+            algo.restore_from_path(str(self._checkpoint_path(self.info.steps).resolve()))
+        return algo
 
     def _checkpoint_path(self, steps: int) -> Path:
         return self.out / RLLIB_CHECKPOINTS / f"step_{steps:010d}"
