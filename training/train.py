@@ -1,4 +1,6 @@
 """Train a policy for a game with MaskablePPO and self-play; resumable after a kill.
+``--backend rllib`` trains with Ray RLlib's PPO instead (``training/rllib/``,
+docs/distributed.md), with the same opponents and the same run directory.
 
 The learner plays one seat of the game (every seat of a cooperative game) through
 ``SingleAgentEnv``. In competitive games its opponents come from a pool that starts with
@@ -123,8 +125,10 @@ def _print_fps_benchmark(settings: TrainSettings, args: argparse.Namespace) -> N
         print_fps_benchmark(settings)
         return
     os.environ.setdefault(RAY_LOOPBACK_ONLY, "0")
-    from tabletop.training.rllib.bench import print_rllib_benchmark
-
+    try:
+        from tabletop.training.rllib.bench import print_rllib_benchmark
+    except ImportError as error:
+        raise _ray_missing(error) from error
     sb3 = _new_settings(argparse.Namespace(**{**vars(args), "backend": "sb3", "envs": None}),
                         settings.game, settings.out)  # fmt: skip
     sb3.steps = settings.steps
@@ -144,10 +148,14 @@ def _trainer(settings: TrainSettings, args: argparse.Namespace) -> BaseTrainer:
     try:
         from tabletop.training.rllib.trainer import RLlibTrainer
     except ImportError as error:
-        raise CommandError(
-            f"--backend rllib needs Ray RLlib ({error}): pip install 'tabletop[distributed]'"
-        ) from error
+        raise _ray_missing(error) from error
     return RLlibTrainer(settings, resume=args.resume, progress=progress, address=address)
+
+
+def _ray_missing(error: ImportError) -> CommandError:
+    return CommandError(
+        f"--backend rllib needs Ray RLlib ({error}): pip install 'tabletop[distributed]'"
+    )
 
 
 def config_overrides(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

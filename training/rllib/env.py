@@ -38,13 +38,12 @@ from tabletop.agents import Agent
 from tabletop.agents.outcome import outcome
 from tabletop.training.base_trainer import opponent_pool
 from tabletop.training.runs import TrainSettings
+from tabletop.wrappers.single_agent import MAX_RESETS_WITHOUT_A_MOVE
 
 MAIN = "main"
 """The learner's module."""
 OBSERVATIONS = "observations"
 ACTION_MASK = "action_mask"
-MAX_RESETS_WITHOUT_A_MOVE = 1000
-"""Games that end before any RLlib seat moves are skipped; this many in a row is a bug."""
 
 
 def snapshot_slots(settings: TrainSettings) -> list[str]:
