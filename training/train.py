@@ -209,8 +209,8 @@ def _resumed_settings(args: argparse.Namespace, game: str, out: str) -> TrainSet
     changed = [flag for flag, value in _run_defining_flags(args).items() if value]
     if changed:
         raise ValueError(
-            f"--resume continues a run with its saved settings; only --steps (and where an "
-            f"rllib run samples) may change, not {', '.join(changed)}"
+            f"--resume continues a run with its saved settings; only --steps may change "
+            f"(and an rllib run's --address and --env-runners), not {', '.join(changed)}"
         )
     if not settings_path.exists():
         raise FileNotFoundError(f"{out} holds no run to resume ({SETTINGS} is missing)")

@@ -154,6 +154,19 @@ def test_kaleva_env_shows_the_mover_alone_and_pays_every_reward(tmp_path: Path) 
     )
 
 
+def test_a_three_player_game_seats_the_learner_against_two_pool_draws(tmp_path: Path) -> None:
+    settings = TrainSettings.from_config(
+        "kult", out=str(tmp_path), env_options={"num_players": 3}, backend="rllib"
+    )
+    env = env_of(settings)
+    assert env.num_players == 3 and len(env.possible_agents) == 3 * (1 + len(env.slots))
+    game = play_random_game(env, np.random.default_rng(2))
+    info = game["info"]
+    assert set(game["totals"]) == {f"p{info['seat']}:main"}
+    assert game["totals"][f"p{info['seat']}:main"] == pytest.approx(info["returns"][info["seat"]])
+    assert len(info["opponent"].split(",")) == 2
+
+
 def test_regicide_env_seats_main_everywhere_with_the_team_reward(tmp_path: Path) -> None:
     env = env_of(tiny_settings("regicide", tmp_path, 1000))
     game = play_random_game(env, np.random.default_rng(1))
@@ -265,7 +278,8 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def ray_cluster() -> Iterator[dict[str, str]]:
     """A real one-node Ray cluster on 127.0.0.1 (2 CPUs), with its own token; yields the
-    environment a driver needs to join it (``RAY_ADDRESS`` included)."""
+    environment a driver needs to join it, ``RAY_ADDRESS`` included (the other way to
+    name the cluster than ``--address``)."""
     port = free_port()
     temp_dir = tempfile.mkdtemp(prefix="rt", dir="/tmp")  # short: Ray's sockets live there
     environment = {
@@ -312,12 +326,14 @@ def run_cli(arguments: list[str], environment: dict[str, str], timeout: float = 
 def test_kaleva_trains_on_a_cluster_and_plays_back_as_an_opponent(
     tmp_path: Path, ray_cluster: dict[str, str]
 ) -> None:
-    """Through ``--address`` (here ``RAY_ADDRESS``) with a runner on the cluster: the run
-    directory of the SB3 trainer, and a policy that ``load_agent``, the AEC env and
-    ``tabletop eval`` (against an SB3 policy too) use as they are."""
+    """Through ``--address`` with a runner on the cluster: the run directory of the SB3
+    trainer, and a policy that ``load_agent``, the AEC env and ``tabletop eval`` (against an
+    SB3 policy too) use as they are."""
     out = tmp_path / "rllib"
-    run_cli(["train", "kaleva", f"--out={out}", "--steps=600", "--env-runners=1", *TINY_FLAGS],
-            ray_cluster)  # fmt: skip
+    environment = {key: value for key, value in ray_cluster.items() if key != "RAY_ADDRESS"}
+    address = f"--address={ray_cluster['RAY_ADDRESS']}"
+    run_cli(["train", "kaleva", f"--out={out}", "--steps=600", "--env-runners=1", address,
+             *TINY_FLAGS], environment)  # fmt: skip
     with (out / "log.csv").open(newline="") as file:
         assert tuple(next(csv.reader(file))) == LOG_FIELDS
     rows = log_rows(out)
