@@ -186,14 +186,15 @@ class LiveTable:
     def version(self, viewer: Viewer) -> int:
         """A number that grows exactly when what ``viewer`` may know changes: the moves for
         a spectator who sees everything; for a seat, twice the moves it is told of plus one
-        while it is to move. A seat is never sent the count of all moves, nor woken by a
-        move it may not know of: how often another seat decided can itself be news (a
-        pause to decide on a hidden card)."""
+        while it is to move or once the game is over (a game may end on a move that tells
+        the seat nothing, e.g. at a ply limit, and its end is news). A seat is never sent
+        the count of all moves, nor woken by a move it may not know of: how often another
+        seat decided can itself be news (a pause to decide on a hidden card)."""
         observer = viewer.observer
         if observer is None:
             return len(self.stored.actions)
         told = len(self.moves.shown_to(observer))
-        return 2 * told + (not self.over and self.state.current_player == observer)
+        return 2 * told + (self.over or self.state.current_player == observer)
 
     def seat_labels(self) -> list[str]:
         return [seat_name(self.game, seat, spec) for seat, spec in enumerate(self.stored.seats)]

@@ -176,7 +176,9 @@ def test_a_seat_is_not_told_of_moves_it_may_not_know_of(client: TestClient) -> N
         mover = live.state.current_player
         live.play(rng.choice(live.state.legal_actions()))
         after = shown(client, table, 0)
-        told = mover == 0 or live.state.last_events(0) or live.state.current_player == 0
+        told = (
+            mover == 0 or live.state.last_events(0) or live.state.current_player == 0 or live.over
+        )
         if not told:
             silent += 1
             assert (after["version"], after["log"]) == (before["version"], before["log"])
@@ -209,6 +211,7 @@ def test_a_human_plays_every_game_to_its_end_against_the_random_agent(
     # The log lists every own move; another's only when it told this seat something.
     assert [entry["mover"] for entry in end["log"]].count(0) == end["moves_made"]
     assert len(end["log"]) <= plies(client, table)
+    assert end["version"] == 2 * len(end["log"]) + 1  # the end is news, whoever moved last
     assert end["view"]["to_move"] is None and end["view"]["moves"] == []
 
 
