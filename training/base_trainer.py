@@ -190,8 +190,9 @@ class BaseTrainer(ABC):
         """The learner's policy network (the project's policy class), current weights."""
 
     @abstractmethod
-    def has_checkpoint(self) -> bool:
-        """Whether the run directory holds the backend's checkpoint to resume from."""
+    def has_checkpoint(self, steps: int) -> bool:
+        """Whether the run directory holds the backend's checkpoint of step ``steps`` (the
+        one ``checkpoint.json`` names) to resume from."""
 
     @abstractmethod
     def record_scalar(self, tag: str, value: float) -> None:
@@ -211,11 +212,12 @@ class BaseTrainer(ABC):
 
     def _read_checkpoint_info(self) -> CheckpointInfo:
         path = self.out / CHECKPOINT_INFO
-        if not self.has_checkpoint() or not path.exists():
+        info = CheckpointInfo(**json.loads(path.read_text("utf-8"))) if path.exists() else None
+        if info is None or not self.has_checkpoint(info.steps):
             raise FileNotFoundError(
                 f"{self.out} holds no checkpoint to resume from; --overwrite starts the run over"
             )
-        return CheckpointInfo(**json.loads(path.read_text(encoding="utf-8")))
+        return info
 
     def write_checkpoint_info(self) -> None:
         """Where the run stood, written last: a checkpoint exists once this names it."""

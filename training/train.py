@@ -129,9 +129,15 @@ def _print_fps_benchmark(settings: TrainSettings, args: argparse.Namespace) -> N
         from tabletop.training.rllib.bench import print_rllib_benchmark
     except ImportError as error:
         raise _ray_missing(error) from error
-    sb3 = _new_settings(argparse.Namespace(**{**vars(args), "backend": "sb3", "envs": None}),
-                        settings.game, settings.out)  # fmt: skip
-    sb3.steps = settings.steps
+    sb3 = TrainSettings.from_config(
+        settings.game,
+        out=settings.out,
+        steps=settings.steps,
+        seed=settings.seed,
+        quick=args.quick,
+        env_options=game_options(args),
+        overrides=config_overrides(args.set),
+    )
     print_rllib_benchmark(sb3, settings)
 
 

@@ -89,7 +89,7 @@ class Trainer(BaseTrainer):
         model.set_random_seed(self.settings.seed + self.info.steps)
         return model
 
-    def has_checkpoint(self) -> bool:
+    def has_checkpoint(self, steps: int) -> bool:
         return (self.out / CHECKPOINT).exists()
 
     @property

@@ -147,6 +147,7 @@ def test_kaleva_env_shows_the_mover_alone_and_pays_every_reward(tmp_path: Path) 
         assert set(game["totals"]) == {learner}  # the opponent is a baseline, inside the env
         assert game["totals"][learner] == pytest.approx(info["returns"][info["seat"]])
         assert info["opponent"] in ("random", "heuristic")
+        assert env.take_finished_games() == [info] and env.take_finished_games() == []
         seats.append(info["seat"])
     assert seats == [0, 1, 0, 1, 0, 1]
     assert env.observation_spaces[learner][OBSERVATIONS].shape == (
@@ -392,6 +393,8 @@ def test_a_killed_driver_resumes_from_its_last_checkpoint(
     # cut back to the checkpoint, then continued: what the killed driver logged after its
     # last checkpoint is gone, so the steps never go back
     assert steps == sorted(steps) and steps[-1] == resumed_to
+    resumed_rows = [r for r in log_rows(out) if int(r["step"]) > killed_at]
+    assert any(r["phase"] == "train" and int(r["games"]) > 1 for r in resumed_rows)
     assert any(step > killed_at for step in steps) and any(step <= killed_at for step in steps)
     assert load_agent(out / "last_policy.pt").metadata.training_steps == resumed_to
 

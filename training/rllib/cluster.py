@@ -6,7 +6,7 @@ machine started last. It listens on the loopback interface only if
 ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` was set before Ray was imported, which
 ``tabletop train`` does (``train.py``). Every worker gets
 ``OMP_NUM_THREADS=1`` unless the caller's environment sets it: PPO's small matrices gain
-nothing from more threads, and oversubscribed cores made RLlib ten times slower.
+nothing from more threads, and idle OpenMP threads only compete for the cores.
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ once per game, and RLlib's policy mapping only reads the module back out of the 
 Rewards are collected after every ply, whoever moved, and paid with the seat's next
 observation, so nothing is lost (the final -1 of a game lost on the opponent's move
 included). When the game ends, every RLlib seat gets a last observation, its reward and
-``terminated`` (or ``truncated`` at a ply limit), and an info with the game's figures.
+``terminated`` (or ``truncated`` at a ply limit), and an info with the game's figures,
+which the env also keeps until the driver takes it (``take_finished_games``).
 
 The observation is RLlib's convention for masking: a dict of the flat encoding
 (``observations``) and the legal actions (``action_mask``, 1.0 legal). The env checks every
@@ -101,6 +102,7 @@ class TabletopMultiAgentEnv(MultiAgentEnv):
         self.seat_agents: list[Agent | None] = []
         self.opponent_names = ""
         self._pending: dict[str, float] = {}
+        self._finished: list[dict[str, Any]] = []
         self._legal = np.zeros(self.num_actions, bool)
 
     def _observation_space(self) -> gymnasium.spaces.Dict:
@@ -120,6 +122,11 @@ class TabletopMultiAgentEnv(MultiAgentEnv):
         self.pool.snapshots.clear()
         for module_id in module_ids:
             self.pool.add_snapshot(f"self@{module_id}", SnapshotSeat(module_id))
+
+    def take_finished_games(self) -> list[dict[str, Any]]:
+        """The final infos of the games finished since the last call (for the driver)."""
+        games, self._finished = self._finished, []
+        return games
 
     # ----- MultiAgentEnv --------------------------------------------------------------------
 
@@ -235,6 +242,7 @@ class TabletopMultiAgentEnv(MultiAgentEnv):
         terminated = any(self.raw.terminations.values())
         agents = [agent for agent in self.seat_ids if agent is not None]
         info = self._final_info()
+        self._finished.append(info)
         observations = {agent: self._observe(agent) for agent in agents}
         rewards = {agent: self._take(agent) for agent in agents}
         terminateds = dict.fromkeys(agents, terminated) | {"__all__": terminated}

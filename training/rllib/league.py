@@ -1,11 +1,15 @@
 """The league on the env runners: which snapshot slots a game may seat, and the finished
-games' figures sent back to the driver.
+games' figures fetched back to the driver.
 
 Snapshots live in fixed module slots (``snapshot_0`` ...) from the start, so the set of
 modules, the checkpoints and a restarted runner never change shape. A slot is filled when
 the driver copies the learner into it, with the learner's step in the module's
 ``snapshot_step`` buffer; before each game the env is told which slots are filled, and
 its opponent pool draws by the SB3 trainer's rule (``wrappers/opponents.py``).
+
+Finished games are not sent through RLlib's metrics: a metric's kind is restored from a
+checkpoint, and a resumed run reported only the last game of each iteration. Each env
+keeps its finished games' infos, and the driver takes them after every iteration.
 """
 
 from __future__ import annotations
@@ -13,9 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ray.rllib.callbacks.callbacks import RLlibCallback
-
-GAMES_METRIC = ("tabletop", "games")
-"""Where each finished game's final info is logged (an item series, emptied per iteration)."""
+from ray.rllib.env.env_runner_group import EnvRunnerGroup
 
 
 class LeagueCallback(RLlibCallback):
@@ -28,17 +30,20 @@ class LeagueCallback(RLlibCallback):
         filled = [slot for slot in game_env.slots if int(rl_module[slot].snapshot_step) >= 0]
         game_env.set_filled_snapshots(filled)
 
-    def on_episode_end(self, *, episode: Any, metrics_logger: Any, **kwargs: Any) -> None:
-        for infos in episode.get_infos().values():
-            if infos and "outcome" in infos[-1]:
-                metrics_logger.log_value(GAMES_METRIC, infos[-1], reduce="item_series")
-                return
+
+def _take_finished_games(runner: Any) -> list[dict[str, Any]]:
+    """The final infos of the games a runner's envs finished since the last call (a
+    runner that samples nothing, such as the driver's beside remote runners, has none)."""
+    vector_env = getattr(runner, "env", None)
+    if vector_env is None:
+        return []
+    games: list[dict[str, Any]] = []
+    for env in vector_env.envs:
+        games.extend(env.unwrapped.take_finished_games())
+    return games
 
 
-def finished_games(result: dict[str, Any]) -> list[dict[str, Any]]:
-    """The final infos of the games an iteration finished, from ``Algorithm.train()``'s
-    result."""
-    games: Any = result.get("env_runners", {})
-    for key in GAMES_METRIC:
-        games = games.get(key, {}) if isinstance(games, dict) else {}
-    return list(games) if isinstance(games, list) else []
+def finished_games(runners: EnvRunnerGroup) -> list[dict[str, Any]]:
+    """Every runner's finished games since the last call; a lost runner's are lost."""
+    per_runner = runners.foreach_env_runner(_take_finished_games, local_env_runner=True)
+    return [game for games in per_runner for game in games]

@@ -13,7 +13,6 @@ with an error.
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 import time
@@ -37,7 +36,6 @@ from tabletop.training.rllib.module import (
     policy_weights,
 )
 from tabletop.training.runs import (
-    CHECKPOINT_INFO,
     RLLIB_CHECKPOINTS,
     TENSORBOARD,
     CheckpointInfo,
@@ -86,15 +84,8 @@ class RLlibTrainer(BaseTrainer):
     def _checkpoint_path(self, steps: int) -> Path:
         return self.out / RLLIB_CHECKPOINTS / f"step_{steps:010d}"
 
-    def has_checkpoint(self) -> bool:
-        info_steps = self._read_info_steps()
-        return info_steps is not None and self._checkpoint_path(info_steps).is_dir()
-
-    def _read_info_steps(self) -> int | None:
-        path = self.out / CHECKPOINT_INFO
-        if not path.exists():
-            return None
-        return int(json.loads(path.read_text(encoding="utf-8"))["steps"])
+    def has_checkpoint(self, steps: int) -> bool:
+        return self._checkpoint_path(steps).is_dir()
 
     @property
     def steps(self) -> int:
@@ -179,8 +170,8 @@ class RLlibTrainer(BaseTrainer):
         progress.start(self.settings.steps)
         last_sample = time.monotonic()
         while self.steps < self.settings.steps:
-            new_steps, result = self.train_iteration()
-            for info in finished_games(result):
+            new_steps, _ = self.train_iteration()
+            for info in finished_games(self.algo.env_runner_group):
                 progress.count_game(info)
             if new_steps == 0:
                 if time.monotonic() - last_sample > STALL_LIMIT_S:
