@@ -173,7 +173,8 @@ def action_structure(game: Game, encoder: str) -> ActionStructure:
     if encoder not in offered:
         raise ValueError(
             f"{game.name} offers no action structure for encoder {encoder!r} (a network "
-            f"with row layers needs one): it offers one for {sorted(offered) or 'none'}"
+            f"with row layers needs one): it offers one for {sorted(offered) or 'none'}; "
+            "a network with an output per action id needs none (--set network.rows=[])"
         )
     return offered[encoder](game)
 

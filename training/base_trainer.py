@@ -173,7 +173,7 @@ class BaseTrainer(ABC):
         probe = envs.make(settings.game, **settings.env_options)
         self.encoder = probe.unwrapped.encoder
         self.game = probe.unwrapped.game
-        self.metadata = env_metadata(probe, seed=settings.seed, game_options=settings.env_options)
+        self.metadata = env_metadata(probe, seed=settings.seed, game_options=settings.game_options)
         self.info = self._read_checkpoint_info() if resume else CheckpointInfo()
         self.started = time.perf_counter() - self.info.elapsed_s
         self.resumed = resume
@@ -287,10 +287,10 @@ class BaseTrainer(ABC):
         settings = self.settings
         games = settings.run["eval_games"]
         seed = settings.seed + EVAL_SEED_OFFSET
-        players = envs.make_game(settings.game, **settings.env_options).num_players
+        players = envs.make_game(settings.game, **settings.game_options).num_players
         schedule = pair_schedule("learner", spec, players, games, seed)
         agents = {"learner": learner, spec: spec}
-        records = play_games(settings.game, settings.env_options, agents, schedule, seed)
+        records = play_games(settings.game, settings.game_options, agents, schedule, seed)
         pair = pair_result("learner", spec, records)
         tally = Tally.of_records(records, "learner", pair.wins, pair.draws, pair.win_rate)
         self.log_row("eval", spec, tally)
@@ -300,9 +300,9 @@ class BaseTrainer(ABC):
         """``agent`` at every seat of the evaluation deals."""
         settings = self.settings
         seed = settings.seed + EVAL_SEED_OFFSET
-        players = envs.make_game(settings.game, **settings.env_options).num_players
+        players = envs.make_game(settings.game, **settings.game_options).num_players
         schedule = [((label,) * players, seed + g) for g in range(settings.run["eval_games"])]
-        records = play_games(settings.game, settings.env_options, {label: agent}, schedule, seed)
+        records = play_games(settings.game, settings.game_options, {label: agent}, schedule, seed)
         team = team_result(label, records, [], settings.best_metric)
         phase, opponent = ("eval", "self") if label == "learner" else ("baseline", label)
         tally = Tally.of_records(records, label, team.wins, 0, team.metric_mean)
@@ -374,7 +374,7 @@ class BaseTrainer(ABC):
         settings, options = self.settings, self.settings.imitation
         began = time.perf_counter()
         seed = settings.seed + IMITATION_SEED_OFFSET
-        gather = partial(collect, settings.game, settings.env_options, self.encoder,
+        gather = partial(collect, settings.game, settings.game_options, self.encoder,
                          gamma=settings.ppo["gamma"])  # fmt: skip
         demos, split = gather(options["games"], seed)
         held_out = demos.part(slice(split, None))

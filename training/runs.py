@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tabletop.envs.core.spec import ENV_OPTIONS
 from tabletop.training.config import check_known_keys, game_config, merged
 
 CHECKPOINT = "checkpoint.zip"
@@ -82,6 +83,13 @@ class TrainSettings:
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown backend {self.backend!r}; known: {', '.join(BACKENDS)}")
+
+    @property
+    def game_options(self) -> dict[str, Any]:
+        """The rules engine's options among ``env_options``: what ``make_game`` takes, and
+        what a policy's metadata names. The env's own (``encoder``, ``max_plies``, ...)
+        configure the observation and the env, not the game."""
+        return {key: value for key, value in self.env_options.items() if key not in ENV_OPTIONS}
 
     @property
     def in_subprocesses(self) -> bool:

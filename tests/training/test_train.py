@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import re
 import shutil
@@ -239,3 +240,55 @@ def test_every_game_table_of_configs_toml_names_a_game_and_known_settings() -> N
             continue
         assert name in envs.names(), f"configs.toml: [{name}] is no registered game"
         check_known_keys(configs["default"], table, f"{name}.")
+
+
+def observation_settings() -> list[tuple[str, dict[str, object]]]:
+    """(game, env options) for every distinct observation the registry declares: each
+    encoder with each of the game's declared option sets (``SPEC.bench_options``), one per
+    distinct observation shape and action count."""
+    settings = []
+    for game in envs.names():
+        spec = envs.spec(game)
+        seen = set()
+        for encoder, options in itertools.product(spec.encoders, spec.bench_options):
+            game_object = spec.new_game(**options)
+            key = (encoder, spec.encoders[encoder].shape(game_object), game_object.num_actions)
+            if key not in seen:
+                seen.add(key)
+                settings.append((game, {**options, "encoder": encoder}))
+    return settings
+
+
+@pytest.mark.parametrize(("game", "options"), observation_settings(), ids=str)
+def test_every_observation_a_game_declares_trains_evaluates_and_loads(
+    tmp_path: Path, game: str, options: dict[str, object]
+) -> None:
+    """Regression: ``encoder=entity`` trained, then died at the first evaluation, because
+    the env option reached the rules engine (``make_game``). Each encoder and each option
+    set that changes the observation trains a rollout, is evaluated, and its policy loads
+    back and plays. A game whose configured network scores actions from card rows gets an
+    output per action id where its encoder has no action structure (a clear error says so)."""
+    out = tmp_path / "run"
+    overrides = {**TINY, "run": {**TINY["run"], "eval_games": 2}, "imitation": {"games": 0}}
+    if options["encoder"] not in envs.spec(game).action_structures:
+        overrides["network"] = {**TINY["network"], "rows": []}
+    settings = TrainSettings.from_config(
+        game, out=str(out), steps=64, env_options=options, overrides=overrides
+    )
+    assert Trainer(settings, resume=False, progress=False).run().steps == 64
+    assert {r["phase"] for r in log_rows(out)} >= {"eval"}
+    agent = load_agent(out)
+    assert agent.metadata.encoder == options["encoder"]
+    assert "encoder" not in agent.metadata.game_options
+    state = envs.make_game(game, **settings.game_options).new_state(seed=0)
+    assert agent.act(state, state.current_player) in state.legal_actions()
+
+
+def test_a_row_network_on_an_encoder_without_action_structure_is_a_clear_error(
+    tmp_path: Path, capsys
+) -> None:
+    flags = ["train", "hkk", f"--out={tmp_path / 'run'}", "--option=encoder=entity"]
+    assert main([*flags, *TINY_FLAGS, "--set=imitation.games=0"]) == 2
+    error = capsys.readouterr().err
+    assert "no action structure for encoder 'entity'" in error
+    assert "--set network.rows=[]" in error

@@ -54,7 +54,7 @@ def rllib_speed(settings: TrainSettings, runners: int) -> RLlibSpeed:
     """Train ``settings.steps`` learner steps with ``runners`` env runners (timed)."""
     settings = replace(settings, rllib={**settings.rllib, "env_runners": runners})
     metadata = env_metadata(make(settings.game, **settings.env_options), seed=settings.seed,
-                            game_options=settings.env_options)  # fmt: skip
+                            game_options=settings.game_options)  # fmt: skip
     config = ppo_config(settings, metadata, NetworkSpec(**settings.network), settings.seed)
     algo = config.build_algo()
     try:
