@@ -144,6 +144,27 @@ def test_play_takes_numbers_and_texts_reprompts_bad_input_and_finishes(
     assert "enemies_defeated" in output
 
 
+@pytest.mark.parametrize("game", names())
+def test_play_refuses_odd_answers_clearly_in_every_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    """Regression: ``²`` (a digit to ``str.isdigit``) and a 5,000-digit number crashed
+    ``parse_move`` in ``int()``; an empty line was answered "no action is written ''"; a
+    1 MB line was refused and quoted back whole."""
+    long_line = "x" * 1_000_000
+    script = ["\u00b2", "9" * 5_000, "", long_line, "place \u00b2 a", "<first>"]
+    status, human = play(monkeypatch, capsys, [game, "--seed", "7"], script, then_eof=True)
+    output = human.output().replace(long_line, "<typed>").replace("9" * 5_000, "<typed>")
+    assert status == 0
+    assert "Traceback" not in output
+    assert "No move was typed." in output
+    assert "That answer is 5,000 characters long" in output
+    assert "That answer is 1,000,000 characters long" in output
+    assert max(len(line) for line in output.splitlines()) < 400
+    assert output.count("Enter a number 1-") == 5
+    assert "You play: " in output
+
+
 def test_play_shows_the_human_only_their_own_hand(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

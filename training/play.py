@@ -34,6 +34,13 @@ ANSWERING = (
 )
 
 
+MAX_ANSWER_CHARS = 200
+"""The longest answer read, far above any move's text (HKK's longest are under 60
+characters): a longer line is refused without being parsed, and quoted only in part."""
+QUOTED_CHARS = 40
+"""How much of an overlong answer its refusal quotes."""
+
+
 @dataclass
 class Seat:
     """Who sits at a seat: a label for printing and, unless it is the human, an agent."""
@@ -165,21 +172,29 @@ def _ask_human(state: State, player: int) -> int | None:
             print(f"{state.game.help_text()}\n\n{ANSWERING}")
             continue
         try:
-            return parse_move(state, legal, answer)
+            return parse_move(state, legal, answer, player)
         except IllegalActionError as error:
             print(f"{error}\nEnter a number 1-{len(legal)} or a move's text as listed.")
 
 
-def parse_move(state: State, legal: Sequence[int], answer: str) -> int:
+def parse_move(state: State, legal: Sequence[int], answer: str, player: int | None = None) -> int:
     """The legal action meant by ``answer``; ``IllegalActionError`` saying why if none.
 
-    A listed text wins over a menu number, so games whose moves read like numbers
-    still work; other spellings go to the engine's ``string_to_action``.
+    A text as listed to ``player`` wins over a menu number, so games whose moves read like
+    numbers still work; other spellings go to the engine's ``string_to_action``. A menu
+    number is ASCII digits only: ``str.isdigit`` also accepts ``²``, which ``int`` refuses.
     """
-    by_text = {state.action_to_string(action): action for action in legal}
+    if not answer:
+        raise IllegalActionError("No move was typed.")
+    if len(answer) > MAX_ANSWER_CHARS:
+        raise IllegalActionError(
+            f"That answer is {len(answer):,} characters long; no move's text is longer than "
+            f"{MAX_ANSWER_CHARS} ({answer[:QUOTED_CHARS]!r}...)."
+        )
+    by_text = {state.action_to_string(action, player): action for action in legal}
     if answer in by_text:
         return by_text[answer]
-    if answer.isdigit():
+    if answer.isascii() and answer.isdigit():
         if not 1 <= int(answer) <= len(legal):
             raise IllegalActionError(f"There is no move number {answer}.")
         return legal[int(answer) - 1]

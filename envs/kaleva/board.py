@@ -73,7 +73,7 @@ def parse_card(text: str) -> int | None:
     """A card value from its value ``"7"`` or its name, case-insensitive (``Vaino`` also
     names Väinö)."""
     word = text.strip().lower().replace("ä", "a").replace("ö", "o")
-    if len(word) == 1 and word.isdigit():
+    if len(word) == 1 and word.isascii() and word.isdigit():  # "²" is a digit to isdigit()
         return int(word)
     for value, name in enumerate(CARD_NAMES):
         if word == name.lower().replace("ä", "a").replace("ö", "o"):
