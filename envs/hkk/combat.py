@@ -308,6 +308,8 @@ def strike(state: HkkState) -> None:
             struck.damage += amount
             if amount:
                 fight.hits.setdefault(struck.iid, []).append(striker.iid)
+                if figures.is_creature(struck):
+                    state.wounds.add(struck.iid)  # HK-7.9
     for struck, amount in poisons:
         if amount and figures.is_creature(struck):  # type: ignore[arg-type]
             plays.poison(state, struck, amount)  # type: ignore[arg-type]

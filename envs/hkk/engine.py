@@ -20,7 +20,8 @@ Reading a position (all public unless said):
 - ``phase`` (``PHASE_NAMES``), ``active``, ``player`` (who decides), ``priority``
   and ``passes`` in a window, ``stack`` (the chain, HK-8.4: ``plays.Play`` items),
   ``shields`` (chain item, galetki iid) pairs a body part absorbed (HK-9.4),
-  ``saving`` (a life-saving window is open, HK-4.2), ``choice`` (a pending
+  ``saving`` (a life-saving window is open, HK-4.2), ``wounds`` (creatures that may
+  regenerate now, HK-7.9), ``choice`` (a pending
   ``plays.Choice``) and ``queued`` (those waiting behind it), ``fight``
   (``combat.Fight``, the swap's moves and the combat in progress);
 - ``quiet_turns``: turns in a row with both decks empty and no life changed (HK-2.3);
@@ -121,7 +122,8 @@ class HkkGame:
         """A position for tests, cards named as in the pool. ``setups[seat]`` may give
         ``hand``, ``deck`` (top first), ``discard``, ``life``, ``vp``, ``components``,
         ``guard`` and ``reserve`` (creature names, or ``{"card": name, "active": bool,
-        "damage": n, "poison": n, "counters": n, "levels": n, "attached": [names]}``) and
+        "damage": n, "poison": n, "counters": n, "levels": n, "attached": [names],
+        "wounded": bool}``, wounded: its damage is fresh, HK-7.9) and
         ``beside`` (other cards, names or such tables). The position opens in
         ``active``'s ``phase`` (a name of ``PHASE_NAMES``) with priority to
         ``active``."""
@@ -164,6 +166,8 @@ def _place_stacked(state: HkkState, seat: int, setup: Mapping[str, Any]) -> None
             placed = state.place(seat, game.card_named(entry.pop("card")), area, seat)
             for name in entry.pop("attached", ()):
                 state.place(seat, game.card_named(name), "attached", seat, host=placed)
+            if entry.pop("wounded", False):
+                state.wounds.add(placed.iid)
             for mark, value in entry.items():
                 setattr(placed, mark, value)
             if isinstance(placed.card, Building) and "active" not in entry:
@@ -176,8 +180,8 @@ class HkkState(PhasedState):
     __slots__ = (
         "game", "rng", "table", "tables", "hands", "decks", "discards", "voids", "chain_cards",
         "life", "vp", "components", "turns_taken", "turn", "plies", "active", "phase",
-        "priority", "passes", "stack", "shields", "saving", "choice", "queued", "fight",
-        "quiet_turns", "memo", "memo_key", "mark_writes",
+        "priority", "passes", "stack", "shields", "saving", "wounds", "choice", "queued",
+        "fight", "quiet_turns", "memo", "memo_key", "mark_writes",
         "life_at_start", "winner", "counters", "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
@@ -207,6 +211,9 @@ class HkkState(PhasedState):
         (``figures.remembered``, for the position ``memo_key`` names)."""
         self.memo_key: int | None = None
         self.saving = False
+        self.wounds: set[int] = set()
+        """Creatures (iids) whose damage is fresh: taken since both players last passed in
+        a row, so they may regenerate now (HK-7.9)."""
         self.choice: plays.Choice | None = None
         self.queued: list[plays.Choice] = []
         self.fight: Fight | None = None
@@ -439,6 +446,7 @@ class HkkState(PhasedState):
         other.queued = self.queued[:]
         other.stack = self.stack.copy()
         other.shields = set(self.shields)
+        other.wounds = set(self.wounds)
         other.memo = {}
         other.memo_key = None
         other.fight = None if self.fight is None else self.fight.copy()

@@ -42,11 +42,15 @@ def gain_from(state: HkkState, seat: int, card: Card) -> None:
 
 def feed_actions(state: HkkState, seat: int) -> list[int]:
     """Sacrificing an active mutant of ``seat``'s that shows components, while they have
-    a galetki in play (HK-4.5)."""
+    a galetki in play (HK-4.5); never in a life-saving window, where only what raises
+    life may be done (HK-6.5), so never a dying mutant, whose death gives the other player
+    its components (HK-5.1)."""
+    if state.saving:
+        return []
     feeds = [SACRIFICE_BASE + position
              for position, entry in enumerate(state.tables[seat][:MAX_TABLE])
              if isinstance(entry.card, Mutant) and entry.card.components
-             and entry.active]  # fmt: skip
+             and entry.active and plays.alive(state, entry)]  # fmt: skip
     return feeds if feeds and galetki_of(state, seat) else []
 
 

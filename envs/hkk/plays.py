@@ -636,7 +636,7 @@ def affects(state: HkkState, context: Context, entry: InPlay) -> bool:
 
 def hurt(state: HkkState, entry: InPlay, amount: int, form: str | None) -> None:
     """Damage to a creature or building (HK-4.2, HK-6.8); an immune creature takes none
-    (HK-7.1)."""
+    (HK-7.1). A creature that took some has a fresh wound (``HkkState.wounds``)."""
     if (
         figures.is_creature(entry)
         and form is not None
@@ -644,6 +644,8 @@ def hurt(state: HkkState, entry: InPlay, amount: int, form: str | None) -> None:
     ):
         return
     entry.damage += amount
+    if amount and figures.is_creature(entry):
+        state.wounds.add(entry.iid)  # HK-7.9: it may regenerate until both players pass
 
 
 def poison(state: HkkState, entry: InPlay, counters: int) -> None:

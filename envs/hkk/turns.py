@@ -17,8 +17,11 @@ the window (HK-8.4). A player with nothing but ``pass`` is not asked (HK-8.5).
 **Project decisions**: the upkeep order is picked card by card (a card's poison, upkeep
 effects and drawback come together); in the swap each creature moves at most once (so a
 swap ends);
-regeneration is used whenever its controller has priority in a window, and it is no
-action on the chain (it answers nothing and cannot be answered).
+regeneration is no action on the chain (it answers nothing and cannot be answered); "right
+after taking damage" (HK-7.9) is read as: from the damage until both players next pass in a
+row (which resolves the next item of the chain, closes the life-saving window or ends the
+window), in the window where the damage was dealt or, for direct damage and the strike, the
+life-saving window that follows them (``HkkState.wounds``).
 """
 
 from __future__ import annotations
@@ -247,6 +250,8 @@ def open_window(state: HkkState, phase: int) -> None:
     state.priority = state.active
     state.passes = 0
     state.saving = bool(plays.dying(state))
+    if phase not in (SAVE_BREATH, SAVE_STRIKE):
+        state.wounds.clear()  # only these follow damage dealt outside a window (HK-7.9)
 
 
 class Window(Phase):
@@ -295,6 +300,7 @@ class Window(Phase):
             return
         state.passes = 0
         state.priority = state.active
+        state.wounds.clear()  # the chance to regenerate passed with them (HK-7.9)
         chain = state.stack.items
         if chain:
             item = chain.pop()
@@ -332,7 +338,7 @@ def _may_act(state: HkkState, seat: int) -> bool:
                 card = cards[iid]
                 if isinstance(card, Instant) and vp >= card.cost and (chain or not card.reaction):
                     return True
-    if any(map(_DAMAGE, state.tables[seat])):
+    if state.wounds and any(map(_DAMAGE, state.tables[seat])):
         for entry in state.tables[seat][:MAX_TABLE]:
             if entry.damage and _can_regenerate(state, seat, entry):
                 return True
@@ -374,8 +380,9 @@ def _answers(
 
 
 def _can_regenerate(state: HkkState, seat: int, entry: InPlay) -> bool:
-    """HK-7.9: damaged, under this turn's cap, and the magic points to pay."""
-    if not entry.damage or not figures.is_creature(entry):
+    """HK-7.9: damaged right now (``HkkState.wounds``), under this turn's cap, and the
+    magic points to pay."""
+    if not entry.damage or entry.iid not in state.wounds or not figures.is_creature(entry):
         return False
     cost = figures.held(state, entry).regeneration
     return bool(cost) and entry.regenerated < REGENERATION_CAP and state.vp[seat] >= cost
@@ -497,6 +504,7 @@ def end_turn(state: HkkState) -> None:
                 entry.boost = NO_BOOST
             if entry.breathed:
                 entry.breathed = False
+    state.wounds.clear()
     losers = [seat for seat in (0, 1) if state.life[seat] <= 0]
     if losers:
         state.finish(1 - losers[0] if len(losers) == 1 else -1)

@@ -130,7 +130,7 @@ def test_hk_7_9_regenerates_its_creature_out_of_the_life_saving_window() -> None
     mine = {"guard": [{"card": "Mossback Troll", "damage": 4}], "vp": 5}
     theirs = {"guard": ["Stray Wolf"], "hand": ["Frost Ray", "Stray Wolf"], "vp": 5}
     state = stacked([mine, theirs], active=1)
-    act(state, "play h0 Frost Ray on their #0 Mossback Troll", "pass")
+    act(state, "play h0 Frost Ray on their #0 Mossback Troll")  # (the old damage: no answer)
     assert state.saving
     assert decide(state, 3) == ["regenerate #0 Mossback Troll"] * 2 + ["pass"]
     assert state.tables[0][0].card.name == "Mossback Troll" and state.vp[0] == 3

@@ -226,6 +226,31 @@ def test_hk_7_9_regeneration_saves_a_creature_for_magic_points() -> None:
     assert step(state) == "saving after strike"
 
 
+def test_hk_7_9_regeneration_only_right_after_the_damage() -> None:
+    """The Mossback Troll, struck to 0, regenerates a point in the saving window after the
+    strike; once both players have passed there, its damage is old: in "main again" its
+    controller is not even asked (HK-8.5) when the other player plays a card."""
+    state = declare_state(["Hill Giant"], ["Mossback Troll"], vp=3)
+    act(state, "attack #0 Hill Giant at their #0 Mossback Troll", "regenerate #0 Mossback Troll")
+    assert "regenerate #0 Mossback Troll" in texts(state), "still right after the strike"
+    act(state, "pass")
+    assert step(state) == "main again" and state.tables[1][0].damage == 4
+    assert state.vp[1] == 2
+    act(state, "play h0 Stray Wolf")
+    assert state.active == 1, "no regeneration offered: the turn ended"
+
+
+def test_hk_6_5_and_5_1_a_dying_mutant_cannot_be_fed_to_a_galetki() -> None:
+    """A Bog Horror struck to -3 beside its owner's galetki: the life-saving window offers
+    nothing that raises its life, so it dies, and the attacker gains its 2 components."""
+    state = declare_state(["Hill Giant"], ["Bog Horror"], reserve=["Galetki Stalker"])
+    act(state, "attack #0 Hill Giant at their #0 Bog Horror", "pass")
+    assert "sacrifice #0 Bog Horror" in texts(state), "alive, it may still be fed"
+    act(state, "pass")
+    assert step(state) == "main again" and names(state, "discard", 1) == ["Bog Horror"]
+    assert state.components == [2, 0] and on_table(state, 1, "Galetki Stalker").counters == 0
+
+
 # ----- HK-8: spells and the chain ------------------------------------------------------------
 
 
@@ -402,7 +427,7 @@ def test_hk_3_7_damage_goes_in_the_healing_phase_poison_stays() -> None:
 
 
 def test_hk_7_9_regeneration_restores_at_most_4_a_turn() -> None:
-    troll = {"card": "Mossback Troll", "damage": 6}
+    troll = {"card": "Mossback Troll", "damage": 6, "wounded": True}
     state = stacked([{"reserve": [troll], "vp": 10, **{"hand": HOLD["hand"]}}, {}])
     for _ in range(4):
         act(state, "regenerate #0 Mossback Troll")

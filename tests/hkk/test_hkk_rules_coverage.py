@@ -327,7 +327,8 @@ def test_hk_4_2_removal_without_damage_opens_no_life_saving_window() -> None:
 
 
 def test_hk_7_9_regeneration_never_regains_more_than_was_lost() -> None:
-    state = stacked([{"reserve": [{"card": "Mossback Troll", "damage": 1}], "vp": 5, **{
+    state = stacked([{"reserve": [{"card": "Mossback Troll", "damage": 1,
+                                  "wounded": True}], "vp": 5, **{
         "hand": HOLD["hand"]}}, {}])  # fmt: skip
     act(state, "regenerate #0 Mossback Troll")
     assert state.tables[0][0].damage == 0 and state.vp[0] == 4
