@@ -4,10 +4,12 @@ files keep only its rules and its game-specific invariants.
 
 Checks: PettingZoo's ``api_test`` (each encoder) and ``seed_test``; masks equal the legal
 actions and returns fit ``SPEC.payoff`` in the env; no encoder leaks hidden information,
-nor do the observer texts, events and ``render``; the heuristic and ISMCTS never peek;
-options are validated by name; clones are independent; the seed decides the game (and
-``SPEC.chance`` is honest); action notation round-trips; the state contract holds in random
-games; and every golden playthrough (``tests/<name>/playthroughs/*.txt``) replays exactly.
+nor do the observer texts, events and ``render``; determinizations keep the card
+multisets a player knows (a pile shuffled into a deck stays its cards); the heuristic and
+ISMCTS never peek; options are validated by name; clones are independent; the seed decides
+the game (and ``SPEC.chance`` is honest); action notation round-trips; the state contract
+holds in random games; and every golden playthrough (``tests/<name>/playthroughs/*.txt``)
+replays exactly.
 
 Sizes: each check looks at about ``*_PLIES`` positions per game, shared among its bench
 settings, so a long game plays fewer games and a game with many settings fewer per setting.
@@ -36,6 +38,7 @@ from tabletop.envs.core.checks import (
     check_agent_never_peeks,
     check_clone_independence,
     check_env_random_play,
+    check_known_multisets,
     check_no_leak,
     check_no_text_leak,
     check_notation,
@@ -60,6 +63,7 @@ DETERMINISM_PLIES = 1_000
 CLONE_PLIES = 1_000
 NOTATION_PLIES = 1_000
 CONTRACT_PLIES = 2_000
+KNOWN_MULTISET_PLIES = 1_000
 ISMCTS_SPEC = "ismcts:iterations=25"
 ISMCTS_GAMES = 2
 ISMCTS_PLIES = (4, 20)
@@ -208,6 +212,15 @@ def test_texts_events_and_render_leak_no_hidden_information(setting: Setting) ->
     report = check_no_text_leak(game, setting.spec.encoders, games=games, seed=2)
     assert report.comparisons > report.states
     assert game.num_players == 1 or report.off_turn_comparisons > report.states
+
+
+@each_setting
+def test_determinizations_keep_the_card_multisets_a_player_knows(setting: Setting) -> None:
+    """A shuffle forgets order, not membership: a public pile shuffled into a deck stays
+    that deck's cards (and those drawn from it since) in every ``resample_hidden``."""
+    games = setting.games_for(KNOWN_MULTISET_PLIES)
+    if not check_known_multisets(setting.game(), games=games, seed=9):
+        pytest.skip(f"{setting.name} keeps no card-kit Table")
 
 
 @each_setting

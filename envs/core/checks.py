@@ -7,8 +7,9 @@ spots of an ``Encoder`` (``check_no_leak``), leaks in what a player is shown of 
 (``check_no_text_leak``: observer action texts, events, ``render(observer)`` and the
 page's ``view(observer)``), the AEC
 masks and rewards of the env built on top (``check_env_random_play``, ``check_payoff``),
-agents that decide on what their player cannot see (``check_agent_never_peeks``), options
-checked by name (``check_option_validation``), independent clones
+agents that decide on what their player cannot see (``check_agent_never_peeks``),
+determinizations that keep the card multisets a player knows (``check_known_multisets``),
+options checked by name (``check_option_validation``), independent clones
 (``check_clone_independence``), games decided by their seed (``check_seed_determinism``)
 and action notation that round-trips (``check_notation``). Failures raise
 ``AssertionError`` with what is needed to reproduce them: the game seed and the actions
@@ -30,6 +31,7 @@ from typing import Any, Protocol
 import numpy as np
 from pettingzoo import AECEnv
 
+from tabletop.envs.core.cards.zones import Table
 from tabletop.envs.core.protocol import (
     TERMINAL,
     Encoder,
@@ -1003,3 +1005,95 @@ def _assert_refuses_option(build: Callable[..., object], name: str, described: s
             f"{described} raised {type(error).__name__} instead of UnknownOptionError: {error}"
         ) from error
     raise AssertionError(f"{described} was accepted")
+
+
+class CardMemory:
+    """Which card instances of a kit ``Table`` each seat has known at some state of a game,
+    followed from outside the game, and what a determinization must keep of them.
+
+    A card a seat stops knowing was shuffled out of its sight (``Table.shuffle``), which
+    notes the shuffle in ``Table.lost``: the cards a seat saw go into one shuffle stay a
+    multiset it knows, in an unknown order. A public discard pile shuffled into a deck leaves
+    every seat knowing the deck's cards, and a card drawn from that deck since is still one
+    of them to the seats that do not see the hand it went to. (A card can be seen and
+    shuffled away within one ``apply``, a Command played and shuffled back by its own draw:
+    so the multisets are the table's, and this memory checks that the table notes every card
+    a seat forgot.)"""
+
+    def __init__(self, players: int) -> None:
+        self.known: list[set[int]] = [set() for _ in range(players)]
+
+    def update(self, table: Table) -> None:
+        """Note what each seat knows now."""
+        for seat, known in enumerate(self.known):
+            known.update(iid for iid in range(len(table.cards)) if table.knows(seat, iid))
+
+    def problem(self, real: Table, dealt: Table, observer: int) -> str | None:
+        """How ``dealt`` (a determinization of ``real`` for ``observer``) contradicts what
+        ``observer`` knows, or ``None``: an instance they know changed its card, one they
+        knew was forgotten without a note, or a multiset they know holds other cards."""
+        if len(dealt.cards) != len(real.cards) or dealt.owners != real.owners:
+            return "the instances or their owners changed"
+        before: Counter[tuple[int, int, int]] = Counter()
+        after: Counter[tuple[int, int, int]] = Counter()
+        for iid, card in enumerate(real.cards):
+            other = dealt.cards[iid]
+            shuffle = real.lost[iid][observer] if iid in real.lost else 0
+            if real.knows(observer, iid):
+                if other.index != card.index:
+                    return f"instance {iid}, which player {observer} knows, became {other!r}"
+            elif shuffle:
+                before[(real.owners[iid], shuffle, card.index)] += 1
+                after[(real.owners[iid], shuffle, other.index)] += 1
+            elif iid in self.known[observer]:
+                return (
+                    f"player {observer} knew instance {iid} ({card!r}) and lost track of it "
+                    "without Table.shuffle noting it in Table.lost"
+                )
+        if before == after:
+            return None
+        owner, shuffle, _ = min((before - after) + (after - before))
+        return (
+            f"player {observer} saw these cards of player {owner} shuffled out of sight "
+            f"together (shuffle {shuffle}): {_cards_of(real, before, owner, shuffle)}, but "
+            f"the re-deal gave them {_cards_of(real, after, owner, shuffle)}"
+        )
+
+
+def _cards_of(table: Table, counts: Counter[tuple[int, int, int]], owner: int, batch: int) -> str:
+    names = {card.index: getattr(card, "name", repr(card)) for card in table.cards}
+    return repr(sorted(names[index] for (o, b, index), n in counts.items()
+                       if (o, b) == (owner, batch) for _ in range(n)))  # fmt: skip
+
+
+def check_known_multisets(game: Game, *, games: int, seed: int) -> int:
+    """A determinization forgets order, never membership (games on the card kit's ``Table``,
+    ``state.table``). At every state of ``games`` random games and for every seat,
+    ``resample_hidden(seat, rng)`` keeps the card of every instance the seat knows, and
+    each multiset the seat knows (``CardMemory``: the cards it saw go into one shuffle,
+    wherever they went since) holds the same cards. Returns the resamples checked: 0 for a game
+    whose states keep no ``Table``."""
+    rng = random.Random(seed)
+    resamples = 0
+    for _ in range(games):
+        game_seed = rng.getrandbits(32)
+        state = game.new_state(seed=game_seed)
+        if not isinstance(getattr(state, "table", None), Table):
+            return 0
+        memory = CardMemory(game.num_players)
+        actions: list[int] = []
+        while True:
+            memory.update(state.table)
+            for observer in range(game.num_players):
+                dealt = state.resample_hidden(observer, rng)
+                problem = memory.problem(state.table, dealt.table, observer)
+                assert problem is None, (
+                    f"{game.name}: resample_hidden({observer}) contradicts what player "
+                    f"{observer} knows: {problem}: {_where(game_seed, actions)}"
+                )
+                resamples += 1
+            if state.is_terminal():
+                break
+            actions.append(rng.choice(state.legal_actions()))
+            state.apply(actions[-1])
+    return resamples

@@ -9,6 +9,7 @@ count (the issue's figure, a few minutes)."""
 from __future__ import annotations
 
 import os
+import random
 import tomllib
 from collections import Counter
 from typing import Any
@@ -19,7 +20,9 @@ from hypothesis import strategies as st
 from kult_positions import ViewEncoder
 
 from tabletop.envs.core import checks
-from tabletop.envs.kult import crosses
+from tabletop.envs.core.cards.hidden import redeal
+from tabletop.envs.core.cards.zones import Table
+from tabletop.envs.kult import crosses, engine
 from tabletop.envs.kult.actions import decode
 from tabletop.envs.kult.cards import PLACE, data_path, parse_deck, parse_pool
 from tabletop.envs.kult.engine import KultGame, KultState
@@ -97,6 +100,23 @@ def test_generic_checks_leaks_texts_clones_notation_determinism(players: int) ->
     assert checks.check_clone_independence(game, games=2, seed=4) > 0
     assert checks.check_notation(game, games=1, seed=6) > 0
     assert checks.check_seed_determinism(game, games=2, seed=5, chance=True) > 0
+
+
+def test_the_known_multiset_check_catches_a_redeal_that_forgets_a_reshuffled_pile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """KU-11.1: a redeal that ignores what a reshuffled discard pile held (``Table.lost``)
+    exchanges its cards with the owner's other unseen ones; the generic check says so."""
+    game = KultGame()
+    assert checks.check_known_multisets(game, games=1, seed=9) > 0
+
+    def forgetful(table: Table, observer: int, rng: random.Random) -> list[int]:
+        table.lost = {}
+        return redeal(table, observer, rng)
+
+    monkeypatch.setattr(engine, "redeal", forgetful)
+    with pytest.raises(AssertionError, match="shuffled out of sight together"):
+        checks.check_known_multisets(game, games=1, seed=9)
 
 
 # ----- random card definitions ------------------------------------------------------------

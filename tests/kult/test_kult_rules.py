@@ -428,6 +428,32 @@ def test_ku_7_1_draw_up_to_the_hand_size_reshuffling_the_discard_pile() -> None:
     assert state.discards[1] == [] and len(state.decks[1]) == 1
 
 
+def test_ku_7_1_a_reshuffled_pile_stays_the_decks_cards_in_every_determinization() -> None:
+    """KU-7.1 with KU-11.1: the discard pile is public, so once it is shuffled into a new
+    deck everyone knows that deck's cards, not their order, and the cards drawn from it
+    since are among them: ``resample_hidden`` never exchanges them with the owner's other
+    unseen cards (the hand drawn before, the Hub card)."""
+    pile = ["Tin Soldier", "Hex", "Omen", "Grave Hound", "Open Eye"]
+    state = stacked(
+        {"hand": ["Raven"]},
+        {"hand": ["Stray Cat"], "deck": ["Raven"], "discard": pile, "hub_card": "Lamplighter"},
+        phase="discard",
+    )
+    act(state, "done")
+    earlier, since = state.hands[1][:2], state.hands[1][2:]
+    assert names(state, earlier) == ["Stray Cat", "Raven"] and len(since) == 4
+    rng = random.Random(0)
+    dealt = set()
+    for _ in range(20):
+        for observer in (0, 1):
+            other = state.resample_hidden(observer, rng)
+            assert sorted(names(other, since + other.decks[1])) == sorted(pile)
+            unseen = earlier + other.hub_cards[1]
+            assert sorted(names(other, unseen)) == ["Lamplighter", "Raven", "Stray Cat"]
+            dealt.add(tuple(names(other, other.decks[1])))
+    assert len(dealt) > 1, "the pile's cards are dealt again among the deck and the hand"
+
+
 def test_ku_7_1_a_full_hand_draws_nothing() -> None:
     state = stacked({"hand": ["Raven"]}, {"hand": ["Stray Cat"] * 7}, phase="discard")
     act(state, "done")

@@ -6,9 +6,13 @@ its definition. What they cannot see is drawn again, consistently with what they
 
 1. the order of every zone they do not see is shuffled (nobody's deck order, another
    player's hand);
-2. the instances they cannot identify exchange definitions at random among the instances
-   of the same owner (each owner's unseen cards are a known multiset: the deck list less
-   the cards seen), so no card leaves its owner's cards and every count stays.
+2. the instances they cannot identify exchange definitions at random within the multisets
+   the observer knows, so no card leaves its owner's cards or such a multiset and every
+   count stays. Per owner these are the cards the observer never knew (the deck list less
+   the cards seen and the ones below) and, per shuffle, the cards the observer saw
+   shuffled out of its sight (``Table.lost``): a public discard pile shuffled into a deck
+   is still that deck's cards, in an unknown order, and a card drawn from it since is
+   still one of them to a player who does not see the hand it went to.
 
 Both steps start from an order that depends only on what the observer knows (instance
 ids, whose moves are public, and definitions sorted by their ``index``), so a search that
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import operator
 import random
+from collections.abc import Callable
 
 from tabletop.envs.core.cards.zones import Table, iid_of
 
@@ -30,10 +35,11 @@ def redeal(table: Table, observer: int, rng: random.Random) -> list[int]:
 
     Only the zones the observer does not see and the concealed cards of zones they do see
     (``Table.concealed``) are looked at; a hidden zone's order is drawn again only when it
-    holds a card the observer knows (else re-drawing every card's identity already deals
-    it at random)."""
+    holds a card the observer knows or cards of different multisets (else re-drawing every
+    card's identity already deals it at random)."""
     mask = 1 << observer
-    seen, owners = table.seen, table.owners
+    seen = table.seen
+    multiset = _multisets(table, observer)
     unknown: list[int] = []
     for name, owned in table.zones.items():
         sees = table._sees[name]
@@ -43,20 +49,19 @@ def redeal(table: Table, observer: int, rng: random.Random) -> list[int]:
                 continue
             iids = [iid_of(e) for e in zone if e is not None] if not listed else zone
             hidden = [iid for iid in iids if not seen[iid] & mask]
-            if listed and len(hidden) < len(zone):  # a known card whose place is unknown
+            # a known card whose place is unknown, or unknown ones of different multisets
+            if listed and (len(hidden) < len(zone) or len(set(map(multiset, hidden))) > 1):
                 zone.sort()
                 rng.shuffle(zone)
                 hidden = [iid for iid in zone if not seen[iid] & mask]
             unknown += hidden
     unknown += sorted(iid for iid in table.concealed if not seen[iid] & mask)
-    # one group per seat, and one for a common supply's cards (owner num_players: SHARED)
-    groups: list[list[int]] = [[] for _ in range(table.num_players + 1)]
+    groups: dict[tuple[int, int], list[int]] = {}
     for iid in unknown:
-        groups[owners[iid]].append(iid)
+        groups.setdefault(multiset(iid), []).append(iid)
     cards = table.cards = table.cards[:]  # shared with the table it was copied from
-    for iids in groups:
-        if not iids:
-            continue
+    for key in sorted(groups):
+        iids = groups[key]
         dealt = sorted((cards[iid] for iid in iids), key=_index)
         rng.shuffle(dealt)
         for iid, card in zip(iids, dealt, strict=True):
@@ -68,6 +73,21 @@ def redeal(table: Table, observer: int, rng: random.Random) -> list[int]:
 
 
 _index = operator.attrgetter("index")
+
+
+def _multisets(table: Table, observer: int) -> Callable[[int], tuple[int, int]]:
+    """The multiset ``observer`` knows an unseen instance to be one of, as a key: its owner
+    (a common supply's cards have owner ``num_players``) and the shuffle that took it out
+    of the observer's sight (``Table.lost``; 0: the observer never knew it)."""
+    owners, lost = table.owners, table.lost
+    if not lost:
+        return lambda iid: (owners[iid], 0)
+
+    def multiset(iid: int) -> tuple[int, int]:
+        numbers = lost.get(iid)
+        return owners[iid], numbers[observer] if numbers else 0
+
+    return multiset
 
 
 def _update_permanents(table: Table, redrawn: set[int]) -> None:

@@ -110,9 +110,11 @@ class Table:
     """The instances and zones of one position.
 
     ``cards[iid]`` is the instance's definition, ``owners[iid]`` its owner and
-    ``seen[iid]`` a bit mask of the seats that know which card it is. ``cards`` and
-    ``owners`` are shared with copies: code that changes them replaces the list (as
-    ``create`` and ``hidden.redeal`` do), never edits it in place. ``zones[name][owner]``
+    ``seen[iid]`` a bit mask of the seats that know which card it is; ``lost[iid]``, for
+    an instance some seat stopped knowing in a ``shuffle``, per seat the number of that
+    shuffle (0: none). ``cards``, ``owners`` and ``lost`` are shared with copies: code that
+    changes them replaces them (as ``create``, ``shuffle`` and ``hidden.redeal`` do), never
+    edits them in place. ``zones[name][owner]``
     is a zone's list. ``version`` grows with every change of a lasting zone's membership
     (and with ``touch``), so that figures computed from the cards in play (``continuous``)
     can be cached until it moves.
@@ -120,7 +122,7 @@ class Table:
 
     __slots__ = (
         "num_players", "specs", "zones", "cards", "owners", "seen", "concealed", "version",
-        "_sees", "_lasting",
+        "lost", "shuffles", "_sees", "_lasting",
     )  # fmt: skip
 
     def __init__(self, num_players: int, specs: Sequence[ZoneSpec]) -> None:
@@ -137,6 +139,9 @@ class Table:
         """Instances in a zone whose seats do not all know them (a face-down card on a
         public table): where a determinization must look besides the hidden zones."""
         self.version = 0
+        self.lost: dict[int, tuple[int, ...]] = {}
+        self.shuffles = 0
+        """Shuffles that made some seat forget cards: the numbers in ``lost``."""
 
     # ----- reading --------------------------------------------------------------------------
 
@@ -266,12 +271,29 @@ class Table:
         """Shuffle a list zone. Afterwards nobody can tell which of its cards is which
         beyond what the zone shows, so every seat the zone hides them from forgets them (a
         card shown and shuffled back into a deck is one of the deck's unknown cards again).
+        A shuffle forgets order, not membership: the cards a seat forgets here stay a
+        multiset it knows (``lost``), which ``hidden.redeal`` keeps together.
         """
         cards = self.zones[zone[0]][zone[1]]
         rng.shuffle(cards)
         shown = self._sees[zone[0]][zone[1]]
         seen = self.seen
-        for iid in cards:
+        forgotten = [iid for iid in cards if seen[iid] & ~shown]
+        if forgotten:
+            self._forget(forgotten, shown)
+
+    def _forget(self, iids: list[int], shown: int) -> None:
+        """The seats outside ``shown`` that knew ``iids`` forget which is which, and note
+        this shuffle's number for them in ``lost``."""
+        self.shuffles += 1
+        lost = self.lost = dict(self.lost)  # replaced, not changed: copies share it
+        seen, nobody = self.seen, (0,) * self.num_players
+        for iid in iids:
+            forgets = seen[iid] & ~shown
+            lost[iid] = tuple(
+                self.shuffles if forgets >> seat & 1 else number
+                for seat, number in enumerate(lost.get(iid, nobody))
+            )
             seen[iid] &= shown
 
     def reveal(self, iid: int, seats: int) -> None:
@@ -319,6 +341,8 @@ class Table:
         other.seen = self.seen[:]
         other.concealed = set(self.concealed)
         other.version = self.version
+        other.lost = self.lost
+        other.shuffles = self.shuffles
         other._sees = self._sees
         other._lasting = self._lasting
         return other

@@ -11,7 +11,7 @@ from kit_table import POOL, SHARED, Unit, dealt, layout, views
 
 from tabletop.envs.core.cards.continuous import Continuous
 from tabletop.envs.core.cards.hidden import redeal
-from tabletop.envs.core.cards.zones import iid_of
+from tabletop.envs.core.cards.zones import Table, iid_of
 
 
 def per_owner(table) -> dict[int, Counter[str]]:
@@ -99,3 +99,81 @@ def test_the_cards_of_a_common_supply_are_re_dealt_among_themselves() -> None:
         redeal(twin, 1, random.Random(seed))
         assert [card.name for card in twin.definitions("pile", SHARED)] == ["F"] * 4
         assert per_owner(twin) == per_owner(table)
+
+
+def reshuffled(seed: int = 3) -> tuple[Table, list[int], list[int]]:
+    """``dealt(seed)``, then seat 1 lays its deck face up on its discard pile, shuffles the
+    pile into a new deck (everyone knows its cards, not their order) and draws two of it.
+    Returns the table, the pile's instances and seat 1's cards seat 0 never knew (a hand
+    card drawn before, the face-down card in play)."""
+    table = dealt(seed=seed)
+    never = [i for i in table.zone("hand", 1) if not table.knows(0, i)]
+    never += [unit.iid for unit in table.zone("table", 1)]
+    for iid in list(table.zone("deck", 1)):
+        table.move(iid, ("deck", 1), ("discard", 1))
+    pile = list(table.zone("discard", 1))
+    for iid in pile:
+        table.move(iid, ("discard", 1), ("deck", 1))
+    table.shuffle(("deck", 1), random.Random(seed))
+    for _ in range(2):
+        table.take(("deck", 1), -1, ("hand", 1))
+    return table, pile, never
+
+
+def names(table: Table, iids: list[int]) -> list[str]:
+    return sorted(table.cards[iid].name for iid in iids)
+
+
+def test_a_public_pile_shuffled_into_a_deck_stays_the_decks_cards_and_those_drawn_since() -> None:
+    """The pile's cards are a multiset every seat knows: a redeal deals them among the
+    pile's instances only (the deck and the two drawn from it), never exchanging them with
+    the owner's cards seat 0 never knew."""
+    table, pile, never = reshuffled()
+    drawn = table.zone("hand", 1)[-2:]
+    assert len(set(names(table, pile))) > 1 and all(table.lost[i] == (1, 1) for i in pile)
+    hands = set()
+    for seed in range(40):
+        twin = table.copy()
+        redeal(twin, 0, random.Random(seed))
+        assert names(twin, pile) == names(table, pile)
+        assert names(twin, never) == names(table, never)
+        assert views(twin, 0) == views(table, 0)
+        hands.add(tuple(names(twin, drawn)))
+    assert len(hands) > 1, "the cards drawn since are dealt again among the pile's"
+
+
+def test_a_deck_mixing_known_and_unknown_multisets_is_dealt_in_a_new_order() -> None:
+    """Seat 1 knows the pile's cards in seat 0's deck, not where they lie among the cards
+    it never saw: the redeal draws the deck's order again."""
+    table = dealt(seed=3)
+    table.move(table.zone("hand", 0)[0], ("hand", 0), ("discard", 0))
+    unknown = table.zone("deck", 0) + table.zone("hand", 0)  # seat 1 never saw them
+    pile = list(table.zone("discard", 0))
+    for iid in pile:
+        table.move(iid, ("discard", 0), ("deck", 0))
+    table.shuffle(("deck", 0), random.Random(0))
+    places = set()
+    for seed in range(20):
+        twin = table.copy()
+        redeal(twin, 1, random.Random(seed))
+        assert names(twin, pile) == names(table, pile)
+        assert names(twin, unknown) == names(table, unknown)
+        places.add(twin.zone("deck", 0).index(pile[0]))
+    assert len(places) > 1
+
+
+def test_a_redeal_of_a_reshuffled_deck_depends_only_on_what_the_observer_knows() -> None:
+    table, pile, _ = reshuffled(seed=5)
+    other = table.copy()
+    in_deck = [i for i in pile if i in other.zone("deck", 1)]
+    first = in_deck[0]
+    second = next(i for i in in_deck if other.cards[i] is not other.cards[first])
+    other.cards = other.cards[:]
+    other.cards[first], other.cards[second] = other.cards[second], other.cards[first]
+    other.zone("deck", 1).reverse()
+    assert layout(other) != layout(table) and views(other, 0) == views(table, 0)
+    for seed in range(10):
+        twins = [position.copy() for position in (table, other)]
+        for twin in twins:
+            redeal(twin, 0, random.Random(seed))
+        assert layout(twins[0]) == layout(twins[1])

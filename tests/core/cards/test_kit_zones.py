@@ -167,6 +167,29 @@ def test_a_shuffle_makes_every_seat_forget_the_cards_it_hides() -> None:
     assert table.knows(1, shown) and not table.knows(0, shown)  # a hand stays its owner's
 
 
+def test_a_shuffle_notes_per_seat_the_cards_it_forgot_and_copies_share_the_note() -> None:
+    """A shuffle forgets order, not membership: ``lost`` keeps, per seat, the number of the
+    shuffle in which the seat stopped knowing a card, so the cards it saw go in together
+    stay a multiset it knows; a card it never knew gets no number."""
+    table = Table(2, ZONES)
+    unknown = table.create(POOL[0], 0, "deck")
+    held = table.create(POOL[1], 0, "hand")  # seat 0 knows it, seat 1 does not
+    shown = table.create(POOL[2], 0, "discard")  # both know it
+    table.move(held, ("hand", 0), ("deck", 0))
+    table.move(shown, ("discard", 0), ("deck", 0))
+    before = table.copy()
+    table.shuffle(("deck", 0), random.Random(2))
+    assert table.lost == {held: (1, 0), shown: (1, 1)} and unknown not in table.lost
+    assert before.lost == {} and before.knows(1, shown), "a copy taken before is untouched"
+    table.move(shown, ("deck", 0), ("discard", 0))  # seen again
+    table.shuffle(("deck", 0), random.Random(2))  # nobody knew a card of the deck
+    assert table.lost[held] == (1, 0) and table.shuffles == 1
+    table.move(shown, ("discard", 0), ("deck", 0))  # and shuffled away again
+    table.shuffle(("deck", 0), random.Random(2))
+    assert table.lost == {held: (1, 0), shown: (2, 2)} and table.shuffles == 2
+    assert table.copy().lost is table.lost  # shared until a shuffle replaces it
+
+
 def test_a_permanent_without_slots_is_refused() -> None:
     with pytest.raises(TypeError, match="declares its marks in __slots__"):
 
