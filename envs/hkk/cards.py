@@ -401,7 +401,22 @@ class EnchantmentDef(_ModifierFields):
     def _consistent(self) -> EnchantmentDef:
         self._check_modifiers(on_table=self.attach is None)
         self._does_something()
+        if self.attach in ("item", "building", "enchantment"):
+            self._check_no_creature_effects()
         return self
+
+    def _check_no_creature_effects(self) -> None:
+        """An enchantment on an item, a building or an enchantment lies on no creature, so
+        what changes the creature it lies on (a bonus, a grant, an effect on ``self``)
+        could never happen: such a card is refused, not loaded to do nothing (HK-8.1)."""
+        host = {"item": "an item", "building": "a building", "enchantment": "an enchantment"}
+        where = f"an enchantment on {host[str(self.attach)]}"
+        for name in ("bonus", "grant"):
+            if getattr(self.modifiers, name) is not None:
+                raise FieldError(f"modifiers.{name}", f"{where} lies on no creature to change")
+        for name, effects in self._effect_lists():
+            if any(effect.reach is not None and effect.reach.how == "self" for effect in effects):
+                raise FieldError(name, f"{where} has no creature as 'self'")
 
 
 class LevelUpDef(_CardFields):
@@ -413,15 +428,20 @@ class LevelUpDef(_CardFields):
 
 
 class SpellDef(_CardFields):
-    """Sorceries (HK-8.2) and instants (HK-8.3): they happen once."""
+    """Sorceries (HK-8.2) and instants (HK-8.3): they happen once. A reaction (an instant
+    that answers, HK-8.4) may say what it ``answers``: a spell, an ability, a reaction or,
+    by default, any card or ability."""
 
     type: Literal["sorcery", "instant"]
     cost: Cost
+    answers: Literal["spell", "ability", "reaction", "any"] | None = None
 
     @model_validator(mode="after")
     def _does_something(self) -> SpellDef:
         if not (self.on_play or self.may_on_play):
             raise FieldError("on_play", f"a {self.type} without effects does nothing")
+        if self.answers is not None and not any(e.to == "answered" for e in self.on_play):
+            raise FieldError("answers", "only a reaction answers a card or ability (HK-8.4)")
         return self
 
 
@@ -576,6 +596,9 @@ class Sorcery(Card):
 class Instant(Card):
     TYPE: ClassVar[str] = "instant"
     cost: int
+    answers: str | None = None
+    """What a reaction answers: "spell", "ability", "reaction" or (``None``) any card or
+    ability (HK-8.4)."""
 
     @property
     def reaction(self) -> bool:

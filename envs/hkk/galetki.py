@@ -5,8 +5,8 @@ parts sacrificed to shield their galetki from a card or ability.
 **Project decisions**: the counters of one meal are placed one at a time, each on a
 galetki its controller picks (so they may be spread, HK-4.5); sacrificing a mutant for its
 counters, or a body part for its galetki, is no action on the chain (like paying a cost,
-it answers nothing and cannot be answered) and may be done whenever its controller has
-priority in a window. A body part shields its galetki from a card or ability on the chain
+it answers nothing and cannot be answered) and may be done when its controller has
+priority in a window (a mutant is fed outside life-saving windows only, HK-6.5). A body part shields its galetki from a card or ability on the chain
 that targets it or reaches it among a group; strikes and direct damage, which are not on
 the chain, cannot be absorbed.
 """

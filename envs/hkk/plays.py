@@ -297,6 +297,25 @@ def opening_save(state: HkkState) -> bool:
     return state.saving and not state.stack.items
 
 
+def may_answer(state: HkkState, reaction: Instant) -> bool:
+    """Whether ``reaction`` may answer the chain's top item, the one it would answer: one
+    of the kind its card ``answers`` (HK-8.4). A spell is a card of a spell type played; a
+    reaction, such a card that answers; an ability, an activated ability used."""
+    items = state.stack.items
+    if not items:
+        return False
+    kind = reaction.answers
+    if kind in (None, "any"):
+        return True
+    play = items[-1].what
+    if kind == "ability" or play.ability >= 0:
+        return kind == "ability" and play.ability >= 0
+    answered = state.card(play.iid)
+    if kind == "spell":
+        return answered.is_spell
+    return isinstance(answered, Instant) and answered.reaction
+
+
 def affordable(state: HkkState, seat: int, card: Card) -> bool:
     """Whether ``seat`` can pay ``card``'s cost and has room for it (HK-1.2, HK-9)."""
     if len(state.tables[seat]) >= MAX_TABLE and not (card.is_spell and card.TYPE != "enchantment"):
@@ -316,7 +335,7 @@ def builders(state: HkkState, seat: int) -> list[InPlay]:
 def _refs(state: HkkState, seat: int, card: Card) -> list[int]:
     """The refs a card may be played with: its targets, or ``NO_REF``; empty when it
     needs a target or an answer and has none."""
-    if isinstance(card, Instant) and card.reaction and not state.stack.items:
+    if isinstance(card, Instant) and card.reaction and not may_answer(state, card):
         return []
     hosts = attach_candidates(state, seat, card)
     reach = chosen_reach(effects_of(card, -1))

@@ -336,7 +336,8 @@ def _may_act(state: HkkState, seat: int) -> bool:
         if "instant" in map(_TYPE, map(cards.__getitem__, hand)):
             for iid in hand[:MAX_HAND]:
                 card = cards[iid]
-                if isinstance(card, Instant) and vp >= card.cost and (chain or not card.reaction):
+                if (isinstance(card, Instant) and vp >= card.cost
+                        and (not card.reaction or plays.may_answer(state, card))):  # fmt: skip
                     return True
     if state.wounds and any(map(_DAMAGE, state.tables[seat])):
         for entry in state.tables[seat][:MAX_TABLE]:

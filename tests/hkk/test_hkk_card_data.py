@@ -256,3 +256,19 @@ def test_hk_10_2_players_bring_their_own_pool_and_decks(tmp_path: Path) -> None:
     mine = load_deck(deck_file, pool)
     assert mine.source == "mine.toml" and len(mine.cards) == 30
     assert pool.cards[mine.cards[0]].name == "Stray Wolf"
+
+
+@pytest.mark.parametrize("attach", ["enchantment", "item", "building"])
+def test_hk_8_1_an_enchantment_on_no_creature_cannot_change_one(attach: str) -> None:
+    """Wings of Flame (a bonus and a grant) put on an enchantment, an item or a building
+    would reach no creature: the pool is refused, naming the file, the card and the field."""
+    data = copy.deepcopy(POOL_DATA)
+    wings = next(card for card in data["card"] if card["name"] == "Wings of Flame")
+    wings["attach"] = attach
+    problem = r"^mine.toml: card 'Wings of Flame': field 'modifiers.bonus': an enchantment on"
+    with pytest.raises(CardDataError, match=problem):
+        parse_pool(data, "mine.toml")
+    wings["modifiers"] = {}
+    wings["on_upkeep"] = [{"do": "heal", "amount": 1, "to": "self"}]
+    with pytest.raises(CardDataError, match=r"field 'on_upkeep': .* no creature as 'self'"):
+        parse_pool(data, "mine.toml")
