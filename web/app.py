@@ -10,6 +10,7 @@ takes up the live tables where they stood.
 
     GET  /                          lobby          GET  /api/games
     POST /api/tables                a new table (JSON: game, options, seats, seed, pace, omniscient)
+                                    (card games: packaged decks by name, the packaged pool)
     GET  /table/{id}?token=...      table page     GET  /api/tables/{id}?token=..|seat=N[&after=V]
     POST /api/tables/{id}/moves     JSON: token, action
     POST /api/tables/{id}/pace      JSON: token (a seat's, or none for an agents-only table), pace
@@ -36,6 +37,7 @@ from fastapi.staticfiles import StaticFiles
 
 from tabletop import envs
 from tabletop.agents.registry import AGENT_KINDS
+from tabletop.envs.core.carddata import POOL_OPTION
 from tabletop.training.commandline import parse_option_value
 from tabletop.web.replays import Replays, import_record, import_records
 from tabletop.web.store import TableStore
@@ -240,7 +242,9 @@ class AgentRunner:
 
 
 def game_entry(name: str) -> dict[str, Any]:
-    """What the lobby offers of a game: its options (with defaults), seats and agents."""
+    """What the lobby offers of a game: its options (with defaults), seats and agents. The
+    ``pool`` option is left out: the web table plays the packaged pool (``decks`` are the
+    packaged decks' names, ``check_packaged_data``)."""
     spec = envs.spec(name)
     return {
         "name": name,
@@ -251,6 +255,7 @@ def game_entry(name: str) -> dict[str, Any]:
         "options": [
             {"name": o.name, "default": _json_ready(o.default), "help": o.help}
             for o in spec.option_specs
+            if o.name != POOL_OPTION
         ],
         "decks": list(spec.decks),
         "agents": [HUMAN, *AGENT_KINDS],

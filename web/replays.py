@@ -23,7 +23,7 @@ from tabletop import envs
 from tabletop.envs.core.protocol import IllegalActionError, State
 from tabletop.training.records import GameRecord, RecordError, read_records
 from tabletop.web.store import StoredTable, TableStore
-from tabletop.web.tables import MoveLog, NotFoundError, TableError, result
+from tabletop.web.tables import MoveLog, NotFoundError, TableError, check_packaged_data, result
 
 CHECKPOINT = 32
 """Plies between two kept copies of a replayed game's state."""
@@ -104,16 +104,19 @@ class Replays:
         return replay
 
 
-def import_record(store: TableStore, document: Any) -> str:
+def import_record(store: TableStore, document: Any, *, packaged_data: bool = True) -> str:
     """Store a game record (one parsed line of a records file) as a finished table; its id.
     A record of an unknown game, with bad options, or that does not replay to its own
-    returns is refused with the reason."""
+    returns is refused with the reason; so is, with ``packaged_data`` (a record a client
+    sent), one whose card options are not packaged data (``check_packaged_data``)."""
     try:
         record = GameRecord.from_json(document)
     except RecordError as error:
         raise TableError(f"not a game record: {error}") from None
     if record.game not in envs.names():
         raise NotFoundError(f"unknown game {record.game!r}")
+    if packaged_data:
+        check_packaged_data(record.game, record.options)
     stored = StoredTable(
         id=record_id(record),
         game=record.game,
@@ -142,12 +145,13 @@ def record_id(record: GameRecord) -> str:
 
 
 def import_records(store: TableStore, path: str | Path) -> list[str]:
-    """Import every record of a records file (``tabletop eval --out``'s ``games.jsonl``)."""
+    """Import every record of a records file (``tabletop eval --out``'s ``games.jsonl``):
+    the server's operator names the file, so its records' card options may name files."""
     try:
         records = read_records(path)
     except (OSError, RecordError) as error:
         raise TableError(f"{path}: {error}") from None
-    return [import_record(store, record.to_json()) for record in records]
+    return [import_record(store, record.to_json(), packaged_data=False) for record in records]
 
 
 def _check_replays(stored: StoredTable) -> None:

@@ -18,13 +18,15 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tabletop import envs
 from tabletop.agents import Agent, make_agent
+from tabletop.envs.core.carddata import POOL_OPTION
 from tabletop.envs.core.protocol import IllegalActionError, State
+from tabletop.envs.core.spec import DECKS_OPTION
 from tabletop.training.commandline import seat_name
 from tabletop.web.store import StoredTable, TableStore
 
@@ -107,6 +109,30 @@ class MoveLog:
 
 def _key(observer: int | None) -> str:
     return "all" if observer is None else str(observer)
+
+
+def check_packaged_data(game: str, options: Mapping[str, Any]) -> None:
+    """Card data a client of the server may choose: packaged decks by name, and the packaged
+    pool (no ``pool`` option). Any text a client sends for either is refused before a game
+    is built: the loaders read any path they are given, and a path from a client would let
+    whoever reaches the server probe its files. Paths stay a command-line matter."""
+    spec = envs.spec(game)
+    if POOL_OPTION in spec.options and options.get(POOL_OPTION) is not None:
+        raise TableError(
+            f"option {POOL_OPTION}: the web table plays the packaged pool; a pool file is "
+            "chosen on the command line, not by a browser"
+        )
+    decks = options.get(DECKS_OPTION)
+    if DECKS_OPTION not in spec.options or decks is None:
+        return
+    names = (decks,) if isinstance(decks, str) else decks
+    if not isinstance(names, list | tuple) or not all(
+        isinstance(name, str) and name in spec.decks for name in names
+    ):
+        raise TableError(
+            f"option {DECKS_OPTION}: the web table plays packaged decks, by name: "
+            f"{', '.join(spec.decks)}; got {decks!r}"
+        )
 
 
 def game_options(stored: dict[str, Any]) -> dict[str, Any]:
@@ -282,6 +308,7 @@ class Tables:
         if game not in envs.names():
             raise NotFoundError(f"unknown game {game!r}; known games: {', '.join(envs.names())}")
         checked_pace(pace)
+        check_packaged_data(game, options)
         if omniscient and HUMAN in seats:
             raise TableError("only a table without human seats may show spectators everything")
         stored = StoredTable(

@@ -6,21 +6,45 @@ validation failures into one error format that names where the problem is, so th
 editing a data file can fix it without reading Python:
 
     ``pool.toml: card 'Pikeman': field 'hp': Input should be greater than or equal to 1``
+
+A file is also held to limits on its size and shape (``MAX_FILE_BYTES``, ``MAX_DEPTH``,
+``MAX_ITEMS``, ``MAX_RECORDS``), so that a malformed or hostile file is refused at once with
+the place of the problem, never parsed for half a minute or until the stack runs out.
 """
 
 from __future__ import annotations
 
+import stat
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from os import PathLike
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 CardT = TypeVar("CardT")
+
+POOL_FORMAT = 1
+"""The version of the pool file format (a pool file's ``format`` key)."""
+MAX_FILE_BYTES = 1_048_576
+"""The largest card or deck file read, in bytes (1 MiB; the largest packaged file, HKK's
+pool, has 24 KB). Checked before reading, and no more than this is ever read, so a huge file
+or a device is refused at once."""
+MAX_DEPTH = 16
+"""How deep tables and arrays may nest in a file, the file itself counting as one (the
+packaged files nest 8 deep)."""
+MAX_ITEMS = 32
+"""Items an array may hold, except a top-level array of tables (the packaged files' longest
+such array, a Kult card's ``stations``, holds 8)."""
+MAX_RECORDS = 1_000
+"""Records (``[[card]]``, ``[[hero]]``, ...) a top-level array of tables may hold (the
+packaged pools hold at most 100)."""
+POOL_OPTION = "pool"
+"""The option of card games that names the pool file; see also ``spec.DECKS_OPTION``."""
 
 
 class StrictModel(BaseModel):
@@ -33,9 +57,19 @@ class StrictModel(BaseModel):
 class PoolHeader(StrictModel):
     """The top-level keys of a pool file besides its arrays of cards."""
 
-    format: Literal[1]
+    format: int
     name: str = Field(min_length=1)
     version: str = Field(min_length=1)
+
+    @field_validator("format", mode="before")
+    @classmethod
+    def _format(cls, value: Any) -> int:
+        """Exactly the integer ``POOL_FORMAT``: ``1.0`` and ``true`` equal 1 in Python but
+        are not the version the file is written in."""
+        if type(value) is not int or value != POOL_FORMAT:
+            raise ValueError(f"the file format's version is {POOL_FORMAT} (an integer), "
+                             f"got {value!r}")  # fmt: skip
+        return value
 
 
 class CardDataError(ValueError):
@@ -67,26 +101,96 @@ def data_error(source: str, problem: str, card: str | None = None, field: str | 
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
-    """The parsed file. Every way a file can fail to be read becomes a ``CardDataError``
-    naming it: missing, a directory, unreadable (permissions, I/O), not UTF-8 (TOML files
-    are UTF-8 by definition), or not valid TOML."""
+    """The parsed file, within the limits of size and shape (see the module docstring).
+    Every way a file can fail to be read becomes a ``CardDataError`` naming it: missing, a
+    directory or a device, too large, unreadable (permissions, I/O), not UTF-8 (TOML files
+    are UTF-8 by definition), not valid TOML, or nested too deep or too long."""
     path = Path(path)
+    text = _read_text(path)
     try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CardDataError(f"{path.name}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise CardDataError(
+            f"{path.name}: tables and arrays nested too deep to read; card data nests at most "
+            f"{MAX_DEPTH} deep"
+        ) from None
+    check_shape(data, path.name)
+    return data
+
+
+def _read_text(path: Path) -> str:
+    """The file's text: a regular file of at most ``MAX_FILE_BYTES``, its size checked
+    before reading and no more than one byte beyond it read (a file may grow meanwhile)."""
+    try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise CardDataError(f"{path}: is a directory, not a TOML file")
+        if not stat.S_ISREG(info.st_mode):
+            raise CardDataError(f"{path}: not a regular file (a device, a pipe or a socket)")
+        _check_size(path, info.st_size)
         with path.open("rb") as file:
-            return tomllib.load(file)
+            raw = file.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise CardDataError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise CardDataError(f"{path}: is a directory, not a TOML file") from None
     except OSError as error:
         raise CardDataError(f"{path}: cannot be read: {error.strerror or error}") from None
+    _check_size(path, len(raw))
+    try:
+        return raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise CardDataError(
             f"{path.name}: not UTF-8 text (byte {error.start}: {error.reason}); "
             "save the file as UTF-8"
         ) from None
-    except tomllib.TOMLDecodeError as error:
-        raise CardDataError(f"{path.name}: not valid TOML: {error}") from None
+
+
+def _check_size(path: Path, size: int) -> None:
+    if size > MAX_FILE_BYTES:
+        raise CardDataError(
+            f"{path.name}: more than {MAX_FILE_BYTES:,} bytes ({size:,}); a card or deck "
+            "file is at most that large"
+        )
+
+
+def check_shape(data: dict[str, Any], source: str) -> None:
+    """Refuse data nested deeper than ``MAX_DEPTH`` or with an array longer than
+    ``MAX_ITEMS`` (``MAX_RECORDS`` for a top-level array of tables), naming the record (by
+    its ``name``) and the field where it happens."""
+    for key, value in data.items():
+        if isinstance(value, list) and value and all(isinstance(r, dict) for r in value):
+            if len(value) > MAX_RECORDS:
+                raise data_error(
+                    source, f"{len(value):,} entries; a file holds at most {MAX_RECORDS:,}",
+                    field=key,
+                )  # fmt: skip
+            for index, record in enumerate(value):
+                label = _label(record, "name", key, index)
+                for name, inner in record.items():
+                    _check_nested(inner, source, label, [name], depth=4)
+        else:
+            _check_nested(value, source, None, [key], depth=2)
+
+
+def _check_nested(
+    value: Any, source: str, label: str | None, loc: list[int | str], depth: int
+) -> None:
+    """``value``, found at ``loc`` and ``depth`` levels deep, within the limits."""
+    if not isinstance(value, dict | list):
+        return
+    if depth > MAX_DEPTH:
+        raise data_error(
+            source, f"tables and arrays nested more than {MAX_DEPTH} deep", label, field_path(loc)
+        )
+    if isinstance(value, list) and len(value) > MAX_ITEMS:
+        raise data_error(
+            source, f"{len(value):,} items; an array holds at most {MAX_ITEMS}", label,
+            field_path(loc),
+        )  # fmt: skip
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, inner in items:
+        _check_nested(inner, source, label, [*loc, key], depth + 1)
 
 
 def field_path(loc: Sequence[int | str]) -> str:
@@ -193,10 +297,21 @@ class PackagedData:
 
     def pool_path(self, path: str | Path | None) -> Path:
         """A pool file given by path, or the starter pool for ``None``."""
-        return Path(path) if path is not None else self.path(self.pool)
+        if path is None:
+            return self.path(self.pool)
+        if not isinstance(path, str | PathLike):
+            raise CardDataError(
+                f"option {POOL_OPTION}: a path to a pool file, got {type(path).__name__} {path!r}"
+            )
+        return Path(path)
 
     def deck_path(self, spec: str | Path) -> Path:
         """The file of a deck spec: a packaged deck's name, or a path to a TOML file."""
+        if not isinstance(spec, str | PathLike):
+            raise CardDataError(
+                f"option decks: a deck is a packaged deck's name ({', '.join(self.decks)}) or "
+                f"a path to a .toml file, got {type(spec).__name__} {spec!r}"
+            )
         if isinstance(spec, str) and spec in self.decks:
             return self.path("decks", f"{spec}.toml")
         path = Path(spec)

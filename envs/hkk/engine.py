@@ -83,7 +83,7 @@ class HkkGame:
             raise ValueError(f"hkk: ply_limit must be a positive int, got {ply_limit!r}")
         self.pool = pool if isinstance(pool, Pool) else load_pool(pool)
         specs = PACKAGED_DECKS[:2] if decks is None else decks
-        if isinstance(specs, str | Path) or len(specs) != 2:
+        if isinstance(specs, str | Path) or not isinstance(specs, Sequence) or len(specs) != 2:
             raise ValueError(f"hkk: decks must name two decks, got {specs!r}")
         self.decks = tuple(d if isinstance(d, Deck) else load_deck(d, self.pool) for d in specs)
         self.ply_limit = ply_limit

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     BeforeValidator,
     Field,
+    PrivateAttr,
     create_model,
     field_validator,
     model_validator,
@@ -111,11 +112,34 @@ class ArcanumDef(StrictModel):
 
 
 class Modifiers(StrictModel):
-    """An Influence's statics (``effects.STATIC_TARGETS``): ``{ combat = { amount = -2 } }``."""
+    """An Influence's statics (``effects.STATIC_TARGETS``): ``{ combat = { amount = -2 } }``,
+    each parsed by the vocabulary as the card is validated, so that a wrong one is an error
+    naming the file, the card and the field (``modifiers.combat.amount``)."""
 
     combat: dict[str, Any] | None = None
     holds: dict[str, Any] | None = None
     keys: dict[str, Any] | None = None
+
+    _statics: tuple[tuple[str, Params], ...] = PrivateAttr(())
+
+    @model_validator(mode="after")
+    def _parse(self) -> Modifiers:
+        statics = []
+        for name, data in self:
+            if data is None:
+                continue
+            try:
+                statics.append((name, VOCAB.parse_static(name, data)))
+            except FieldError as error:
+                raise FieldError(f"{name}.{error.field}", str(error)) from None
+            except ValueError as error:
+                raise FieldError(name, str(error).removeprefix("Value error, ")) from None
+        self._statics = tuple(statics)
+        return self
+
+    def statics(self) -> tuple[tuple[str, Params], ...]:
+        """The continuous effects it lists, parsed."""
+        return self._statics
 
 
 class _CardFields(StrictModel):
@@ -317,9 +341,7 @@ class Deck:
 
 
 def _compile_card(index: int, card: Any) -> Card:
-    statics = tuple(
-        (name, VOCAB.parse_static(name, data)) for name, data in card.modifiers if data is not None
-    )
+    statics = card.modifiers.statics()
     triggers = triggers_of(card.__dict__, VOCAB.trigger_fields())
     return Card(
         index=index,

@@ -1,0 +1,180 @@
+"""No path a client sends reaches the server's file system: a browser chooses card data only
+among the packaged pools and decks, by name (issue 31). Each probe is refused with a 4xx
+naming the option, and the file-system calls made while answering it are recorded to show
+that the probed path was never looked at."""
+
+from __future__ import annotations
+
+import builtins
+import io
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+
+from tabletop import envs
+from tabletop.agents import RandomAgent
+from tabletop.envs.hkk.cards import load_pool
+from tabletop.training.records import play_record
+from tabletop.web.app import create_app
+
+CARD_GAMES = ("gold_and_dust", "kult", "hkk")
+PROBES = {
+    "absolute": "/etc/hostname",
+    "relative": "../../../../etc/passwd",
+    "device": "/dev/zero",
+    "directory": "/etc",
+}
+"""Paths a hostile client might name, by kind."""
+
+
+class FileSystemCalls:
+    """Records every path that ``open``, ``os.open``, ``os.stat`` and friends are given
+    while installed (``pathlib`` reads and looks through them too)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.paths: list[str] = []
+        for module, name in ((io, "open"), (builtins, "open"), (os, "open"), (os, "stat"),
+                             (os, "lstat"), (os, "scandir"), (os, "listdir")):  # fmt: skip
+            monkeypatch.setattr(module, name, self._recording(getattr(module, name)))
+
+    def _recording(self, function: Any) -> Any:
+        def recorded(path: Any = ".", *args: Any, **kwargs: Any) -> Any:
+            if isinstance(path, str | os.PathLike):
+                self.paths.append(os.path.normpath(os.path.abspath(os.fspath(path))))
+            return function(path, *args, **kwargs)
+
+        return recorded
+
+    def touched(self, probe: str) -> bool:
+        """Whether the path ``probe`` (or anything in it) was looked at."""
+        wanted = os.path.normpath(os.path.abspath(probe))
+        return any(path == wanted or path.startswith(wanted + os.sep) for path in self.paths)
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(":memory:")) as test_client:
+        yield test_client
+
+
+def refused(client: TestClient, game: str, option: str, value: Any) -> str:
+    """Ask for a table of ``game`` with ``option`` set to ``value``; the refusal's message,
+    after checking it is a 4xx naming the option that made no table."""
+    seats = ["random"] * envs.spec(game).default_players
+    response = client.post(
+        "/api/tables", json={"game": game, "options": {option: value}, "seats": seats}
+    )
+    assert 400 <= response.status_code < 500, response.text
+    message = response.json()["error"]
+    assert f"option {option}" in message
+    assert client.app.state.tables.store.all() == []
+    return message
+
+
+def test_the_recorder_sees_a_path_the_loader_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The proof below means something: a loader given a probe does look at it."""
+    calls = FileSystemCalls(monkeypatch)
+    with pytest.raises(ValueError, match="is a directory"):
+        load_pool(PROBES["directory"])
+    assert calls.touched(PROBES["directory"])
+
+
+@pytest.mark.parametrize("game", CARD_GAMES)
+@pytest.mark.parametrize("kind", PROBES)
+def test_a_pool_path_from_a_client_is_refused_and_not_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, game: str, kind: str
+) -> None:
+    calls = FileSystemCalls(monkeypatch)
+    message = refused(client, game, "pool", PROBES[kind])
+    assert "packaged pool" in message
+    assert not calls.touched(PROBES[kind])
+
+
+@pytest.mark.parametrize("game", CARD_GAMES)
+@pytest.mark.parametrize("kind", PROBES)
+@pytest.mark.parametrize("form", ["list", "text"])
+def test_a_deck_path_from_a_client_is_refused_and_not_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, game: str, kind: str, form: str
+) -> None:
+    """Beside a packaged deck, as a JSON list or as the command line's ``a,b`` text."""
+    spec = envs.spec(game)
+    decks = [spec.decks[0], PROBES[kind], *spec.decks[1 : spec.default_players - 1]]
+    value = decks if form == "list" else ",".join(decks)
+    calls = FileSystemCalls(monkeypatch)
+    message = refused(client, game, "decks", value)
+    assert f"packaged decks, by name: {', '.join(spec.decks)}" in message
+    assert not calls.touched(PROBES[kind])
+
+
+@pytest.mark.parametrize("game", CARD_GAMES)
+@pytest.mark.parametrize("option", ["pool", "decks"])
+@pytest.mark.parametrize("value", [1, [1, 2], {"a": "b"}, True, "pool.toml"])
+def test_other_card_option_values_from_a_client_are_refused(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, game: str, option: str, value: Any
+) -> None:
+    calls = FileSystemCalls(monkeypatch)
+    refused(client, game, option, value)
+    assert not calls.touched("pool.toml")
+
+
+@pytest.mark.parametrize("game", CARD_GAMES)
+def test_packaged_decks_by_name_make_a_table(client: TestClient, game: str) -> None:
+    spec = envs.spec(game)
+    decks = list(reversed(spec.decks[: spec.default_players]))
+    seats = ["random"] * spec.default_players
+    body = {"game": game, "options": {"decks": decks, "pool": None}, "seats": seats}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    table = client.app.state.tables.get(response.json()["id"])
+    assert [deck.name for deck in table.game.decks] == [
+        envs.make_game(game, decks=(name,) * spec.default_players).decks[0].name for name in decks
+    ]
+
+
+def test_the_lobby_is_not_offered_a_pool_option(client: TestClient) -> None:
+    for game in client.get("/api/games").json():
+        assert "pool" not in [option["name"] for option in game["options"]], game["name"]
+
+
+@pytest.mark.parametrize("option", ["pool", "decks"])
+def test_a_game_record_naming_a_file_is_refused_and_the_file_not_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """A record posted to ``/api/replays`` would be replayed with its options: the same
+    rule holds for it."""
+    kaleva = envs.make_game("kaleva")
+    record = play_record(kaleva, {}, 4, ("random", "random"), [RandomAgent(1), RandomAgent(2)])
+    probe = PROBES["absolute"]
+    value = probe if option == "pool" else [probe, probe]
+    document = {**record.to_json(), "game": "hkk", "options": {option: value}}
+    calls = FileSystemCalls(monkeypatch)
+    response = client.post("/api/replays", json=document)
+    assert response.status_code == 400
+    assert f"option {option}" in response.json()["error"]
+    assert not calls.touched(probe)
+    assert client.app.state.tables.store.all() == []
+
+
+def test_the_operator_s_own_records_file_may_still_name_deck_files(tmp_path: Path) -> None:
+    """Records the server is started with (``tabletop serve --records``) come from its
+    operator, not a client: their card options may name files."""
+    from tabletop.envs.gold_and_dust.cards import data_path
+    from tabletop.training.records import append_records
+    from tabletop.web.replays import import_records
+    from tabletop.web.store import TableStore
+
+    deck = tmp_path / "mine.toml"
+    deck.write_text(data_path("decks", "mage.toml").read_text(encoding="utf-8"))
+    options = {"decks": (str(deck), "warrior"), "max_turns": 3}
+    game = envs.make_game("gold_and_dust", **options)
+    record = play_record(game, options, 1, ("random", "random"), [RandomAgent(1), RandomAgent(2)])
+    append_records(tmp_path / "games.jsonl", [record])
+    store = TableStore(":memory:")
+    assert len(import_records(store, tmp_path / "games.jsonl")) == 1
+    store.close()
