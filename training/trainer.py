@@ -32,7 +32,9 @@ def make_training_env(settings: TrainSettings, seed: int, single_thread: bool) -
     if single_thread:
         torch.set_num_threads(1)
     pool = opponent_pool(settings, seed)
-    env = envs.make(settings.game, **settings.env_options)
+    # A masked learner never plays an illegal move: if one comes, it is a bug to raise, not a
+    # move to forfeit (the env's default).
+    env = envs.make(settings.game, **{"illegal_action": "raise", **settings.env_options})
     return SingleAgentEnv(env, pool, cooperative=settings.cooperative, seat=settings.seat)
 
 

@@ -164,11 +164,11 @@ class SingleAgentEnv(gymnasium.Env):
         returns the learner's rewards earned meanwhile."""
         earned = 0.0
         while not self._game_over():
-            player = self.raw.state.current_player
+            player = self.raw.game_state.current_player
             agent = self.seat_agents[player]
             if agent is None:
                 break
-            self.raw.step(agent.act(self.raw.state, player))
+            self.raw.step(agent.act(self.raw.game_state, player))
             earned += self._own_reward()
         return earned
 
@@ -190,18 +190,18 @@ class SingleAgentEnv(gymnasium.Env):
         raw = self.raw
         over = self._game_over()
         if self.cooperative and not over:
-            self.learner_seat = raw.state.current_player
+            self.learner_seat = raw.game_state.current_player
         self._mask = np.zeros(raw.game.num_actions, bool)
         if not over:
-            self._mask[raw.state.legal_actions()] = True
-        return raw.encoder.encode(raw.state, self.learner_seat)
+            self._mask[raw.game_state.legal_actions()] = True
+        return raw.encoder.encode(raw.game_state, self.learner_seat)
 
     def _final_info(self) -> dict[str, Any]:
-        returns = [float(r) for r in self.raw.state.returns()]
+        returns = [float(r) for r in self.raw.game_state.returns()]
         return {
             "outcome": outcome(returns, self.learner_seat, cooperative=self.cooperative),
             "opponent": self.opponent_names,
             "seat": self.learner_seat,
             "returns": returns,
-            "stats": dict(self.raw.state.stats()),
+            "stats": dict(self.raw.game_state.stats()),
         }

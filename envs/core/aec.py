@@ -3,18 +3,30 @@
 Every game module builds its env from this class, so the AEC conventions (dead steps,
 cumulative rewards, action masks, seeding, illegal actions) are implemented and tested
 once, here, and never per game.
+
+The live engine state is ``env.unwrapped.game_state``. ``env.state()`` is PettingZoo's
+global-state method (``AECEnv.state``): these games declare no global state vector, so it
+raises ``NotImplementedError``, as PettingZoo classic's games do, and no ``state_space`` is
+defined. The engine state used to be the attribute ``env.unwrapped.state``, which hid that
+method. Until the next release, reading an attribute through ``env.unwrapped.state``
+(``env.unwrapped.state.current_player``) still reaches the engine state, with a
+``DeprecationWarning`` naming ``game_state``; calling ``state()`` is always PettingZoo's
+method, and ``env.unwrapped.state`` itself is no ``State`` (an ``isinstance`` check or an
+agent given it fails): read ``game_state``.
 """
 
 from __future__ import annotations
 
 import operator
 import random
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
@@ -29,7 +41,12 @@ from tabletop.envs.core.protocol import (
 )
 from tabletop.envs.core.spec import ENV_OPTIONS, GameSpec
 
-ILLEGAL_ACTION_MODES = ("raise", "terminate")
+ILLEGAL_ACTION_MODES = ("terminate", "raise")
+DEFAULT_ILLEGAL_ACTION = "terminate"
+"""PettingZoo classic's convention, which clients that step unmasked samples rely on (RLlib's
+env pre-check, SuperSuit's wrappers, ``average_total_reward``): the game ends with -1 to the
+offender and a warning. ``"raise"`` raises ``IllegalActionError`` instead (debugging,
+training code that must never play an illegal move)."""
 ILLEGAL_ACTION_REWARD = -1.0
 """What the offender gets under ``illegal_action="terminate"``, as in PettingZoo classic."""
 MAX_LISTED_LEGAL_ACTIONS = 50
@@ -42,15 +59,56 @@ API_TEST_PROBE = "options"
 any other unknown key (a typo of ``"state"``) is an error."""
 
 
+class _StateMethod:
+    """``TabletopAEC.state``: PettingZoo's ``state()``, which for one version also answers
+    attribute reads of the engine state (deprecated; see the module docstring)."""
+
+    def __get__(self, env: TabletopAEC | None, owner: type | None = None) -> Any:
+        return self if env is None else _BoundStateMethod(env)
+
+    def __set__(self, env: TabletopAEC, value: Any) -> None:
+        raise AttributeError(
+            "env.state is PettingZoo's state() method; the engine state is env.game_state "
+            "(start from a position with reset(options={'state': s}))"
+        )
+
+
+class _BoundStateMethod:
+    """``env.state`` of one env: call it for PettingZoo's ``state()``; read an attribute
+    through it for the engine state's, with a ``DeprecationWarning`` (until the next
+    release, which drops this class and makes ``state`` a plain method)."""
+
+    __slots__ = ("_env",)
+
+    def __init__(self, env: TabletopAEC) -> None:
+        self._env = env
+
+    def __call__(self) -> np.ndarray:
+        return self._env.global_state()
+
+    def __getattr__(self, name: str) -> Any:
+        warnings.warn(
+            "env.unwrapped.state is PettingZoo's state() method; read the engine state as "
+            "env.unwrapped.game_state (reading it through env.unwrapped.state stops working "
+            "in the next release)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(self._env.game_state, name)
+
+
 class TabletopAEC(AECEnv):
     """A turn-based game as an AEC env with ``{"observation", "action_mask"}`` observations.
 
-    The live engine state is ``env.unwrapped.state``. Treat it as read-only (``clone()`` it
-    for search): the env follows it ply by ply.
+    The live engine state is ``env.unwrapped.game_state``. Treat it as read-only
+    (``clone()`` it for search): the env follows it ply by ply.
     """
 
-    state: State
+    game_state: State
     """The live engine state; it exists from the first ``reset`` on."""
+
+    state = _StateMethod()
+    """PettingZoo's ``state()`` (``global_state``); see the module docstring."""
 
     def __init__(
         self,
@@ -60,7 +118,7 @@ class TabletopAEC(AECEnv):
         metadata: dict[str, Any],
         render_mode: str | None = None,
         max_plies: int | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = DEFAULT_ILLEGAL_ACTION,
     ) -> None:
         super().__init__()
         _check_choice("render_mode", render_mode, [None, *metadata["render_modes"]])
@@ -96,6 +154,14 @@ class TabletopAEC(AECEnv):
     def action_space(self, agent: str) -> spaces.Discrete:
         return self._action_spaces[agent]
 
+    def global_state(self) -> np.ndarray:
+        """PettingZoo's ``state()``: a global view for centralized critics. None is declared:
+        each seat's view is ``observe(agent)``, the whole position ``game_state``."""
+        raise NotImplementedError(
+            f"{self.metadata['name']} has no global state vector (PettingZoo's state()); "
+            "observe(agent) is each seat's view, env.unwrapped.game_state the engine state"
+        )
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new episode. ``reset(seed=s)`` plays ``game.new_state(seed=s)`` and restarts the
         stream that seeds later unseeded resets and the action spaces' ``sample``.
@@ -114,10 +180,10 @@ class TabletopAEC(AECEnv):
             for space in self._action_spaces.values():
                 space.seed(self._seed_stream.getrandbits(32))
         if given is not None:
-            self.state = given.clone()
+            self.game_state = given.clone()
         else:
             game_seed = seed if seed is not None else self._seed_stream.getrandbits(63)
-            self.state = self.game.new_state(seed=game_seed)
+            self.game_state = self.game.new_state(seed=game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -171,13 +237,15 @@ class TabletopAEC(AECEnv):
             raise ValueError("reset: options['state'] is a finished game; give a live position")
 
     def step(self, action: Any) -> None:
+        if not self.agents:
+            raise _episode_over(action)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         action_id = self._action_id(action)
         try:
-            self.state.apply(action_id)
+            self.game_state.apply(action_id)
         except IllegalActionError:
             if self.illegal_action == "terminate":
                 self._forfeit(agent)
@@ -185,7 +253,7 @@ class TabletopAEC(AECEnv):
             raise IllegalActionError(self._illegal_action_message(action_id)) from None
         self._plies += 1
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict(zip(self.agents, self.state.rewards(), strict=True))
+        self.rewards = dict(zip(self.agents, self.game_state.rewards(), strict=True))
         self._accumulate_rewards()
         self._follow_state()
         self._render_if_human()
@@ -193,12 +261,12 @@ class TabletopAEC(AECEnv):
     def _follow_state(self) -> None:
         """Point ``agent_selection`` at the engine's current player, or end the episode
         (every agent then takes its dead step, seeing its final cumulative reward)."""
-        if self.state.is_terminal():
+        if self.game_state.is_terminal():
             self._end_episode(self.terminations)
         elif self.max_plies is not None and self._plies >= self.max_plies:
             self._end_episode(self.truncations)
         else:
-            self.agent_selection = self.possible_agents[self.state.current_player]
+            self.agent_selection = self.possible_agents[self.game_state.current_player]
 
     def _end_episode(self, flags: dict[str, bool]) -> None:
         for agent in flags:
@@ -221,7 +289,7 @@ class TabletopAEC(AECEnv):
         )
 
     def _illegal_action_message(self, action_id: int) -> str:
-        state = self.state
+        state = self.game_state
         if 0 <= action_id < self.game.num_actions:
             named = f"action {action_id} ({state.action_to_string(action_id)!r}) is not legal"
         else:
@@ -254,11 +322,12 @@ class TabletopAEC(AECEnv):
         list first (a step of a large action space sets its mask at every ``last()``)."""
         mask = bytearray(self.game.num_actions)
         player = self._player_of[agent]
-        if not self._episode_over and player == self.state.current_player:
-            for action in self.state.legal_actions():
+        state = self.game_state
+        if not self._episode_over and player == state.current_player:
+            for action in state.legal_actions():
                 mask[action] = 1
         return {
-            "observation": self.encoder.encode(self.state, player),
+            "observation": self.encoder.encode(state, player),
             "action_mask": np.frombuffer(mask, np.int8),
         }
 
@@ -267,7 +336,7 @@ class TabletopAEC(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; nothing to render.")
             return None
-        picture = self.state.render()
+        picture = self.game_state.render()
         if self.render_mode == "human":
             print(picture)
             return None
@@ -279,6 +348,16 @@ class TabletopAEC(AECEnv):
 
     def close(self) -> None:
         """Nothing to release: rendering is text."""
+
+
+def _episode_over(action: Any) -> ResetNeeded:
+    """The error of a step once every agent has left. PettingZoo's order enforcing only logs
+    a warning, easy to miss, and the action would be dropped: stepping a finished episode is
+    a bug of the caller's loop, so it is an error, Gymnasium's for "reset first"."""
+    return ResetNeeded(
+        f"step({action!r}) after the episode ended: every agent has taken its final step "
+        "(env.agents is empty); call reset() to start a new game"
+    )
 
 
 def _check_choice(option: str, value: Any, allowed: list[Any] | tuple[Any, ...]) -> None:
@@ -314,6 +393,13 @@ class _OrderEnforcing(OrderEnforcingWrapper):
             raise AttributeError("last() cannot be called before reset")
         return self.env.last(observe)
 
+    def step(self, action: Any) -> None:
+        """PettingZoo's order enforcing, but a step after every agent has left is the
+        adapter's error (``_episode_over``) instead of a logged warning."""
+        if self._has_reset and not self.env.agents:
+            raise _episode_over(action)
+        super().step(action)
+
     def __str__(self) -> str:
         """The env's name, e.g. ``<game>_v0``, as PettingZoo's own wrapper gives."""
         return str(self.env)
@@ -333,7 +419,7 @@ def env_constructors(spec: GameSpec) -> tuple[Callable[..., TabletopAEC], Callab
         *,
         render_mode: str | None = None,
         max_plies: int | None = spec.max_plies,
-        illegal_action: str = "raise",
+        illegal_action: str = DEFAULT_ILLEGAL_ACTION,
         encoder: str = "flat",
         **game_options: Any,
     ) -> TabletopAEC:

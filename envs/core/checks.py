@@ -740,7 +740,7 @@ def _check_live_turn(
 ) -> int:
     """Checks the masks of the agent to move and of everyone else; returns a random legal
     action."""
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     assert env.possible_agents[state.current_player] == agent, (
         f"agent_selection {agent} but the engine's player is {state.current_player}"
     )
@@ -766,7 +766,7 @@ def check_payoff(returns: Sequence[float], payoff: Payoff, where: str) -> None:
 
 
 def _check_episode_returns(env: AECEnv, totals: dict[str, float]) -> None:
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     if not state.is_terminal():  # truncated or forfeited: the engine's game did not end
         return
     for agent, engine_return in zip(env.possible_agents, state.returns(), strict=True):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import pickle
 import warnings
@@ -9,7 +10,10 @@ import warnings
 import numpy as np
 import pytest
 import toy_v0
+from gymnasium.error import ResetNeeded
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+from pettingzoo.utils.env_logger import EnvLogger
 from toy_game import ToyFlatEncoder, ToyGame, ToyState
 
 from tabletop.envs.core import IllegalActionError, TabletopAEC, resolve_encoder
@@ -19,7 +23,7 @@ ENV_CONFIGS = [
     {"num_players": 2},
     {"num_players": 3},
     {"num_players": 3, "max_plies": 4},
-    {"num_players": 2, "illegal_action": "terminate"},
+    {"num_players": 2, "illegal_action": "raise"},
 ]
 
 CLASSIC_CONVENTION_WARNINGS = [
@@ -68,7 +72,7 @@ def test_spaces_are_cached_and_shaped_by_game_and_encoder() -> None:
 def test_the_state_is_reachable_through_the_wrappers() -> None:
     env = toy_v0.env()
     env.reset(seed=5)
-    assert env.unwrapped.state.render() == ToyGame().new_state(seed=5).render()
+    assert env.unwrapped.game_state.render() == ToyGame().new_state(seed=5).render()
     assert str(env) == "toy_v0"
 
 
@@ -77,9 +81,9 @@ def test_same_seed_same_game_and_unseeded_resets_continue_the_seeded_stream() ->
     games = []
     for _ in range(2):
         env.reset(seed=11)
-        first = env.state.render()
+        first = env.game_state.render()
         env.reset()
-        games.append((first, env.state.render()))
+        games.append((first, env.game_state.render()))
     assert games[0] == games[1]
     assert games[0][0] != games[0][1]
 
@@ -89,7 +93,7 @@ def test_never_seeded_envs_play_different_games() -> None:
     for _ in range(3):
         env = toy_v0.raw_env(deck_size=40, hand_size=6)
         env.reset()
-        renders.add(env.state.render())
+        renders.add(env.game_state.render())
     assert len(renders) == 3
 
 
@@ -148,9 +152,9 @@ def test_every_agent_receives_its_rewards_even_for_moves_of_others() -> None:
     penalised_bystanders = 0
     for seed in range(20):
         seen, final_mover = _last_rewards_per_agent(env, seed)
-        returns = env.unwrapped.state.returns()
+        returns = env.unwrapped.game_state.returns()
         assert list(seen.values()) == pytest.approx(returns)
-        final_rewards = env.unwrapped.state.rewards()
+        final_rewards = env.unwrapped.game_state.rewards()
         penalised_bystanders += sum(
             reward != 0
             for agent, reward in zip(env.possible_agents, final_rewards, strict=True)
@@ -160,9 +164,9 @@ def test_every_agent_receives_its_rewards_even_for_moves_of_others() -> None:
 
 
 def test_illegal_action_raises_naming_it_and_the_legal_ones() -> None:
-    env = toy_v0.env()
+    env = toy_v0.env(illegal_action="raise")
     env.reset(seed=4)
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     legal = state.legal_actions()
     illegal = next(a for a in range(state.game.deck_size) if a not in legal)
     before = state.render()
@@ -177,7 +181,7 @@ def test_illegal_action_raises_naming_it_and_the_legal_ones() -> None:
 
 @pytest.mark.parametrize("action", [-1, 10, 10**9])
 def test_out_of_range_action_raises(action: int) -> None:
-    env = toy_v0.env()
+    env = toy_v0.env(illegal_action="raise")
     env.reset(seed=4)
     with pytest.raises(IllegalActionError, match=f"action {action} is out of range"):
         env.step(action)
@@ -207,14 +211,14 @@ def test_boolean_actions_raise_like_any_non_integer(action: object) -> None:
 def test_numpy_integer_actions_are_accepted() -> None:
     env = toy_v0.env()
     env.reset(seed=4)
-    env.step(np.int32(env.unwrapped.state.legal_actions()[0]))
+    env.step(np.int32(env.unwrapped.game_state.legal_actions()[0]))
 
 
 @pytest.mark.parametrize("illegal", ["in range", "out of range"])
 def test_terminate_mode_ends_the_game_with_the_offender_losing(illegal: str) -> None:
     env = toy_v0.env(num_players=3, illegal_action="terminate")
     env.reset(seed=4)
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     offender = env.agent_selection
     action = (
         state.game.num_actions
@@ -234,6 +238,20 @@ def test_terminate_mode_ends_the_game_with_the_offender_losing(illegal: str) -> 
     assert finished == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
 
 
+def test_by_default_an_illegal_action_ends_the_game_as_in_pettingzoo_classic() -> None:
+    """Clients that step unmasked samples (RLlib's pre-check, SuperSuit, PettingZoo's
+    ``average_total_reward``) rely on it: -1 to the offender, 0 to the others, a warning."""
+    env = toy_v0.env(num_players=3)
+    env.reset(seed=4)
+    offender = env.agent_selection
+    legal = env.unwrapped.game_state.legal_actions()
+    EnvLogger.flush()
+    env.step(next(a for a in range(env.action_space(offender).n) if a not in legal))
+    assert any("Illegal move made" in message for message in EnvLogger.mqueue)
+    assert all(env.terminations.values())
+    assert env.rewards == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
+
+
 def test_max_plies_truncates_everyone() -> None:
     env = toy_v0.env(num_players=3, max_plies=3)
     env.reset(seed=1)
@@ -241,7 +259,7 @@ def test_max_plies_truncates_everyone() -> None:
         env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
     assert all(env.truncations.values())
     assert not any(env.terminations.values())
-    assert not env.unwrapped.state.is_terminal()
+    assert not env.unwrapped.game_state.is_terminal()
     for agent in env.agent_iter():
         assert not env.last()[0]["action_mask"].any(), agent
         env.step(None)
@@ -251,7 +269,7 @@ def test_max_plies_truncates_everyone() -> None:
 def test_render_modes() -> None:
     ansi = toy_v0.env(render_mode="ansi")
     ansi.reset(seed=1)
-    assert ansi.render() == ansi.unwrapped.state.render()
+    assert ansi.render() == ansi.unwrapped.game_state.render()
     silent = toy_v0.env()
     silent.reset(seed=1)
     with pytest.warns(UserWarning, match="without a render_mode"):
@@ -271,7 +289,7 @@ def test_human_mode_prints_every_position(capsys: pytest.CaptureFixture[str]) ->
     ("option", "value", "allowed"),
     [
         ("render_mode", "rgb_array", "['ansi', 'human']"),
-        ("illegal_action", "ignore", "['raise', 'terminate']"),
+        ("illegal_action", "ignore", "['terminate', 'raise']"),
     ],
 )
 def test_bad_env_options_name_the_value_and_the_allowed_ones(
@@ -326,14 +344,65 @@ def test_the_wrapper_enforces_reset_before_use() -> None:
     assert env.last(observe=False)[0] is None
 
 
-def test_a_running_env_pickles_for_subprocess_vector_envs() -> None:
+@pytest.mark.parametrize("duplicate", [lambda env: pickle.loads(pickle.dumps(env)), copy.deepcopy])
+def test_a_running_env_pickles_for_subprocess_vector_envs(duplicate) -> None:
     env = toy_v0.env(num_players=3)
     env.reset(seed=6)
     env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
-    copy = pickle.loads(pickle.dumps(env))
-    assert copy.agent_selection == env.agent_selection
-    assert copy.unwrapped.state.render() == env.unwrapped.state.render()
-    assert np.array_equal(copy.last()[0]["observation"], env.last()[0]["observation"])
+    twin = duplicate(env)
+    assert twin.agent_selection == env.agent_selection
+    assert twin.unwrapped.game_state.render() == env.unwrapped.game_state.render()
+    assert np.array_equal(twin.last()[0]["observation"], env.last()[0]["observation"])
+
+
+@pytest.mark.parametrize("make", [toy_v0.env, toy_v0.raw_env])
+def test_state_is_pettingzoos_global_state_method_which_this_env_lacks(make) -> None:
+    """PettingZoo's ``state()``: these games declare no global state, so it raises
+    ``NotImplementedError`` (as Connect Four does), also through the parallel conversion,
+    and there is no ``state_space`` for that conversion to copy."""
+    env = make()
+    env.reset(seed=1)
+    with pytest.raises(NotImplementedError, match=r"no global state.*game_state"):
+        env.state()
+    assert not hasattr(env, "state_space")
+    parallel = turn_based_aec_to_parallel(make())
+    parallel.reset(seed=1)
+    with pytest.raises(NotImplementedError, match="no global state"):
+        parallel.state()
+    assert not hasattr(parallel, "state_space")
+
+
+def test_the_engine_state_is_game_state_and_the_old_name_still_reads_it_with_a_warning() -> None:
+    env = toy_v0.env()
+    env.reset(seed=5)
+    engine = env.unwrapped.game_state
+    with pytest.warns(DeprecationWarning, match=r"env\.unwrapped\.game_state"):
+        player = env.unwrapped.state.current_player
+    assert player == engine.current_player
+    with pytest.warns(DeprecationWarning):
+        assert env.unwrapped.state.render() == engine.render()
+    with pytest.raises(AttributeError, match="game_state"):
+        env.unwrapped.state = engine
+    with pytest.raises(NotImplementedError):
+        env.unwrapped.state()
+
+
+@pytest.mark.parametrize("make", [toy_v0.env, toy_v0.raw_env])
+@pytest.mark.parametrize("action", [None, 0])
+def test_a_step_after_every_agent_left_is_an_error(make, action: int | None) -> None:
+    """The episode is over and the action would be lost: ``ResetNeeded`` says so (PettingZoo's
+    order enforcing only logs a line; the raw env used to fail with a ``KeyError``)."""
+    env = make()
+    env.reset(seed=2)
+    for _ in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        done = termination or truncation
+        env.step(None if done else int(np.flatnonzero(observation["action_mask"])[0]))
+    assert env.agents == []
+    with pytest.raises(ResetNeeded, match=rf"step\({action}\) after the episode ended.*reset\(\)"):
+        env.step(action)
+    env.reset(seed=2)  # reset starts the next game as usual
+    assert env.agents == env.possible_agents
 
 
 def _position(seed: int = 3, plies: int = 3, **options: int) -> ToyState:
@@ -360,12 +429,13 @@ def test_reset_from_a_given_state_plays_on_from_it_with_matching_masks() -> None
         assert agent == f"player_{reference.current_player}"
         legal = np.flatnonzero(observation["action_mask"]).tolist()
         assert legal == reference.legal_actions()
-        assert env.unwrapped.state.render() == reference.render()
+        assert env.unwrapped.game_state.render() == reference.render()
         env.step(legal[0])
         reference.apply(legal[0])
         played += 1
     assert played > 0
-    assert env.unwrapped.state.render() == reference.render()  # chance from the state's own rng
+    # chance comes from the state's own rng
+    assert env.unwrapped.game_state.render() == reference.render()
     assert given.render() == before  # the caller's state is untouched
 
 
@@ -373,9 +443,9 @@ def test_reset_clones_the_given_state() -> None:
     given = _position()
     env = toy_v0.raw_env()
     env.reset(options={"state": given})
-    assert env.state is not given
+    assert env.game_state is not given
     given.apply(given.legal_actions()[0])
-    assert env.state.render() != given.render()
+    assert env.game_state.render() != given.render()
 
 
 def test_reset_accepts_a_state_of_an_equally_configured_game_object() -> None:
@@ -383,7 +453,7 @@ def test_reset_accepts_a_state_of_an_equally_configured_game_object() -> None:
     env = toy_v0.raw_env(deck_size=12)
     assert given.game is not env.game
     env.reset(options={"state": given})
-    assert env.state.render() == given.render()
+    assert env.game_state.render() == given.render()
 
 
 def test_a_seed_with_a_given_state_seeds_the_env_not_the_state() -> None:
@@ -395,10 +465,10 @@ def test_a_seed_with_a_given_state_seeds_the_env_not_the_state() -> None:
     for seed in (1, 1, 2):
         env.reset(seed=seed, options={"state": given})
         samples = [int(env.action_space("player_0").sample()) for _ in range(5)]
-        env.step(env.state.legal_actions()[0])
-        after_move = env.state.render()
+        env.step(env.game_state.legal_actions()[0])
+        after_move = env.game_state.render()
         env.reset()
-        runs.append((samples, after_move, env.state.render()))
+        runs.append((samples, after_move, env.game_state.render()))
     assert runs[0] == runs[1]
     assert runs[0][1] == runs[2][1]  # the same draws, whatever the seed
     assert runs[0][0] != runs[2][0] and runs[0][2] != runs[2][2]
@@ -407,9 +477,9 @@ def test_a_seed_with_a_given_state_seeds_the_env_not_the_state() -> None:
 def test_max_plies_counts_from_the_given_state() -> None:
     env = toy_v0.raw_env(max_plies=2, deck_size=20, hand_size=4)
     env.reset(options={"state": _position(plies=4, deck_size=20, hand_size=4)})
-    env.step(env.state.legal_actions()[0])
+    env.step(env.game_state.legal_actions()[0])
     assert not any(env.truncations.values())
-    env.step(env.state.legal_actions()[0])
+    env.step(env.game_state.legal_actions()[0])
     assert all(env.truncations.values())
 
 
@@ -465,4 +535,4 @@ def test_reset_refuses_a_finished_game() -> None:
 def test_reset_ignores_only_the_probe_of_pettingzoos_api_test() -> None:
     env = toy_v0.raw_env()
     env.reset(seed=5, options={"options": 1})
-    assert env.state.render() == ToyGame().new_state(seed=5).render()
+    assert env.game_state.render() == ToyGame().new_state(seed=5).render()

@@ -89,7 +89,7 @@ def test_flat_layout_covers_the_vector_and_names_the_hand() -> None:
 def test_options_and_metadata() -> None:
     env = gold_and_dust_v0.env(decks=("merchant", "thief"), max_turns=50)
     env.reset(seed=1)
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     assert [h.name for h in state.heroes] == ["Merchant", "Thief"]
     assert env.unwrapped.metadata["card_data_version"] == "Starter pool 1.0"
     assert gold_and_dust_v0.SPEC.competitive
@@ -109,7 +109,7 @@ def test_users_point_the_env_at_their_own_pool_and_decks(tmp_path: Path) -> None
     env = gold_and_dust_v0.env(decks=(deck_a, str(deck_b)), pool=pool)
     env.reset(seed=0)
     assert env.unwrapped.metadata["card_data_version"] == "Starter pool 7.3-home"
-    assert [h.name for h in env.unwrapped.state.heroes] == ["Warrior", "Assassin"]
+    assert [h.name for h in env.unwrapped.game_state.heroes] == ["Warrior", "Assassin"]
 
 
 def test_command_line_option_values_build_the_game(tmp_path: Path) -> None:

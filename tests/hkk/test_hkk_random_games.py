@@ -90,7 +90,7 @@ def test_hk_2_3_random_games_end_with_the_rules_kept(first: str, second: str) ->
 def test_masks_equal_the_legal_actions_in_random_env_games(first: str, second: str) -> None:
     env = make("hkk", decks=(first, second))
     env.reset(seed=len(first) * 31 + len(second))
-    state: HkkState = env.unwrapped.state
+    state: HkkState = env.unwrapped.game_state
     total = sum(len(deck.cards) for deck in state.game.decks)
     rng = np.random.default_rng(7)
     for agent in env.agent_iter():
@@ -100,9 +100,9 @@ def test_masks_equal_the_legal_actions_in_random_env_games(first: str, second: s
             assert not truncation and not mask.any()
             env.step(None)
             continue
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         check_invariants(state, total)
         assert agent == env.possible_agents[state.current_player]
         assert np.flatnonzero(mask).tolist() == state.legal_actions()
         env.step(int(rng.choice(np.flatnonzero(mask))))
-    assert env.unwrapped.state.is_terminal()
+    assert env.unwrapped.game_state.is_terminal()

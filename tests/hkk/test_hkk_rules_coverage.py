@@ -104,7 +104,7 @@ def test_hk_2_4_rewards_through_the_registered_env(own_life: int, rewards: tuple
     env = make("hkk")
     env.reset(options={"state": state})
     env.step(state.string_to_action("attack #0 Hill Giant at player"))
-    assert env.unwrapped.state.is_terminal()
+    assert env.unwrapped.game_state.is_terminal()
     assert (env.rewards["player_0"], env.rewards["player_1"]) == rewards
     assert all(env.terminations.values())
 

@@ -66,7 +66,7 @@ def test_kv_6_3_the_turn_limit_is_an_option_of_a_two_player_game() -> None:
     always two players."""
     env = make("kaleva_v0", turn_limit=50)
     env.reset(seed=1)
-    assert env.unwrapped.state.game.turn_limit == 50
+    assert env.unwrapped.game_state.game.turn_limit == 50
     assert make_game("kaleva").num_players == 2
     with pytest.raises(ValueError, match="turn_limit"):
         make("kaleva", turn_limit=-1)

@@ -77,14 +77,14 @@ def test_observation_and_action_spaces_per_player_count(players: int) -> None:
         observation = env.observe(env.agent_selection)
         assert observation["observation"].shape == shape
         mask = observation["action_mask"]
-        legal = env.unwrapped.state.legal_actions()
+        legal = env.unwrapped.game_state.legal_actions()
         assert np.flatnonzero(mask).tolist() == legal
 
 
 def test_env_options_metadata_and_errors() -> None:
     env = kult_v0.env(num_players=3, decks=("clock", "ash", "tide"), game_type="world")
     env.reset(seed=1)
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     assert [a.name for a in state.arcana] == ["The Clockwork Saint", "The Ashen Matron",
                                               "The Dreaming Tide"]  # fmt: skip
     assert state.game.target == 10 and state.game.tokens == 29
@@ -115,7 +115,7 @@ def test_ku_9_1_the_ply_limit_reaches_the_game_through_the_env() -> None:
         observation, _, termination, truncation, _ = env.last()
         assert not truncation
         env.step(None if termination else int(observation["action_mask"].nonzero()[0][0]))
-    assert env.unwrapped.state.plies == 7 and env.unwrapped.state.winner == DRAW
+    assert env.unwrapped.game_state.plies == 7 and env.unwrapped.game_state.winner == DRAW
 
 
 def test_command_line_deck_values_build_the_game() -> None:

@@ -93,7 +93,7 @@ def test_rg_1_3_one_to_four_players() -> None:
     """RG-1.3: the player count is an option of the game and of the env, from 1 to 4."""
     env = make("regicide_v0", num_players=3)
     env.reset(seed=1)
-    assert env.unwrapped.state.game.num_players == 3
+    assert env.unwrapped.game_state.game.num_players == 3
     assert make_game("regicide", num_players=1).num_players == 1
     with pytest.raises(ValueError, match="1-4"):
         make("regicide", num_players=5)

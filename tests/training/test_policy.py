@@ -53,7 +53,7 @@ def test_saved_policy_loads_and_plays_as_an_opponent_in_the_aec_env(
         observation, _, termination, truncation, _ = env.last()
         action = None
         if not (termination or truncation):
-            state, seat = env.unwrapped.state, env.unwrapped.state.current_player
+            state, seat = env.unwrapped.game_state, env.unwrapped.game_state.current_player
             if seat == 1:  # the loaded policy holds seat 1, a random player the others
                 action = loaded.act(state, seat)
                 assert action == original.act(state, seat)  # same weights, same choice

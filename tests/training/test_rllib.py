@@ -1,9 +1,10 @@
 """The Ray RLlib backend (``--backend rllib``) on real Ray: no mocks.
 
 The env and module tests need only the ``ray`` package; the runs start a real Ray: a
-cluster of its own (``ray start --head`` on 127.0.0.1, a temporary directory, token
-authentication) for the ``--address`` runs and the driver kill, and a private local Ray
-for the in-process run that kills an env runner. Without Ray installed the module skips,
+cluster of its own, started as docs/distributed.md says (``ray get-auth-token --generate``
+in a temporary home, then ``ray start --head`` on 127.0.0.1 with token authentication), for
+the ``--address`` runs, the driver kill and the failed joins, and a private local Ray for
+the in-process run that kills an env runner. Without Ray installed the module skips,
 unless ``TABLETOP_REQUIRE_RAY=1`` (set by ``.ci/run``) makes that a failure.
 """
 
@@ -48,6 +49,12 @@ from tabletop.agents.policy import (
 )
 from tabletop.envs.core.protocol import IllegalActionError
 from tabletop.training.cli import main
+from tabletop.training.rllib.address import (
+    LOOPBACK_ONLY,
+    is_loopback,
+    split_address,
+    use_loopback_if_local,
+)
 from tabletop.training.rllib.config import ppo_config, ppo_training
 from tabletop.training.rllib.env import (
     ACTION_MASK,
@@ -119,9 +126,9 @@ def play_random_game(env: TabletopMultiAgentEnv, rng: np.random.Generator) -> di
     totals: dict[str, float] = {}
     while True:
         (agent_id,) = observations  # only the mover observes
-        assert seat_of(agent_id) == env.raw.state.current_player
+        assert seat_of(agent_id) == env.raw.game_state.current_player
         legal = np.flatnonzero(observations[agent_id][ACTION_MASK])
-        assert sorted(legal) == sorted(env.raw.state.legal_actions())
+        assert sorted(legal) == sorted(env.raw.game_state.legal_actions())
         step = env.step({agent_id: int(rng.choice(legal))})
         observations, rewards, terminateds, truncateds, infos = step
         for other, reward in rewards.items():
@@ -278,36 +285,39 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def ray_cluster() -> Iterator[dict[str, str]]:
-    """A real one-node Ray cluster on 127.0.0.1 (2 CPUs), with its own token; yields the
-    environment a driver needs to join it, ``RAY_ADDRESS`` included (the other way to
-    name the cluster than ``--address``)."""
+    """A real one-node Ray cluster on 127.0.0.1 (2 CPUs), started as docs/distributed.md
+    says, in a temporary home that holds its token (``~/.ray/auth_token``); yields the
+    environment a driver needs to join it: ``RAY_AUTH_MODE=token``, that home, and
+    ``RAY_ADDRESS`` (the other way to name the cluster than ``--address``). Not the
+    loopback variable: ``tabletop train`` sets it for a loopback address."""
     port = free_port()
     temp_dir = tempfile.mkdtemp(prefix="rt", dir="/tmp")  # short: Ray's sockets live there
-    environment = {
-        **os.environ,
-        "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
-        "RAY_AUTH_MODE": "token",
-        "RAY_AUTH_TOKEN": secrets.token_hex(16),
-        "OMP_NUM_THREADS": "1",
-    }
+    driver = {key: value for key, value in os.environ.items() if key != LOOPBACK_ONLY}
+    driver.update(HOME=temp_dir, RAY_AUTH_MODE="token", OMP_NUM_THREADS="1")
+    driver.pop("RAY_AUTH_TOKEN", None)
+    head_environment = {**driver, LOOPBACK_ONLY: "0"}
     ray_command = shutil.which("ray") or str(Path(sys.executable).with_name("ray"))
+    subprocess.run(
+        [ray_command, "get-auth-token", "--generate"],
+        env=head_environment, capture_output=True, check=True,
+    )  # fmt: skip
     head = subprocess.Popen(
         [ray_command, "start", "--head", "--block", "--num-cpus=2", f"--port={port}",
          "--node-ip-address=127.0.0.1", f"--temp-dir={temp_dir}", "--include-dashboard=false",
          "--disable-usage-stats"],
-        env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=head_environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     address = f"127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while subprocess.run(
             [ray_command, "status", f"--address={address}"],
-            env=environment, capture_output=True, check=False,
+            env=head_environment, capture_output=True, check=False,
         ).returncode:  # fmt: skip
             assert head.poll() is None, "ray start exited"
             assert time.monotonic() < deadline, "the Ray cluster did not come up in 60 s"
             time.sleep(1)
-        yield {**environment, "RAY_ADDRESS": address}
+        yield {**driver, "RAY_ADDRESS": address}
     finally:
         head.send_signal(signal.SIGTERM)
         try:
@@ -322,6 +332,17 @@ def run_cli(arguments: list[str], environment: dict[str, str], timeout: float = 
         [*CLI, *arguments], env=environment, capture_output=True, text=True, timeout=timeout
     )
     assert finished.returncode == 0, finished.stderr[-3000:]
+
+
+def refused_cli(arguments: list[str], environment: dict[str, str]) -> str:
+    """Runs a command that must be refused; returns its error line. The timeout only
+    keeps a hanging join (Ray's own retries take minutes) from hanging the suite."""
+    finished = subprocess.run(
+        [*CLI, *arguments], env=environment, capture_output=True, text=True, timeout=120
+    )
+    assert finished.returncode == 2, finished.stderr[-3000:]
+    (error,) = [line for line in finished.stderr.splitlines() if "error:" in line]
+    return error
 
 
 def test_kaleva_trains_on_a_cluster_and_plays_back_as_an_opponent(
@@ -353,7 +374,7 @@ def test_kaleva_trains_on_a_cluster_and_plays_back_as_an_opponent(
     agent = load_agent(out, env=env)
     for _ in env.agent_iter():
         _, _, terminated, truncated, _ = env.last()
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         env.step(None if terminated or truncated else agent.act(state, state.current_player))
     assert all(env.terminations.values()) or all(env.truncations.values())
 

@@ -93,10 +93,10 @@ def test_cooperative_regicide_team_reward_and_every_seat_decides() -> None:
     raw = env.raw
     seats_seen, total, games = set(), 0.0, 0
     while games < 3:
-        player = raw.state.current_player
+        player = raw.game_state.current_player
         seats_seen.add(player)
         mask = env.action_masks()
-        assert np.flatnonzero(mask).tolist() == raw.state.legal_actions()
+        assert np.flatnonzero(mask).tolist() == raw.game_state.legal_actions()
         _, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         total += reward
         if terminated or truncated:
@@ -170,8 +170,8 @@ def test_reset_from_a_given_position_passes_through_the_wrapper() -> None:
         position.apply(position.legal_actions()[0])
     env = _regicide_learner()
     env.reset(seed=0, options={"state": position})
-    assert env.raw.state.render() == position.render()
-    assert env.raw.state is not position
+    assert env.raw.game_state.render() == position.render()
+    assert env.raw.game_state is not position
     assert np.flatnonzero(env.action_masks()).tolist() == position.legal_actions()
 
 

@@ -78,7 +78,9 @@ class TabletopMultiAgentEnv(MultiAgentEnv):
         torch.set_num_threads(1)
         self.settings = TrainSettings(**config["settings"])
         self.cooperative = self.settings.cooperative
-        self.aec = envs.make(self.settings.game, **self.settings.env_options)
+        # An action outside the mask is a bug here, never a move to forfeit (the env's default).
+        options = {"illegal_action": "raise", **self.settings.env_options}
+        self.aec = envs.make(self.settings.game, **options)
         self.raw = self.aec.unwrapped
         self.num_players = self.raw.game.num_players
         self.num_actions = self.raw.game.num_actions
@@ -203,11 +205,11 @@ class TabletopMultiAgentEnv(MultiAgentEnv):
     def _play_baselines(self) -> None:
         """Step the seats played inside the env until an RLlib seat moves or the game ends."""
         while not self._over():
-            seat = self.raw.state.current_player
+            seat = self.raw.game_state.current_player
             agent = self.seat_agents[seat]
             if agent is None:
                 return
-            self.raw.step(agent.act(self.raw.state, seat))
+            self.raw.step(agent.act(self.raw.game_state, seat))
             self._collect_rewards()
 
     def _collect_rewards(self) -> None:
@@ -227,11 +229,11 @@ class TabletopMultiAgentEnv(MultiAgentEnv):
         return self.raw.terminations[first] or self.raw.truncations[first]
 
     def _mover(self) -> str:
-        return self.seat_ids[self.raw.state.current_player]
+        return self.seat_ids[self.raw.game_state.current_player]
 
     def _observe(self, agent_id: str) -> dict[str, np.ndarray]:
         seat = seat_of(agent_id)
-        state = self.raw.state
+        state = self.raw.game_state
         mask = np.zeros(self.num_actions, np.float32)
         if not self._over() and state.current_player == seat:
             mask[state.legal_actions()] = 1.0
@@ -253,12 +255,12 @@ class TabletopMultiAgentEnv(MultiAgentEnv):
     def _final_info(self) -> dict[str, Any]:
         """The game's figures, from the learner's seat (the first seat in a cooperative
         game), in the same keys as ``SingleAgentEnv``'s final info."""
-        returns = [float(r) for r in self.raw.state.returns()]
+        returns = [float(r) for r in self.raw.game_state.returns()]
         seat = 0 if self.cooperative else self.learner_seat
         return {
             "outcome": outcome(returns, seat, cooperative=self.cooperative),
             "opponent": self.opponent_names,
             "seat": seat,
             "returns": returns,
-            "stats": dict(self.raw.state.stats()),
+            "stats": dict(self.raw.game_state.stats()),
         }
