@@ -18,9 +18,11 @@ settings, so a long game plays fewer games and a game with many settings fewer p
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import math
 import os
+import pickle
 import random
 import sys
 from collections.abc import Iterator
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from pettingzoo import AECEnv
 from pettingzoo.test import api_test, seed_test
@@ -291,6 +294,42 @@ def test_options_are_validated_by_name(name: str) -> None:
 def test_clones_are_independent(setting: Setting) -> None:
     clones = check_clone_independence(setting.game(), games=setting.games_for(CLONE_PLIES), seed=4)
     assert clones > 0
+
+
+@each_setting
+def test_a_mid_game_env_pickles_and_deep_copies_and_plays_on_identically(setting: Setting) -> None:
+    """Subprocess vector envs pickle envs, and tools deep-copy them: halfway through a game
+    (and past its end, into the next unseeded game) a pickled and a deep-copied env must
+    play on exactly as the original does, each on its own."""
+    env = setting.env()
+    env.reset(seed=11)
+    _play(env, np.random.default_rng(11), plies=int(mean_plies(setting) // 2))
+    twins = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    played = _play(env, np.random.default_rng(12))
+    env.reset()
+    played += _play(env, np.random.default_rng(13), plies=20)
+    for twin in twins:
+        replayed = _play(twin, np.random.default_rng(12))
+        twin.reset()
+        replayed += _play(twin, np.random.default_rng(13), plies=20)
+        assert replayed == played
+
+
+def _play(env: AECEnv, rng: np.random.Generator, plies: int | None = None) -> list[object]:
+    """Random legal steps of ``env`` (to the end of the game, or ``plies`` live moves): what
+    ``last()`` showed at each, and the final render."""
+    seen: list[object] = []
+    moves = 0
+    while env.agents and moves != plies:
+        observation, reward, termination, truncation, _ = env.last()
+        mask = observation["action_mask"].tobytes()
+        seen.append((env.agent_selection, observation["observation"].tobytes(), mask, reward))
+        if termination or truncation:
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            moves += 1
+    return [*seen, env.unwrapped.game_state.render()]
 
 
 @each_setting

@@ -228,10 +228,21 @@ class DamageParams(Params):
         return parse_die(self.die)
 
 
+# Traits and emptiness tests are named functions, not lambdas, so that the effects a state
+# holds pickle (subprocess vector envs, saved games).
+
+
+def _damage_traits(p: DamageParams) -> dict[str, float]:
+    return {"damage": p.amount + mean_roll(p.dice)}
+
+
+def _no_damage(p: DamageParams) -> bool:
+    return p.amount == 0 and p.die == "none"
+
+
 @VOCAB.primitive(
     "damage", params=DamageParams, selectors=SELECTORS, default_to="target",
-    traits=lambda p: {"damage": p.amount + mean_roll(p.dice)},
-    empty=lambda p: p.amount == 0 and p.die == "none",
+    traits=_damage_traits, empty=_no_damage,
 )  # fmt: skip
 def _damage(state: GoldDustState, context: Context, effect: Effect) -> None:
     """``amount`` + a roll of ``die`` (GD-3.1), rolled for each one hit, minus armour
@@ -252,9 +263,17 @@ class HealParams(Params):
     amount: int = Field(0, ge=0, le=50)
 
 
+def _heal_traits(p: HealParams) -> dict[str, float]:
+    return {"heal": p.amount}
+
+
+def _no_amount(p: HealParams) -> bool:
+    return p.amount == 0
+
+
 @VOCAB.primitive(
     "heal", params=HealParams, selectors=SELECTORS, default_to="target",
-    traits=lambda p: {"heal": p.amount}, empty=lambda p: p.amount == 0,
+    traits=_heal_traits, empty=_no_amount,
 )  # fmt: skip
 def _heal(state: GoldDustState, context: Context, effect: Effect) -> None:
     """Up to the maximum hit points, never above."""
@@ -279,10 +298,17 @@ class BuffParams(Params):
     hp: int = Field(0, ge=0, le=20)
 
 
+def _buff_traits(p: BuffParams) -> dict[str, float]:
+    return {"buff_attack": p.attack, "buff_armour": p.armour, "buff_hp": p.hp}
+
+
+def _no_buff(p: BuffParams) -> bool:
+    return (p.attack, p.armour, p.hp) == (0, 0, 0)
+
+
 @VOCAB.primitive(
     "buff", params=BuffParams, selectors=UNIT_SELECTORS, default_to="target",
-    traits=lambda p: {"buff_attack": p.attack, "buff_armour": p.armour, "buff_hp": p.hp},
-    empty=lambda p: (p.attack, p.armour, p.hp) == (0, 0, 0),
+    traits=_buff_traits, empty=_no_buff,
 )  # fmt: skip
 def _buff(state: GoldDustState, context: Context, effect: Effect) -> None:
     """Lasting changes of base attack, armour and (maximum and current) hit points."""
@@ -303,9 +329,15 @@ class DrawParams(Params):
     cards: int = Field(0, ge=0, le=5)
 
 
-@VOCAB.primitive(
-    "draw", params=DrawParams, traits=lambda p: {"draws": p.cards}, empty=lambda p: p.cards == 0
-)
+def _draw_traits(p: DrawParams) -> dict[str, float]:
+    return {"draws": p.cards}
+
+
+def _no_cards(p: DrawParams) -> bool:
+    return p.cards == 0
+
+
+@VOCAB.primitive("draw", params=DrawParams, traits=_draw_traits, empty=_no_cards)
 def _draw(state: GoldDustState, context: Context, effect: Effect) -> None:
     """The owner draws; each card is a draw under GD-1.3 (overflow) and GD-9.1 (fatigue)."""
     for _ in range(effect.params.cards):
@@ -319,18 +351,29 @@ class GainParams(Params):
     dust: int = Field(0, ge=0, le=20)
 
 
-@VOCAB.primitive(
-    "gain", params=GainParams, traits=lambda p: {"gains": p.gold + p.dust},
-    empty=lambda p: p.gold == 0 and p.dust == 0,
-)  # fmt: skip
+def _gain_traits(p: GainParams) -> dict[str, float]:
+    return {"gains": p.gold + p.dust}
+
+
+def _no_gain(p: GainParams) -> bool:
+    return p.gold == 0 and p.dust == 0
+
+
+@VOCAB.primitive("gain", params=GainParams, traits=_gain_traits, empty=_no_gain)
 def _gain(state: GoldDustState, context: Context, effect: Effect) -> None:
     """The owner gains resources."""
     state.gain(context.owner, effect.params.gold, effect.params.dust, "effect")
 
 
-@VOCAB.primitive(
-    "destroy", selectors=UNIT_SELECTORS, default_to="target", traits=lambda p: {"destroys": 1}
-)
+def _destroy_traits(p: Params) -> dict[str, float]:
+    return {"destroys": 1}
+
+
+def _move_traits(p: Params) -> dict[str, float]:
+    return {"moves_units": 1}
+
+
+@VOCAB.primitive("destroy", selectors=UNIT_SELECTORS, default_to="target", traits=_destroy_traits)
 def _destroy(state: GoldDustState, context: Context, effect: Effect) -> None:
     for side, slot in affected(state, context, effect.reach):
         state.kill_unit(side, slot)
@@ -338,7 +381,7 @@ def _destroy(state: GoldDustState, context: Context, effect: Effect) -> None:
 
 @VOCAB.primitive(
     "move_up", selectors=OWN_UNIT_SELECTORS, default_to="target",
-    traits=lambda p: {"moves_units": 1},
+    traits=_move_traits,
 )  # fmt: skip
 def _move_up(state: GoldDustState, context: Context, effect: Effect) -> None:
     """To the first row; unlike a unit's own move (GD-5.2) it does not use the unit's turn.
@@ -352,7 +395,7 @@ def _move_up(state: GoldDustState, context: Context, effect: Effect) -> None:
 
 @VOCAB.primitive(
     "push_back", selectors=ENEMY_UNIT_SELECTORS, default_to="target",
-    traits=lambda p: {"moves_units": 1},
+    traits=_move_traits,
 )  # fmt: skip
 def _push_back(state: GoldDustState, context: Context, effect: Effect) -> None:
     for side, slot in affected(state, context, effect.reach):
@@ -363,7 +406,7 @@ def _push_back(state: GoldDustState, context: Context, effect: Effect) -> None:
 
 @VOCAB.primitive(
     "ready", selectors=OWN_UNIT_SELECTORS, default_to="target",
-    traits=lambda p: {"moves_units": 1},
+    traits=_move_traits,
 )  # fmt: skip
 def _ready(state: GoldDustState, context: Context, effect: Effect) -> None:
     """Untapped, not resting, and free to attack this turn even if it moved."""

@@ -25,6 +25,7 @@ Each primitive's run function and each condition's test work on the engine's sta
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
@@ -236,13 +237,14 @@ def _run_activate(state: Any, context: Context, effect: Effect) -> None:
 
 
 def _mover(to: str) -> Runner:
-    """Removal without damage (HK-4.2): to the owner's discard pile, the Void or hand."""
+    """Removal without damage (HK-4.2): to the owner's discard pile, the Void or hand. A
+    partial, not a closure, so that states holding effects pickle (so is ``_player_runner``)."""
+    return functools.partial(_run_move, to)
 
-    def run(state: Any, context: Context, effect: Effect) -> None:
-        for target in _creatures(state, context, effect):
-            state.leave(target, to)
 
-    return run
+def _run_move(to: str, state: Any, context: Context, effect: Effect) -> None:
+    for target in _creatures(state, context, effect):
+        state.leave(target, to)
 
 
 def _run_steal(state: Any, context: Context, effect: Effect) -> None:
@@ -266,12 +268,14 @@ def _run_cancel(state: Any, context: Context, effect: Effect) -> None:
 
 def _player_runner(method: str, field: str, whom: str = "owner") -> Runner:
     """A primitive on a player: ``state.<method>(seat, effect.<field>)``."""
+    return functools.partial(_run_on_player, method, field, whom)
 
-    def run(state: Any, context: Context, effect: Effect) -> None:
-        seat = context.owner if whom == "owner" else 1 - context.owner
-        getattr(state, method)(seat, getattr(effect, field))
 
-    return run
+def _run_on_player(
+    method: str, field: str, whom: str, state: Any, context: Context, effect: Effect
+) -> None:
+    seat = context.owner if whom == "owner" else 1 - context.owner
+    getattr(state, method)(seat, getattr(effect, field))
 
 
 def _declare(

@@ -25,6 +25,7 @@ traits too, never from a primitive's name: ``key_<colour>`` (temporary keys of e
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, field_validator
@@ -104,11 +105,36 @@ class HoldsParams(Params):
     amount: int = Field(ge=1, le=3)
 
 
-def _timing(
-    value: float, figures: Callable[[Any], dict[str, float]] = lambda params: {}
-) -> Callable[[Any], dict[str, float]]:
-    """The traits of a primitive: its ``timing`` and the ``figures`` of its parameters."""
-    return lambda params: {"timing": value, **figures(params)}
+@dataclass(frozen=True)
+class _Timing:
+    """The traits of a primitive: its ``timing`` and the ``figures`` of its parameters. A
+    class and named functions rather than closures, so that states holding effects pickle."""
+
+    value: float
+    figures: Callable[[Any], dict[str, float]] | None = None
+
+    def __call__(self, params: Any) -> dict[str, float]:
+        return {"timing": self.value, **(self.figures(params) if self.figures else {})}
+
+
+def _key_figures(p: KeysParams) -> dict[str, float]:
+    return {f"key_{c}": float(p.colours.count(c)) for c in set(p.colours)}
+
+
+def _recruit_figures(p: TokensParams) -> dict[str, float]:
+    return {"recruits": float(p.tokens)}
+
+
+def _bonus_figures(p: AmountParams) -> dict[str, float]:
+    return {"fight_bonus": float(p.amount)}
+
+
+def _no_bonus(p: AmountParams) -> bool:
+    return p.amount == 0
+
+
+def _cancel_figures(p: Any) -> dict[str, float]:
+    return {"cancels_fight": 1.0}
 
 
 # ----- primitives -------------------------------------------------------------------------
@@ -116,21 +142,19 @@ def _timing(
 
 @VOCAB.primitive(
     "gain_keys", params=KeysParams,
-    traits=_timing(ANY, lambda p: {f"key_{c}": float(p.colours.count(c)) for c in set(p.colours)}),
+    traits=_Timing(ANY, _key_figures),
 )  # fmt: skip
 def gain_keys(state: KultState, context: Context, effect: Effect) -> None:
     """Temporary keys for the card's controller until the end of the turn (KU-4.3)."""
     state.gain_keys(context.owner, effect.colours, "card")
 
 
-@VOCAB.primitive("draw", params=CardsParams, traits=_timing(ANY))
+@VOCAB.primitive("draw", params=CardsParams, traits=_Timing(ANY))
 def draw(state: KultState, context: Context, effect: Effect) -> None:
     state.draw(context.owner, effect.cards)
 
 
-@VOCAB.primitive(
-    "recruit", params=TokensParams, traits=_timing(ANY, lambda p: {"recruits": float(p.tokens)})
-)
+@VOCAB.primitive("recruit", params=TokensParams, traits=_Timing(ANY, _recruit_figures))
 def recruit(state: KultState, context: Context, effect: Effect) -> None:
     """Tokens from the Pool onto the controller's face-up Cast cards that can take one, in
     station order (like KU-7.3's recruiting, outside the recruit phase)."""
@@ -139,40 +163,39 @@ def recruit(state: KultState, context: Context, effect: Effect) -> None:
 
 @VOCAB.primitive(
     "fight_bonus", params=AmountParams, selectors=("attacker", "defender"),
-    traits=_timing(FIGHT, lambda p: {"fight_bonus": float(p.amount)}),
-    empty=lambda params: params.amount == 0,
+    traits=_Timing(FIGHT, _bonus_figures), empty=_no_bonus,
 )  # fmt: skip
 def fight_bonus(state: KultState, context: Context, effect: Effect) -> None:
     """A modifier of the attacker's or the defender's combat value for this fight (KU-7.5)."""
     state.fight.bonus[effect.reach == "defender"] += effect.amount
 
 
-@VOCAB.primitive("cancel_fight", traits=_timing(FIGHT, lambda p: {"cancels_fight": 1.0}))
+@VOCAB.primitive("cancel_fight", traits=_Timing(FIGHT, _cancel_figures))
 def cancel_fight(state: KultState, context: Context, effect: Effect) -> None:
     """The fight ends without a result, as a tie does (KU-7.5)."""
     state.fight.cancelled = True
 
 
-@VOCAB.primitive("embargo", traits=_timing(BEFORE_RECRUIT))
+@VOCAB.primitive("embargo", traits=_Timing(BEFORE_RECRUIT))
 def embargo(state: KultState, context: Context, effect: Effect) -> None:
     """The player whose turn it is recruits no token this turn (KU-7.3)."""
     state.embargo = True
 
 
-@VOCAB.primitive("refresh", traits=_timing(ANY))
+@VOCAB.primitive("refresh", traits=_Timing(ANY))
 def refresh(state: KultState, context: Context, effect: Effect) -> None:
     """The controller's face-down cards turn face up now (an early KU-7.7)."""
     state.refresh_cross(context.owner)
 
 
-@VOCAB.primitive("discard_self", traits=_timing(ANY))
+@VOCAB.primitive("discard_self", traits=_Timing(ANY))
 def discard_self(state: KultState, context: Context, effect: Effect) -> None:
     """The card whose ability this is leaves play; its tokens go outward (KU-8.1)."""
     seat, station = context.source
     state.discard_from_cross(seat, station)
 
 
-@VOCAB.primitive("special", params=SpecialParams, traits=_timing(ANY))
+@VOCAB.primitive("special", params=SpecialParams, traits=_Timing(ANY))
 def run_special(state: KultState, context: Context, effect: Effect) -> None:
     SPECIALS[effect.name](state, context)
 
