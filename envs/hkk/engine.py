@@ -428,6 +428,12 @@ class HkkState(PhasedState):
     def clone(self) -> HkkState:
         return self._copy(copy_generator(self.rng))
 
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        """Pickled and deep-copied without the remembered figures: a cache, keyed by
+        functions that pickle cannot name; the copy works them out again."""
+        _, slots = super().__getstate__()
+        return None, {**slots, "memo": {}, "memo_key": None}
+
     def _copy(self, rng: random.Random) -> HkkState:
         other = HkkState.__new__(HkkState)
         other.game = self.game

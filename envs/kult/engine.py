@@ -569,6 +569,12 @@ class KultState(PhasedState):
     def clone(self) -> KultState:
         return self._copy(copy_generator(self.rng))
 
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        """Pickled and deep-copied without ``encodings``: a cache of encoder buffers
+        (memoryviews), which the copy builds again at its first observation."""
+        _, slots = super().__getstate__()
+        return None, {**slots, "encodings": {}}
+
     def _copy(self, rng: random.Random) -> KultState:
         other = KultState.__new__(KultState)
         other.game = self.game
