@@ -13,7 +13,7 @@ import pytest
 from sb3_contrib import MaskablePPO
 
 from tabletop.agents import AGENT_KINDS
-from tabletop.envs import make, names
+from tabletop.envs import make, make_game, names
 from tabletop.envs import spec as game_spec
 from tabletop.envs.core.protocol import TERMINAL, Event
 from tabletop.training.cli import build_parser, main
@@ -197,13 +197,35 @@ def test_play_reads_real_stdin_until_it_closes() -> None:
 
 
 def test_watch_lets_agents_play_every_seat_to_the_end(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "regicide", "--watch", "--players", "3", "--seed", "1"]) == 0
+    args = ["play", "regicide", "--watch", "--players", "3", "--seed", "1", "--pace", "0"]
+    assert main(args) == 0
     output = capsys.readouterr().out
     for seat in range(3):
         assert f"player {seat}: heuristic" in output
-    assert re.search(r"^player [012] \(heuristic\): play ", output, re.MULTILINE)
+    assert re.search(r"^  Player [012] plays ", output, re.MULTILINE)
+    assert not re.search(r"^player [012] \(heuristic\): play ", output, re.MULTILINE)  # once
     assert "Your move" not in output
     assert "Game over." in output
+
+
+def test_watch_waits_its_pace_after_each_move_told(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: --watch printed a whole game in two seconds. It waits one second a move
+    by default, --pace seconds when given; a human's game waits only when asked."""
+    waits: list[float] = []
+    monkeypatch.setattr("tabletop.training.play.time.sleep", waits.append)
+    watch = ["play", "kaleva", "--watch", "--seed", "1"]
+    assert main(watch) == 0
+    assert len(waits) > 10 and set(waits) == {1.0}
+    waits.clear()
+    assert main([*watch, "--pace", "0.25"]) == 0
+    assert len(waits) > 10 and set(waits) == {0.25}
+    waits.clear()
+    play(monkeypatch, capsys, ["kaleva", "--seed", "1"], ["<first>"] * 3, then_eof=True)
+    assert waits == []
+    assert main([*watch, "--pace", "-1"]) == 2
+    assert "--pace must be 0 or more seconds, got -1.0" in capsys.readouterr().err
 
 
 GEMS = ("ruby", "opal", "jade")
@@ -289,8 +311,7 @@ def test_play_tells_the_human_other_players_moves_and_events_only_as_they_may_kn
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     assert play_table(GemState(), [Seat("agent", Hides("jade")), Seat("you", None)], human=1)
     output = capsys.readouterr().out
-    agent_lines = re.findall(r"^player 0 \(North, agent\): (.*)$", output, re.MULTILINE)
-    assert agent_lines == ["North hides a gem"] * 2
+    assert "player 0 (North, agent):" not in output  # its events tell its moves, once
     assert re.findall(r"^  North hid (.*)$", output, re.MULTILINE) == ["a gem"] * 2
     assert "North: ?" in output and "North: jade" not in output
     assert "You play: hide ruby\n  South hid ruby" in output
@@ -325,7 +346,7 @@ def test_play_does_not_announce_a_decision_that_told_the_human_nothing(
     seats = [Seat("agent", Hides("jade")), Seat("you", None)]
     assert play_table(PausingGemState(), seats, human=1)
     output = capsys.readouterr().out
-    assert output.count("player 0 (North, agent): North hides a gem") == 2
+    assert "player 0 (North, agent)" not in output
     assert output.count("  North hid a gem") == 2
 
 
@@ -348,9 +369,20 @@ def test_watching_tells_every_move_and_event_in_full(capsys: pytest.CaptureFixtu
     seats = [Seat("a", Hides("jade")), Seat("b", Hides("ruby"))]
     assert play_table(GemState(), seats, human=None)
     output = capsys.readouterr().out
-    assert output.count("player 0 (North, a): hide jade\n  North hid jade") == 2
-    assert output.count("player 1 (South, b): hide ruby\n  South hid ruby") == 2
+    assert output.count("\n  North hid jade\n") == 2
+    assert output.count("\n  South hid ruby\n") == 2
+    assert "hide jade" not in output  # an agent's move is told by its events, once
     assert "South: ruby ruby" in output  # the spectator's picture shows everything
+
+
+def test_watching_tells_a_decision_without_events_by_its_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    seats = [Seat("a", Hides("jade")), Seat("b", Hides("ruby"))]
+    assert play_table(PausingGemState(), seats, human=None)
+    output = capsys.readouterr().out
+    assert output.count("player 0 (North, a): hide jade\n") == 2  # the pauses
+    assert output.count("\n  North hid jade\n") == 2
 
 
 def test_play_tells_the_human_where_kaleva_cards_are_laid_but_not_which(
@@ -362,14 +394,85 @@ def test_play_tells_the_human_where_kaleva_cards_are_laid_but_not_which(
     _, human = play(monkeypatch, capsys, args, ["<first>"] * 5, then_eof=True)
     output = human.output()
     assert "You are player 1 (Bronze)." in output  # the game's own name for the seat
-    told = re.findall(r"^player 0 \(Silver, heuristic\): (.*)$", output, re.MULTILINE)
-    assert told[:5] == [f"Silver places a card on {column}" for column in "abcde"]
     events = re.findall(r"^  (Silver places .*)$", output, re.MULTILINE)
     assert events[:6] == [f"Silver places a card on {column}" for column in "abcdef"]
+    assert "player 0 (Silver, heuristic):" not in output  # told by its events, once
 
-    assert main(["play", "kaleva", "--watch", "--seed", "1"]) == 0
-    watched = re.findall(r"^player 0 \(Silver, heuristic\): (.*)$", capsys.readouterr().out, re.M)
-    assert all(re.fullmatch(r"place \d+ [a-e]", text) for text in watched[:5])
+    assert main(["play", "kaleva", "--watch", "--seed", "1", "--pace", "0"]) == 0
+    watched = re.findall(r"^  Silver places (.*)$", capsys.readouterr().out, re.M)
+    assert all(re.fullmatch(r"\d+ on [a-f]", text) for text in watched[:6])
+
+
+DESCRIPTION = re.compile(r"^  ([^:\n]+): .*\bcosts\b", re.MULTILINE)
+CARD_BLOCK = re.compile(r"^(New cards|Cards you can see):\n((?:  .*\n)+)", re.MULTILINE)
+
+
+@pytest.mark.parametrize("game", ["hkk", "kult"])
+def test_play_describes_each_card_the_seat_can_see_once_and_no_other(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    """Regression: Kult and HKK showed no card's cost or text. Each card is described, from
+    the card data, the first time it shows in the seat's picture, moves or events; 'cards'
+    lists every card the seat can see. No other card is described (the other seat's hand
+    would leak)."""
+    args = [game, "--seed", "7", "--agents", "random"]
+    _, human = play(monkeypatch, capsys, args, ["cards", *["<first>"] * 12], then_eof=True)
+    output = human.output()
+    assert "'cards' for the cards you can see" in output
+    blocks = CARD_BLOCK.findall(output)
+    new = [DESCRIPTION.findall(block) for title, block in blocks if title == "New cards"]
+    listed = [DESCRIPTION.findall(block) for title, block in blocks if title != "New cards"]
+    described = [name for names in new for name in names]
+    assert described and len(described) == len(set(described))  # each once
+    assert listed == [new[0]]  # 'cards' at the first decision: what it had just been shown
+    lines = make_game(game).card_descriptions()
+    assert all(f"  {lines[name]}\n" in output for name in described)
+    told = CARD_BLOCK.sub("", output)
+    for name in described:
+        assert re.search(rf"(?<!\w){re.escape(name)}(?!\w)", told), name
+
+
+def test_hkk_play_tells_each_move_once_with_its_damage_and_the_seats_own_draws(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: an agent's move was printed as its text, as its event and again in the
+    picture's "Last:" lines; draws read "draws 1 card(s)"; no attack said its damage. The
+    seat is told the cards it draws, the other seat's draws only as a count (HK-11.1)."""
+    args = ["hkk", "--seed", "7", "--agents", "heuristic"]
+    _, human = play(monkeypatch, capsys, args, ["<first>"] * 60, then_eof=True)
+    output = human.output()
+    assert "player 1 (heuristic):" not in output
+    events = re.findall(r"^  (Player .*)$", output, re.MULTILINE)
+    assert events and not any(f"Last: {event}" in output for event in events)
+    assert "card(s)" not in output
+    assert re.search(r"^  Player 0 draws (?!a card|\d+ cards)\w", output, re.MULTILINE)
+    assert re.search(r"^  Player 1 draws (a card|\d+ cards)$", output, re.MULTILINE)
+    assert not re.search(r"^  Player 1 draws (?!a card|\d+ cards)", output, re.MULTILINE)
+    assert re.search(r"^  Player \d's #\d+ .+ deals (\d+|no) damage to ", output, re.MULTILINE)
+
+
+def test_hkk_help_explains_vp_and_the_damage_life_figures(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, human = play(monkeypatch, capsys, ["hkk", "--seed", "7"], ["help"], then_eof=True)
+    output = human.output()
+    assert "VP are your magic points" in output
+    assert "#position Name damage/life" in output
+    assert "it\ndeals 4 damage when it strikes and has 3 life" in output
+    assert "'cards' lists the cost and text of every card you can see." in output
+
+
+def test_kult_first_picture_lists_no_last_moves(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: before anyone had moved, Kult's picture listed the deal's forced moves
+    as "Last moves"."""
+    _, human = play(monkeypatch, capsys, ["kult", "--seed", "7"], [], then_eof=True)
+    assert "Last moves" not in human.output()
+    state = make_game("kult").new_state(seed=7)
+    assert "Last moves" not in state.render(0)
+    state.apply(state.legal_actions()[0])
+    assert "Last moves" in state.render(0)
 
 
 @pytest.mark.parametrize(

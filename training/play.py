@@ -2,24 +2,28 @@
 
 On your turn you see only what your seat may see, and the legal moves numbered; answer
 with a number or with the move's text, `help` explains the game's notation and picture,
-end of input (Ctrl-D) leaves the game. Other players' moves and what happens are told as
-your seat may know them; --watch tells everything, as a spectator who sees all.
+end of input (Ctrl-D) leaves the game. In card games (Kult, HKK) each card's cost and text
+are listed the first time it shows, and `cards` lists them for every card you can see.
+Other players' moves and what happens are told as your seat may know them; --watch tells
+everything, as a spectator who sees all, one move a second (--pace).
 
 examples:
   tabletop play regicide --players 2
   tabletop play regicide --players 3 --seat 1 --agents heuristic,random --seed 7
-  tabletop play regicide --watch --players 2
+  tabletop play regicide --watch --players 2 --pace 0.5
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tabletop import envs
 from tabletop.agents import Agent, agent_specs_help, make_agent, split_agent_specs
-from tabletop.envs.core.protocol import Game, IllegalActionError, State
+from tabletop.envs.core.protocol import Event, Game, IllegalActionError, State
 from tabletop.training.commandline import (
     CommandError,
     add_game_options,
@@ -28,10 +32,14 @@ from tabletop.training.commandline import (
 )
 
 HELP_COMMAND = "help"
+CARDS_COMMAND = "cards"
 ANSWERING = (
     "To answer: type a move's number from the list, or its text as listed; "
     f"'{HELP_COMMAND}' shows this help; Ctrl-D (end of input) leaves the game."
 )
+CARDS_HELP = f"'{CARDS_COMMAND}' lists the cost and text of every card you can see."
+WATCH_PACE = 1.0
+"""Seconds ``--watch`` waits after each move by default: a game is followed, not dumped."""
 
 
 MAX_ANSWER_CHARS = 200
@@ -39,6 +47,52 @@ MAX_ANSWER_CHARS = 200
 characters): a longer line is refused without being parsed, and quoted only in part."""
 QUOTED_CHARS = 40
 """How much of an overlong answer its refusal quotes."""
+
+
+@dataclass
+class Narrator:
+    """What the terminal has told its reader, so that nothing is told twice.
+
+    Cards: the cost and text of the cards the reader can see, for a game that offers them
+    (optional ``Game.card_descriptions()``: card name -> one line). What the reader can see
+    is read off its own picture and move texts, so no hidden card is described: each card
+    the first time it shows there, and all of them on ``cards``."""
+
+    lines: dict[str, str]
+    described: set[str] = field(default_factory=set)
+    events: list[str] = field(default_factory=list)
+    """The texts of the events told since the reader's last picture, which that picture
+    need not repeat."""
+
+    @classmethod
+    def of(cls, game: Game) -> Narrator:
+        describe = getattr(game, "card_descriptions", None)
+        return cls(dict(describe()) if describe is not None else {})
+
+    def visible(self, seen: str) -> list[str]:
+        """The names of described cards in the text ``seen``, in order of appearance;
+        the longest name wins where names overlap."""
+        if not self.lines:
+            return []
+        names = sorted(self.lines, key=len, reverse=True)
+        pattern = "|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in names)
+        return list(dict.fromkeys(re.findall(pattern, seen)))
+
+    def picture(self, picture: str) -> str:
+        """``picture`` less the lines that restate an event told since the last one (a
+        picture may recap the last decision's events, as HKK's ``Last:`` lines do); the
+        events told are forgotten."""
+        told, self.events = self.events, []
+        return "\n".join(
+            line for line in picture.splitlines()
+            if not any(line == text or line.endswith(f": {text}") for text in told)
+        )  # fmt: skip
+
+    def new_lines(self, seen: str) -> list[str]:
+        """The lines of the cards in ``seen`` not described yet, now counted as told."""
+        fresh = [name for name in self.visible(seen) if name not in self.described]
+        self.described.update(fresh)
+        return [self.lines[name] for name in fresh]
 
 
 @dataclass
@@ -62,13 +116,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--watch", action="store_true", help="agents play every seat; print the whole game"
     )
+    parser.add_argument(
+        "--pace",
+        type=float,
+        metavar="SECONDS",
+        help=f"wait after each agent's move that is told (default {WATCH_PACE:g} with "
+        "--watch, else 0)",
+    )
     add_game_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     human = None if args.watch else args.seat
+    pace = args.pace if args.pace is not None else (WATCH_PACE if args.watch else 0.0)
+    if not pace >= 0:  # also refuses nan
+        raise CommandError(f"--pace must be 0 or more seconds, got {args.pace}")
     state, seats = _set_up(args, human)
-    if not play(state, seats, human):
+    if not play(state, seats, human, pace):
         print("\nInput closed; game abandoned.")
         return 0
     _print_outcome(state, seats)
@@ -103,47 +167,62 @@ def _seats(
     return seats
 
 
-def play(state: State, seats: Sequence[Seat], human: int | None) -> bool:
+def play(state: State, seats: Sequence[Seat], human: int | None, pace: float = 0.0) -> bool:
     """Play ``state`` to the end, telling each move and its events as the ``human`` seat
-    may know them (``None``: a spectator, told everything); False if the human's input ran
-    out first."""
+    may know them (``None``: a spectator, told everything), waiting ``pace`` seconds after
+    each agent's move told; False if the human's input ran out first."""
     for seat in seats:
         if seat.agent is not None:
             seat.agent.reset()
+    narrator = Narrator.of(state.game)
     print(_table_line(state.game, seats))
     if human is not None:
-        print(f"You are {seat_name(state.game, human)}. Type '{HELP_COMMAND}' for help.")
+        cards = f", '{CARDS_COMMAND}' for the cards you can see" if narrator.lines else ""
+        print(f"You are {seat_name(state.game, human)}. Type '{HELP_COMMAND}' for help{cards}.")
     while not state.is_terminal():
-        move = _next_move(state, seats, human)
+        move = _next_move(state, seats, human, narrator)
         if move is None:
             return False
         action, announcement = move
         state.apply(action)
         events = state.last_events(human)
-        # Another player's decision that told the human nothing (e.g. a pause to decide on
-        # a hidden card) is not announced: that it was taken would itself be a leak.
-        if announcement and (events or human is None):
-            print(announcement)
-        for event in events:
-            print(f"  {event.text}")
-    print(state.render(human))
+        narrator.events += [event.text for event in events]
+        if _tell(announcement, events, human is None) and pace:
+            time.sleep(pace)
+    print(narrator.picture(state.render(human)))
     return True
 
 
-def _next_move(state: State, seats: Sequence[Seat], human: int | None) -> tuple[int, str] | None:
+def _tell(announcement: str, events: Sequence[Event], watching: bool) -> bool:
+    """Print a move: the human's own is announced already, and its events follow; an
+    agent's move is told by its events, the first of which says what was played (its
+    text as well would tell it twice), or by its text when it had none, to a spectator
+    only: a decision that told the human nothing (a pause to decide on a hidden card) is
+    not announced, since that it was taken would itself be a leak. True if an agent's
+    move was told."""
+    if announcement and not events and watching:
+        print(announcement)
+    for event in events:
+        print(f"  {event.text}")
+    return bool(announcement) and bool(events or watching)
+
+
+def _next_move(
+    state: State, seats: Sequence[Seat], human: int | None, narrator: Narrator
+) -> tuple[int, str] | None:
     """The move of the player to move and, for an agent's move, its announcement as
     ``human`` may know it (computed before the move is applied: the text describes a move
     about to be played); None on end of input."""
     player = state.current_player
     agent = seats[player].agent
     if agent is None:
-        action = _ask_human(state, player)
+        action = _ask_human(state, player, narrator)
         if action is None:
             return None
         print(f"You play: {state.action_to_string(action, player)}")
         return action, ""
     if human is None:
-        print(state.render())
+        print(narrator.picture(state.render()))
     action = agent.act(state, player)
     mover = seat_name(state.game, player, seats[player].label)
     return action, f"{mover}: {state.action_to_string(action, human)}"
@@ -155,26 +234,41 @@ def _table_line(game: Game, seats: Sequence[Seat]) -> str:
     )
 
 
-def _ask_human(state: State, player: int) -> int | None:
+def _ask_human(state: State, player: int, narrator: Narrator) -> int | None:
     """The human's legal action, re-asking until the answer is valid; None on EOF."""
     print()
-    print(state.render(observer=player))
+    picture = state.render(observer=player)
+    print(narrator.picture(picture))
     legal = state.legal_actions()
+    texts = [state.action_to_string(action, player) for action in legal]
+    seen = "\n".join([picture, *texts])
+    _print_cards("New cards:", narrator.new_lines(seen))
     print(f"Your legal moves ({seat_name(state.game, player)}):")
-    for number, action in enumerate(legal, start=1):
-        print(f"  {number:>3}. {state.action_to_string(action, player)}")
+    for number, text in enumerate(texts, start=1):
+        print(f"  {number:>3}. {text}")
     while True:
         try:
             answer = input(f"Your move (number, text or {HELP_COMMAND}): ").strip()
         except EOFError:
             return None
         if answer.lower() == HELP_COMMAND:
-            print(f"{state.game.help_text()}\n\n{ANSWERING}")
+            cards = f" {CARDS_HELP}" if narrator.lines else ""
+            print(f"{state.game.help_text()}\n\n{ANSWERING}{cards}")
+            continue
+        if answer.lower() == CARDS_COMMAND and narrator.lines:
+            _print_cards("Cards you can see:", [narrator.lines[n] for n in narrator.visible(seen)])
             continue
         try:
             return parse_move(state, legal, answer, player)
         except IllegalActionError as error:
             print(f"{error}\nEnter a number 1-{len(legal)} or a move's text as listed.")
+
+
+def _print_cards(title: str, lines: Sequence[str]) -> None:
+    if lines:
+        print(title)
+        for line in lines:
+            print(f"  {line}")
 
 
 def parse_move(state: State, legal: Sequence[int], answer: str, player: int | None = None) -> int:

@@ -250,12 +250,14 @@ def resolve_direct(state: HkkState) -> None:
         if breath.amount == 0:
             plays.run(state, breath.seat, plays.Play(breath.iid), card.direct.effects, True)
         elif breath.target == PLAYER:
+            record_damage(state, breath.iid, 1 - breath.seat, breath.amount)
             state.hurt_player(1 - breath.seat, breath.amount)
         else:
             target = plays.find(state, breath.target)
             if target is not None and not _unaffected(state, target):
                 before = target.damage
                 plays.hurt(state, target, breath.amount, card.direct.form)
+                record_damage(state, breath.iid, target, target.damage - before)
                 if target.damage > before:
                     fight.hits.setdefault(target.iid, []).append(breath.iid)
     fight.breaths = []
@@ -263,6 +265,26 @@ def resolve_direct(state: HkkState) -> None:
 
 
 # ----- the strike (HK-6.6) -----------------------------------------------------------------
+
+
+def record_damage(state: HkkState, striker: int, struck: InPlay | int, amount: int) -> None:
+    """A ``damage_dealt`` event: what card ``striker`` dealt to the card ``struck`` or, given
+    a seat, to that player (public, HK-11.1); noted before the dying leave the table."""
+    on_card = isinstance(struck, InPlay)
+    state._record("damage_dealt", card=state.card(striker).index, amount=amount,
+                  striker=_spot(state, striker),
+                  target=_spot(state, struck.iid) if on_card else None,
+                  seat=None if on_card else struck)  # fmt: skip
+
+
+def _spot(state: HkkState, iid: int) -> list[int] | None:
+    """``[seat, table position, pool index]`` of a card on a table; ``None`` once it has
+    left (a breath resolves after its breather died)."""
+    for seat, table in enumerate(state.tables):
+        for position, entry in enumerate(table):
+            if entry.iid == iid:
+                return [seat, position, entry.card.index]
+    return None
 
 
 def strike_damage(state: HkkState, striker: InPlay, struck: InPlay) -> int:
@@ -302,6 +324,7 @@ def strike(state: HkkState) -> None:
             hits.append((target, attacker, strike_damage(state, target, attacker)))
     poisons = [(t, figures.held(state, s).poison) for s, t, _ in hits if not isinstance(t, int)]
     for striker, struck, amount in hits:
+        record_damage(state, striker.iid, struck, amount)
         if isinstance(struck, int):
             state.hurt_player(struck, amount)
         else:

@@ -97,6 +97,10 @@ class HkkGame:
     def help_text(self) -> str:
         return notation.HELP
 
+    def card_descriptions(self) -> dict[str, str]:
+        """Each pool card's name -> its type, cost, figures and text (for the terminal)."""
+        return rendering.card_descriptions(self.cards)
+
     def __repr__(self) -> str:
         decks = tuple(d.name for d in self.decks)
         return (f"HkkGame(pool={self.pool.data_version!r}, decks={decks}, "
@@ -320,14 +324,13 @@ class HkkState(PhasedState):
 
     def draw(self, seat: int, count: int = 1) -> None:
         """Draw ``count`` cards; an empty deck gives nothing (HK-3.2)."""
-        drawn = 0
+        drawn: list[int] = []
         for _ in range(count):
             if not self.decks[seat]:
                 break
-            self.table.take(("deck", seat), -1, ("hand", seat))
-            drawn += 1
+            drawn.append(self.card(self.table.take(("deck", seat), -1, ("hand", seat))).index)
         if drawn:
-            self._record("cards_drawn", player=seat, count=drawn)
+            self._record("cards_drawn", player=seat, count=len(drawn), cards=drawn)
 
     def place(
         self, seat: int, card: Card, area: str, owner: int, *, host: InPlay | None = None
@@ -475,4 +478,13 @@ class HkkState(PhasedState):
 
         other = resample_consistent(deal, shows_real_choice(self), "hkk")
         other.rng = random.Random(rng.getrandbits(64))
+        other._events = [_unseen_draws(record, observer) for record in self._events]
         return other
+
+
+def _unseen_draws(record: tuple[str, dict[str, Any]], observer: int) -> tuple[str, dict[str, Any]]:
+    """A record for a determinization: which cards another player drew is unknown there."""
+    kind, facts = record
+    if kind != "cards_drawn" or facts["player"] == observer:
+        return record
+    return kind, {**facts, "cards": [None] * len(facts["cards"])}

@@ -33,13 +33,22 @@ if TYPE_CHECKING:
 HELP = """HKK: bring the other player's life from 20 to 0. Creatures stand in your reserve
 or your guard post (3 places); only the guard post attacks and defends.
 
+VP are your magic points: they pay for most cards and many abilities (a card's cost is in
+VP). You gain 1 on your first turn, 2 on your second, up to 5 a turn from your fifth, plus 1
+for every two creatures in your reserve (HK-3.1); at most 20 (HK-2.1). Components: an
+opponent's creature that dies gives you the components it shows (HK-5.1); they pay for
+items (HK-9.2).
+
 Moves name hand slots (h0, h1, ...), table positions (my #0, their #2, ...) and the cards
 there: "play h3 Fire Bolt on their #2 Ember Drake", "use #4 Forge 1", "guard #1 Ash Roc",
 "attack #0 Ash Roc at player", "breathe #2 Ember Drake 3 at their #0 Stray Wolf",
 "regenerate #3 Mossback Troll", "choose my #1 Grub Swarm", "pay upkeep", "pass".
+
 The picture shows each table card as #position Name damage/life, with A/P (active,
 passive), G/R (guard post, reserve), and marks: dmg (damage taken), psn (poison counters),
-+n (+1/+1 counters), Lv (levels), on #n (attached to)."""
++n (+1/+1 counters), Lv (levels), on #n (attached to). "#0 Ember Drake 4/3 G A dmg1": it
+deals 4 damage when it strikes and has 3 life, as the figures are now (bonuses such as the
+defender's +1/+1 of HK-4.3 included); it has taken 1 damage, so 2 more kill it (HK-4.2)."""
 
 
 def _name(state: HkkState, seat: int, position: int) -> str:
@@ -127,14 +136,15 @@ def describe_event(
     state: HkkState, kind: str, facts: dict[str, Any], observer: int | None
 ) -> Event:
     """The event as ``observer`` may know it: every fact recorded is public (HK-11.1) but
-    which cards were drawn, which is never recorded."""
+    which cards were drawn, told to the drawer only (and to nobody in a determinization,
+    where another player's draws are ``None``)."""
     cards = state.game.cards
+    if kind == "cards_drawn":
+        return _cards_drawn(cards, facts, observer)
     who = f"Player {facts['player']}" if "player" in facts else ""
     name = cards[facts["card"]].name if facts.get("card") is not None else ""
     on = _target_text(cards, facts.get("target")) if kind in ("card_played", "ability_used") else ""
     match kind:
-        case "cards_drawn":
-            text = f"{who} draws {facts['count']} card(s)"
         case "card_played":
             text = f"{who} plays {name}{on}"
         case "ability_used":
@@ -159,12 +169,38 @@ def describe_event(
             text = f"Upkeep of {who}'s #{facts['position']} {name}"
         case "cancelled":
             text = f"{who}'s {name} is cancelled"
+        case "damage_dealt":
+            amount = facts["amount"]
+            dealt = f"{amount} damage" if amount else "no damage"
+            striker = facts["striker"]
+            by = _spot_text(cards, striker) if striker else f"the departed {name}"
+            text = f"{by[0].upper()}{by[1:]} deals {dealt} to " + (
+                f"player {facts['seat']}" if facts["target"] is None
+                else _spot_text(cards, facts["target"])
+            )  # fmt: skip
         case "turn_started":
             text = f"Turn {facts['turn']}: player {facts['player']}"
         case _:
             winner = facts.get("winner")
             text = "The game is a draw" if winner is None else f"Player {winner} wins"
     return Event(kind, text, _named_facts(cards, facts))
+
+
+def _cards_drawn(cards: Sequence[Card], facts: dict[str, Any], observer: int | None) -> Event:
+    player, drawn = facts["player"], facts["cards"]
+    if observer in (None, player) and None not in drawn:
+        names = [cards[index].name for index in drawn]
+        data = {"player": player, "count": len(drawn), "cards": names}
+        return Event("cards_drawn", f"Player {player} draws {', '.join(names)}", data)
+    count = "a card" if len(drawn) == 1 else f"{len(drawn)} cards"
+    data = {"player": player, "count": len(drawn)}
+    return Event("cards_drawn", f"Player {player} draws {count}", data)
+
+
+def _spot_text(cards: Sequence[Card], spot: list[int]) -> str:
+    """``[seat, position, pool index]`` of a table card as words."""
+    seat, position, index = spot
+    return f"player {seat}'s #{position} {cards[index].name}"
 
 
 def _named_facts(cards: Sequence[Card], facts: dict[str, Any]) -> dict[str, Any]:
@@ -174,7 +210,7 @@ def _named_facts(cards: Sequence[Card], facts: dict[str, Any]) -> dict[str, Any]
     for key in ("card", "part"):
         if data.get(key) is not None:
             data[key] = cards[data[key]].name
-    for key in ("defender", "target"):  # [..., pool index] lists; an int target is a place
+    for key in ("defender", "target", "striker", "attacker"):  # [..., pool index]; an int: a place
         value = data.get(key)
         if isinstance(value, list | tuple):
             data[key] = [*value[:-1], cards[value[-1]].name]

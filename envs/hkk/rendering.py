@@ -4,9 +4,11 @@ the picture ends with what happened in the last decision, as ``observer`` may kn
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tabletop.envs.hkk import figures
+from tabletop.envs.hkk.cards import Building, Card, Creature, Item
 from tabletop.envs.hkk.combat import PLAYER, Fight
 from tabletop.envs.hkk.plays import Play
 from tabletop.envs.hkk.steps import PHASE_NAMES
@@ -98,3 +100,31 @@ def render(state: HkkState, observer: int | None = None) -> str:
         lines += _fight(state, state.fight)
     lines += [f"Last: {event.text}" for event in state.last_events(observer)]
     return "\n".join(lines)
+
+
+def card_line(card: Card) -> str:
+    """One card of the pool as a player reads it: colour and type, what it costs, a
+    creature's damage/life and components, then its text."""
+    kind = card.TYPE.replace("_", " ")
+    facts = [kind if card.colour == "colourless" else f"{card.colour} {kind}"]
+    if isinstance(card, Building):
+        facts.append(f"raised by {card.builders} creatures, structure {card.structure}")
+    elif isinstance(card, Item):
+        facts.append(f"costs {_components(card.components)}")
+    elif hasattr(card, "cost"):
+        facts.append(f"costs {card.cost} VP")
+    if isinstance(card, Creature):
+        subtypes = f" ({', '.join(card.subtypes)})" if card.subtypes else ""
+        facts[0] += subtypes
+        facts.append(f"{card.damage}/{card.life} (damage/life)")
+        facts.append(_components(card.components))
+    return f"{card.name}: {'; '.join(facts)}. {card.text}"
+
+
+def _components(count: int) -> str:
+    return f"{count} component{'' if count == 1 else 's'}"
+
+
+def card_descriptions(cards: Sequence[Card]) -> dict[str, str]:
+    """Card name -> ``card_line``, for every card of the pool (the pool is public)."""
+    return {card.name: card_line(card) for card in cards}

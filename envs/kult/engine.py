@@ -159,6 +159,11 @@ class KultGame:
     def help_text(self) -> str:
         return HELP
 
+    def card_descriptions(self) -> dict[str, str]:
+        """Each pool card's and Arcanum's name -> its cost, figures and text (for the
+        terminal)."""
+        return rendering.card_descriptions(self.cards, self.pool.arcana)
+
     def player_name(self, seat: int) -> str:
         """The seat's Arcanum (public from the start, KU-2.1)."""
         if seat not in range(self.num_players):

@@ -3,6 +3,7 @@ or everything for ``observer=None`` (the hands and the Hub cards shown too)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tabletop.envs.kult import crosses
@@ -11,6 +12,7 @@ from tabletop.envs.kult.notation import colour_name, move_text, station_name
 from tabletop.envs.kult.turns import PHASE_NAMES
 
 if TYPE_CHECKING:
+    from tabletop.envs.kult.cards import Arcanum, Card
     from tabletop.envs.kult.combat import Fight
     from tabletop.envs.kult.engine import KultState, Move
 
@@ -87,8 +89,36 @@ def render(state: KultState, observer: int | None = None) -> str:
     for label, fight in (("Fight", state.fight), ("Last fight", state.last_fight)):
         if fight is not None:
             lines.append(f"{label}: {_fight(fight)}")
-    if state.moves:
+    if state.moves and state.plies:  # the deal's forced moves are nobody's moves yet
         lines.append(f"Last moves: {'; '.join(_move(state, move) for move in state.moves)}")
     if state.pending_push is not None:
         lines.append(f"Push owed for {station_name(state.pending_push)}'s ability")
     return "\n".join(lines)
+
+
+def card_line(card: Card) -> str:
+    """One card of the pool as a player reads it: allegiance and kind, its key cost, a
+    Being's combat value, what a card holds, its stations, then its text."""
+    cost = keys_text(list(card.cost))
+    facts = [f"{card.allegiance} {card.kind}", "costs nothing" if cost == "-" else f"costs {cost}"]
+    if card.kind == "being":
+        facts.append(f"combat {card.combat}")
+    if card.holds:
+        facts.append(f"holds {card.holds}")
+    if card.stations:
+        facts.append("stations " + ", ".join(str(s + 1) for s in sorted(card.stations)))
+    return f"{card.name}: {'; '.join(facts)}. {card.text}"
+
+
+def arcanum_line(arcanum: Arcanum) -> str:
+    """An Arcanum as a player reads it: Hierarchy, keys, hand size and text."""
+    keys = keys_text(list(arcanum.keys))
+    return (f"{arcanum.name}: Arcanum; Hierarchy {arcanum.hierarchy}; keys {keys}; "
+            f"hand size {arcanum.hand_size}. {arcanum.text}")  # fmt: skip
+
+
+def card_descriptions(cards: Sequence[Card], arcana: Sequence[Arcanum]) -> dict[str, str]:
+    """Name -> ``card_line`` or ``arcanum_line``, for every card and Arcanum of the pool
+    (the pool is public)."""
+    lines = {arcanum.name: arcanum_line(arcanum) for arcanum in arcana}
+    return lines | {card.name: card_line(card) for card in cards}
