@@ -4,14 +4,22 @@ Lazy imports keep ``import tabletop.envs`` cheap and working even while a game m
 missing or broken; only the game you ask for is imported. Each registered module exports
 ``SPEC`` (a ``GameSpec``), ``raw_env`` and ``env``; the registry checks them the first time
 the module is loaded, so a module that does not meet the contract fails at once, by name.
+
+Importing this package also registers every game in PettingZoo's registry as
+``tabletop/<name>-v<N>``: ``pettingzoo.make("aec", "tabletop/kaleva-v0", **options)`` is
+``make("kaleva", **options)``, game and env options alike (``encoder``, ``max_plies``,
+...). PettingZoo's ``max_cycles`` is not one of them: a turn-based game counts plies, and
+passing it is an unknown-option error naming ``max_plies``.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 from types import ModuleType
 from typing import Any
 
+import pettingzoo
 from pettingzoo import AECEnv
 
 from tabletop.envs.core.protocol import Game
@@ -26,6 +34,9 @@ REGISTRY: dict[str, str] = {
 }
 """Game name -> its env module (``tabletop.envs.<name>_v<N>``). Adding a game is one line
 here (docs/adding-a-game.md); tests register their own games with ``monkeypatch.setitem``."""
+
+PETTINGZOO_NAMESPACE = "tabletop"
+"""The namespace of the games' ids in PettingZoo's registry (``tabletop/kaleva-v0``)."""
 
 _checked: dict[str, object] = {}
 """Game name -> the module object that passed ``_check_module`` under that name."""
@@ -82,3 +93,23 @@ def _registered_name(name: str) -> str:
             return registered
     known = ", ".join(f"{n} ({REGISTRY[n].rpartition('.')[2]})" for n in names())
     raise ValueError(f"unknown game {name!r}; known games: {known}")
+
+
+def pettingzoo_id(name: str) -> str:
+    """Game ``name``'s id in PettingZoo's registry, e.g. ``"tabletop/kaleva-v0"``."""
+    module_name = REGISTRY[_registered_name(name)].rpartition(".")[2]
+    game, _, version = module_name.rpartition("_v")
+    return f"{PETTINGZOO_NAMESPACE}/{game}-v{version}"
+
+
+def _register_with_pettingzoo() -> None:
+    """Every registered game in PettingZoo's AEC registry. The entry point is this
+    registry's ``make``, so the module is imported (and its contract checked) only when an
+    env is made; a game already there (this package imported again) is left as it is."""
+    for name in names():
+        env_id = pettingzoo_id(name)
+        if env_id not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", env_id, entry_point=functools.partial(make, name))
+
+
+_register_with_pettingzoo()
