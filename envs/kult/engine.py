@@ -83,7 +83,11 @@ GAME_TYPES = {"continent": 5, "world": 10}
 DEFAULT_PLY_LIMIT = 400
 """KU-9.1's safety net: decisions (``apply`` calls) before the game is a draw."""
 DRAW = -1
-"""``KultState.winner`` of a game that reached the ply limit."""
+"""``KultState.winner`` of a game that reached the ply limit or stalled (KU-9.3)."""
+STALL_ROUNDS = 2
+"""KU-9.3: rounds of turns (every seat one turn) without a decision that end the game as a
+draw. After the first such round every hand is as full as it will get and every card face
+up, so each later round repeats the second: if that one has no decision, none ever will."""
 _STAMPS = itertools.count(1)
 """Where ``KultState.seat_stamps`` come from: never the same number twice in a process."""
 SHAPING_SCALE = 0.5
@@ -306,7 +310,7 @@ class KultState(PhasedState):
         "influences", "pool_influences", "hands", "decks", "discards", "hub_cards", "turn",
         "plies", "active", "phase", "window", "fight", "last_fight", "pending_push",
         "pending_token", "recruited", "invoked", "attacked", "embargo", "moves", "winner",
-        "counters", "seat_stamps", "station_stamps", "pile_stamps", "encodings",
+        "decided_turn", "counters", "seat_stamps", "station_stamps", "pile_stamps", "encodings",
         "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
@@ -338,6 +342,8 @@ class KultState(PhasedState):
         self.invoked: set[int] = set()
         self.embargo = False
         self.winner: int | None = None
+        self.decided_turn = 0
+        """The turn of the last decision (``apply``), for KU-9.3."""
         self.moves: list[Move] = []
         self.counters = {"cards_played": 0, "pushes": 0, "attacks": 0, "cards_drawn": 0}
         self.seat_stamps = [0] * players
@@ -393,6 +399,7 @@ class KultState(PhasedState):
         if action not in self._legal:
             raise self._illegal(action)
         self.plies += 1
+        self.decided_turn = self.turn
         self.moves = []
         self._rewards = [0.0] * len(self._returns)
         self._events = []
@@ -459,8 +466,19 @@ class KultState(PhasedState):
                 self._reward(seat, 1.0 if seat == winner else -1.0)
         self._record(
             "game_over", winner=None if winner == DRAW else winner, plies=self.plies,
-            tokens=None if winner == DRAW else self.hub_tokens[winner],
+            tokens=None if winner == DRAW else self.hub_tokens[winner], stalled=self.stalled(),
         )  # fmt: skip
+
+    def stalled(self) -> bool:
+        """KU-9.3: ``STALL_ROUNDS`` rounds of turns have passed without a decision, so
+        nobody will ever have one again."""
+        return self.turn - self.decided_turn >= STALL_ROUNDS * self.game.num_players
+
+    def end_if_stalled(self) -> bool:
+        """At a turn's end, end the game as a draw if it has stalled (KU-9.3); whether it did."""
+        if self.stalled():
+            self._finish(DRAW)
+        return self.phase == OVER
 
     def stats(self) -> dict[str, float]:
         figures = {key: float(value) for key, value in self.counters.items()}
@@ -604,6 +622,7 @@ class KultState(PhasedState):
         other.invoked = set(self.invoked)
         other.embargo = self.embargo
         other.winner = self.winner
+        other.decided_turn = self.decided_turn
         other.moves = list(self.moves)
         other.counters = dict(self.counters)
         other.seat_stamps = self.seat_stamps[:]  # a diverging copy draws new stamps

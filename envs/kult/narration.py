@@ -143,6 +143,8 @@ def _token_moved(facts: Facts, cards: Sequence[Card], sees: bool) -> tuple[str, 
 
 
 def _game_over(facts: Facts, cards: Sequence[Card], sees: bool) -> tuple[str, Facts]:
+    if facts["stalled"]:
+        return "The game ends in a draw: nobody can act any more (KU-9.3)", facts
     if facts["winner"] is None:
         return f"The game ends in a draw after {facts['plies']} plies", facts
     return f"Player {facts['winner']} wins with {facts['tokens']} tokens in the Hub", facts

@@ -6,7 +6,8 @@
    decision) then ``Recruit`` (KU-7.3), 4. ``Actions`` (KU-7.4, with pushes, KU-6, and
    push abilities, KU-6.5), 5. ``Attack`` then ``FightWindow`` (KU-7.5), 6. ``Discard``
    (KU-7.6). A card can be turned for its ability (KU-5.2) in every one of these phases
-   but the windows. ``GameOver`` holds once someone has won (KU-9.1) or the ply limit is reached.
+   but the windows. ``GameOver`` holds once someone has won (KU-9.1), the ply limit is
+   reached or the game stalls (KU-9.3).
 
 Every phase ends with ``done`` (``pass`` in a window); a phase whose only legal action is
 ``done`` is passed by the engine without asking (a window with nobody able to answer
@@ -269,7 +270,7 @@ def begin_turn(state: KultState, seat: int) -> None:
 
 def end_turn(state: KultState) -> None:
     """Phase 7, refresh (KU-7.7); every temporary key breaks (KU-4.3); the next seat's
-    turn begins."""
+    turn begins, unless the game has stalled (KU-9.3: a draw)."""
     crosses.refresh_cross(state, state.active)
     for keys in state.temp_keys:
         keys[:] = [0] * len(keys)
@@ -279,4 +280,5 @@ def end_turn(state: KultState) -> None:
     state.invoked.clear()
     state.embargo = False
     state.attacked = False
-    begin_turn(state, (state.active + 1) % state.game.num_players)
+    if not state.end_if_stalled():
+        begin_turn(state, (state.active + 1) % state.game.num_players)

@@ -701,6 +701,29 @@ def test_ku_9_1_the_ply_limit_is_a_draw() -> None:
     assert state.plies == 10 and state.winner == DRAW and state.returns() == [0.0, 0.0]
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_ku_9_3_a_game_in_which_nobody_can_ever_act_is_a_draw(players: int) -> None:
+    """Empty crosses, hands, decks and piles: every move is forced. After two rounds of
+    turns without a decision the game ends as a draw, instead of cycling for ever."""
+    state = GAMES[players].stacked_state([{}] * players)
+    assert state.is_terminal() and state.winner == DRAW and state.plies == 0
+    assert state.turn == 2 * players and state.returns() == [0.0] * players
+    assert state.stats()["draw"] == 1.0
+
+
+def test_ku_9_3_the_rounds_without_a_decision_count_from_the_last_one() -> None:
+    """The push sends the last token out of play: from then on nobody has a choice, and
+    two rounds after the turn of that decision the game is a draw."""
+    state = GAMES[2].stacked_state([{"cross": {1: {"card": "Rose Garden", "tokens": 1}}}, {}])
+    assert not state.is_terminal() and state.turn == 1
+    act(state, "push Scene1>Pool Skull")
+    assert state.is_terminal() and state.winner == DRAW
+    assert state.turn == 1 + 2 * 2 and state.plies == 1 and state.returns() == [0.0, 0.0]
+    assert state.last_events()[-1].text == (
+        "The game ends in a draw: nobody can act any more (KU-9.3)"
+    )
+
+
 def test_ku_9_2_plus_one_to_the_winner_minus_one_to_every_other() -> None:
     state = stacked(
         {},
