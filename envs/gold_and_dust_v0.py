@@ -6,7 +6,7 @@
 Game options are listed in ``SPEC.options`` (``tabletop info gold_and_dust`` prints them);
 on the command line a pair of decks is ``--option decks=warrior,my/deck.toml``. Every env
 also takes ``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety net),
-``illegal_action`` ("raise" or "terminate") and ``render_mode`` ("ansi" or "human").
+``illegal_action`` ("terminate", the default, or "raise") and ``render_mode`` ("ansi" or "human").
 ``env.metadata["card_data_version"]`` names the pool the env plays with.
 
 Version history:
@@ -16,6 +16,11 @@ Version history:
   observations and golden playthroughs; card files write a Hero's passive as auras (the
   continuous effects of lasting artifacts) and may use more trigger events and conditions
   (docs/card-format.md).
+- v0 (2026-12-04): an illegal action ends the game with -1 to the offender by default
+  (``illegal_action="terminate"``, PettingZoo classic; ``"raise"`` on request); the engine
+  state is ``env.unwrapped.game_state`` and ``state()`` is PettingZoo's (not implemented);
+  a step after the end raises ``ResetNeeded``; registered in PettingZoo as
+  ``tabletop/gold_and_dust-v0``; envs pickle and deep-copy.
 """
 
 from __future__ import annotations

@@ -6,11 +6,16 @@ player_1 Bronze).
 
 Game options are listed in ``SPEC.options`` (``tabletop info kaleva`` prints them); every
 env also takes ``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety net),
-``illegal_action`` ("raise" or "terminate") and ``render_mode`` ("ansi" or "human").
+``illegal_action`` ("terminate", the default, or "raise") and ``render_mode`` ("ansi" or "human").
 
 Version history:
 - v0 (2026-11-30): the rules of docs/rules/kaleva.md; encoders flat v1 and entity v1
   (every swap that changes the state offered, KV-4.4; the Tuuri pause hidden, KV-4.7).
+- v0 (2026-12-04): an illegal action ends the game with -1 to the offender by default
+  (``illegal_action="terminate"``, PettingZoo classic; ``"raise"`` on request); the engine
+  state is ``env.unwrapped.game_state`` and ``state()`` is PettingZoo's (not implemented);
+  a step after the end raises ``ResetNeeded``; registered in PettingZoo as
+  ``tabletop/kaleva-v0``; envs pickle and deep-copy.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ Game options are listed in ``SPEC.options`` (``tabletop info kult`` prints them)
 command line the decks are ``--option decks=lantern,my/deck.toml`` (one per seat) and the
 player count ``--players 3``. Every env also takes ``encoder`` ("flat" or "entity"),
 ``max_plies`` (truncation safety net; the game's own ``ply_limit`` option, a draw, ends
-games first), ``illegal_action`` ("raise" or "terminate") and ``render_mode`` ("ansi" or
-"human"). ``env.metadata["card_data_version"]`` names the pool the env plays with.
+games first), ``illegal_action`` ("terminate", the default, or "raise") and
+``render_mode`` ("ansi" or "human"). ``env.metadata["card_data_version"]`` names the pool
+the env plays with.
 
 One fixed ``Discrete(1321)`` action space for every player count; observations depend on
 the player count (seats are relative to the observer: docs/games/kult.md, "Observations").
@@ -20,6 +21,11 @@ Version history:
 - v0 (2026-12-02): the game's draw after a number of decisions is the option ``ply_limit``
   (it was ``max_plies``, which the env took as its own truncation, so the game's could not
   be set through the env); observations unchanged.
+- v0 (2026-12-04): an illegal action ends the game with -1 to the offender by default
+  (``illegal_action="terminate"``, PettingZoo classic; ``"raise"`` on request); the engine
+  state is ``env.unwrapped.game_state`` and ``state()`` is PettingZoo's (not implemented);
+  a step after the end raises ``ResetNeeded``; registered in PettingZoo as
+  ``tabletop/kult-v0``; envs pickle and deep-copy.
 """
 
 from __future__ import annotations

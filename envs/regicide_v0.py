@@ -5,11 +5,17 @@
 
 Game options are listed in ``SPEC.options`` (``tabletop info regicide`` prints them); every
 env also takes ``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety net,
-RG-8.3), ``illegal_action`` ("raise" or "terminate") and ``render_mode`` ("ansi" or "human").
+RG-8.3), ``illegal_action`` ("terminate", the default, or "raise") and ``render_mode``
+("ansi" or "human").
 
 Version history:
 - v0 (2026-11-30): the rules of docs/rules/regicide.md; encoders flat v2 and entity v2
   (public knowledge of who holds which known card, RG-4.1 heal batches).
+- v0 (2026-12-04): an illegal action ends the game with -1 to the offender by default
+  (``illegal_action="terminate"``, PettingZoo classic; ``"raise"`` on request); the engine
+  state is ``env.unwrapped.game_state`` and ``state()`` is PettingZoo's (not implemented);
+  a step after the end raises ``ResetNeeded``; registered in PettingZoo as
+  ``tabletop/regicide-v0``; envs pickle and deep-copy.
 """
 
 from __future__ import annotations
