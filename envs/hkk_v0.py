@@ -7,7 +7,7 @@ buildings, items and spells with a last-in-first-out chain of instants).
 Game options are listed in ``SPEC.options`` (``tabletop info hkk`` prints them); on the
 command line a pair of decks is ``--option decks=skyfire,my/deck.toml``. Every env also
 takes ``encoder`` ("flat" or "entity"), ``max_plies`` (truncation safety net),
-``illegal_action`` ("raise" or "terminate") and ``render_mode`` ("ansi" or "human").
+``illegal_action`` ("terminate", the default, or "raise") and ``render_mode`` ("ansi" or "human").
 ``env.metadata["card_data_version"]`` names the pool the env plays with.
 
 One fixed ``Discrete`` action space (docs/games/hkk.md, "Actions").
@@ -16,6 +16,11 @@ Version history:
 - v0 (2026-12-02): the rules of docs/rules/hkk.md (HK-1 … HK-11) and the packaged starter
   pool (100 cards, four decks); encoders flat v0 and entity v0. The engine's safety net is
   the game option ``ply_limit``; ``max_plies`` is the env's truncation, as in every game.
+- v0 (2026-12-04): an illegal action ends the game with -1 to the offender by default
+  (``illegal_action="terminate"``, PettingZoo classic; ``"raise"`` on request); the engine
+  state is ``env.unwrapped.game_state`` and ``state()`` is PettingZoo's (not implemented);
+  a step after the end raises ``ResetNeeded``; registered in PettingZoo as
+  ``tabletop/hkk-v0``; envs pickle and deep-copy.
 """
 
 from __future__ import annotations
