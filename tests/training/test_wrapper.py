@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from countdown_v0 import RESIGN, TAKE_ONE, TAKE_TWO, TAKE_TWO_PENALTY, ScriptedAgent, TakeOneAgent
@@ -13,6 +15,9 @@ from stable_baselines3.common.vec_env import SubprocVecEnv
 from tabletop.agents import RandomAgent
 from tabletop.agents.outcome import outcome
 from tabletop.envs import make
+from tabletop.envs.core.protocol import IllegalActionError
+from tabletop.training.runs import TrainSettings
+from tabletop.training.trainer import make_training_env
 from tabletop.wrappers import OpponentPool, SingleAgentEnv
 
 
@@ -182,3 +187,13 @@ def test_a_given_position_that_is_over_is_refused_not_replaced() -> None:
         finished.apply(finished.legal_actions()[0])
     with pytest.raises(ValueError):
         _regicide_learner().reset(options={"state": finished})
+
+
+def test_a_training_env_raises_on_an_illegal_action(tmp_path: Path) -> None:
+    """The env's default forfeits an illegal action (PettingZoo classic); a masked learner
+    never sends one, so in training one is a bug to raise (``illegal_action="raise"``)."""
+    settings = TrainSettings.from_config("regicide", out=str(tmp_path), steps=64)
+    env = make_training_env(settings, seed=0, single_thread=False)
+    env.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="is not legal"):
+        env.step(int(np.flatnonzero(~env.action_masks())[0]))
