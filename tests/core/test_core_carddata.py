@@ -17,6 +17,7 @@ from tabletop.envs.core.carddata import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     MAX_ITEMS,
+    MAX_RECORDS,
     CardDataError,
     PackagedData,
     PoolHeader,
@@ -137,6 +138,13 @@ def test_a_list_holding_one_value_10_000_times_is_refused_naming_the_card_and_fi
         rf"{MAX_ITEMS}$",
         str(error.value),
     ), error.value
+
+
+def test_more_records_than_the_limit_are_refused_naming_the_array(tmp_path: Path) -> None:
+    path = tmp_path / "many.toml"
+    path.write_text('[[card]]\nname = "x"\n' * (MAX_RECORDS + 1), encoding="utf-8")
+    with pytest.raises(CardDataError, match=r"^many\.toml: field 'card': 1,001 entries; a file"):
+        read_toml(path)
 
 
 @pytest.mark.parametrize("game", CARD_MODULES)
