@@ -16,6 +16,11 @@ Version history:
 - v0 (2026-12-02): the rules of docs/rules/hkk.md (HK-1 … HK-11) and the packaged starter
   pool (100 cards, four decks); encoders flat v0 and entity v0. The engine's safety net is
   the game option ``ply_limit``; ``max_plies`` is the env's truncation, as in every game.
+- encoders flat v1 and entity v1 (2026-12-04): both mark the attacker a defender strikes
+  back (HK-6.2) and a creature whose damage is fresh enough to regenerate (HK-7.9); the
+  entity encoder adds the count rows of the own deck, both discard piles and both Voids
+  (HK-11.1). Rules: regeneration only right after the damage (HK-7.9), no mutant fed in a
+  life-saving window (HK-6.5), reactions answer the kind their card names (HK-8.4).
 - v0 (2026-12-04): an illegal action ends the game with -1 to the offender by default
   (``illegal_action="terminate"``, PettingZoo classic; ``"raise"`` on request); the engine
   state is ``env.unwrapped.game_state`` and ``state()`` is PettingZoo's (not implemented);

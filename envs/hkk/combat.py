@@ -151,8 +151,13 @@ class StrikeBackChoice(plays.Choice):
                       for a in attackers)  # fmt: skip
 
     def apply(self, state: HkkState, action: int) -> None:
-        chosen = state.tables[1 - self.seat][action - CHOOSE_BASE - enemy_ref(0)]
-        state.combat.strikes_back[self.defenders[0]] = chosen.iid
+        attacker = action - CHOOSE_BASE - enemy_ref(0)
+        chosen = state.tables[1 - self.seat][attacker]
+        defender = self.defenders[0]
+        state.combat.strikes_back[defender] = chosen.iid
+        state._record("strike_back_chosen", player=self.seat, card=state.card(defender).index,
+                      position=_position(state, self.seat, defender),
+                      attacker=[attacker, chosen.card.index])  # fmt: skip
         rest = self.defenders[1:]
         if rest:
             state.choice = StrikeBackChoice(self.seat, rest)

@@ -18,9 +18,10 @@ summed per vocabulary primitive), so a new card or primitive needs no new encode
 Every value lies in [-1, 1] (figures are divided by the scale named in the layout, then
 clipped).
 
-The entity encoder is a ``CARD_ROWS + TABLE_ROWS`` x ``WIDTH`` matrix: one row per card
-position, then rows holding the table features flattened and zero-padded. The flat
-encoder is the table features, the same card rows flattened, then per-card counts.
+The entity encoder is a ``CARD_ROWS + TABLE_ROWS + count_rows`` x ``WIDTH`` matrix: one
+row per card position, then rows holding the table features flattened and zero-padded,
+then rows holding the per-card counts flattened and zero-padded. The flat encoder is the
+table features, the same card rows flattened, then the same per-card counts.
 
 Card rows (``CARD_ROWS`` = 72), in order:
 
@@ -33,7 +34,7 @@ first row  rows  what
 64         8     the chain, from its top down (the first 8 items)
 =========  ====  ============================================================
 
-A card row (``WIDTH`` = 141 columns; ``row_layout()`` names them):
+A card row (``WIDTH`` = 143 columns; ``row_layout()`` names them):
 
 ======  ====  ====================================================================
 offset  size  meaning
@@ -43,9 +44,10 @@ offset  size  meaning
 5       4     area on the table one-hot: guard post, reserve, beside, attached
 9       82    the card's data (``STATIC_FEATURES``): type, colour, figures, printed
               abilities, costs, modifiers, effects per primitive
-91      37    in play (``PLAY_FEATURES``): active, damage and life now, damage taken,
-              counters, levels, host, combat, the abilities held now
-128     13    on the chain (``CHAIN_FEATURES``): card or ability, depth, target
+91      39    in play (``PLAY_FEATURES``): active, damage and life now, damage taken,
+              counters, levels, host, combat (the defender's strike-back choice
+              included), a fresh wound (HK-7.9), the abilities held now
+130     13    on the chain (``CHAIN_FEATURES``): card or ability, depth, target
 ======  ====  ====================================================================
 
 The table features (``TABLE_FEATURES``, ``TABLE_SIZE`` = 77 numbers):
@@ -82,10 +84,10 @@ offset  size  meaning
 57      20    the effect primitives on the chain's top item (``PRIMITIVES``), 1 each
 ======  ====  ====================================================================
 
-The flat encoder's counts (``COUNT_BLOCKS``), one number per pool card each, / 3: the
-observer's own deck (contents, not order), own discard pile, enemy discard pile, own
-Void, enemy Void. With the starter pool (100 cards) the flat vector has
-77 + 72 x 141 + 5 x 100 = 10,729 numbers and the entity matrix is 73 x 141.
+The counts (``COUNT_BLOCKS``), one number per pool card each, / 3: the observer's own deck
+(contents, not order), own discard pile, enemy discard pile, own Void, enemy Void (HK-11.1).
+With the starter pool (100 cards) the flat vector has 77 + 72 x 143 + 5 x 100 = 10,873
+numbers and the entity matrix is (72 + 1 + 4) x 143 = 77 x 143.
 """
 
 from __future__ import annotations
@@ -147,8 +149,9 @@ PLAY_FEATURES = (
     "poison counters / 5", "+1/+1 counters / 5", "levels / 5", "regenerated / 5",
     "boost damage / 5", "boost life / 5", "breathed", "host position + 1 / 24",
     "cards attached / 5", "attacks the player", "attacks a card", "attacked by / 2",
-    "strikes back", "moved in the swap", "subject of the pending decision",
-    "target on the chain", "shielded by a body part",
+    "strikes back", "struck back by its target", "moved in the swap",
+    "subject of the pending decision", "target on the chain", "shielded by a body part",
+    "damage fresh enough to regenerate",
     *(f"holds immunity to {f}" for f in FORMS), "holds magic attack", "holds magic defence",
     "holds poison / 3", "holds invisible", "holds sees invisible", "holds flying",
     "holds swimming", "holds regeneration / 5", "holds untargetable / 7",
@@ -530,16 +533,19 @@ def _choice_subject(state: HkkState) -> int | None:
     return getattr(choice, "iid", None)
 
 
-NO_COMBAT = [0.0] * 5
+NO_COMBAT = [0.0] * 6
 
 
 def _combat_marks(fight: Fight, iid: int) -> list[float]:
+    """Attacks the player, a card, attacked by, strikes back, struck back by its target
+    (the defender's choice of HK-6.2, public), moved in the swap."""
     aim = fight.attacks.get(iid)
     return [
         1.0 if aim == PLAYER else 0.0,
         1.0 if aim is not None and aim != PLAYER else 0.0,
         len(fight.attackers_of(iid)) / 2,
         1.0 if iid in fight.strikes_back else 0.0,
+        1.0 if aim is not None and fight.strikes_back.get(aim) == iid else 0.0,
         1.0 if iid in fight.moved else 0.0,
     ]
 
@@ -566,8 +572,9 @@ def figure_features(state: HkkState, entry: InPlay) -> Figures:
 def play_features(entry: InPlay, figure: Figures, marks: tuple[Any, ...]) -> list[float]:
     """``PLAY_FEATURES`` of a card on a table with its ``figure_features``; ``marks``: the
     chain's targets, the pending decision's subject, the shielded iids, the combat, the
-    table's positions by iid and how many cards lie on each card of it (by iid)."""
-    targets, subject, shielded, fight, positions, riders = marks
+    creatures that may regenerate now (HK-7.9), the table's positions by iid and how many
+    cards lie on each card of it (by iid)."""
+    targets, subject, shielded, fight, wounds, positions, riders = marks
     iid = entry.iid
     damage, life, held = figure
     host = positions.get(entry.host)
@@ -591,6 +598,7 @@ def play_features(entry: InPlay, figure: Figures, marks: tuple[Any, ...]) -> lis
         1.0 if iid == subject else 0.0,
         1.0 if iid in targets else 0.0,
         1.0 if iid in shielded else 0.0,
+        1.0 if iid in wounds else 0.0,
         *held,
     ]
 
@@ -610,17 +618,18 @@ PASSING_MARKS = operator.attrgetter("damage", "poison", "regenerated", "breathed
 """The other marks of a card in play (no figure reads them, the engine counts no change of
 them): read at every encoding."""
 NO_IIDS: frozenset[int] = frozenset()
-UNMARKED = (NO_IIDS, None, NO_IIDS, None)
-"""No card has a mark of the chain, the pending decision, a shield or the combat."""
+UNMARKED = (NO_IIDS, None, NO_IIDS, None, NO_IIDS)
+"""No card has a mark of the chain, the pending decision, a shield, the combat or a fresh
+wound."""
 
 
 def _marks_of(iid: int, marks: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """What card ``iid``'s row reads of ``marks`` (``_marked``), as a key."""
     if marks is UNMARKED:
         return None
-    targets, subject, shielded, fight = marks
+    targets, subject, shielded, fight, wounds = marks
     combat = None if fight is None else tuple(_combat_marks(fight, iid))
-    return iid in targets, iid == subject, iid in shielded, combat
+    return iid in targets, iid == subject, iid in shielded, combat, iid in wounds
 
 
 class View:
@@ -753,20 +762,22 @@ NOTHING_MARKED: Marked = (NO_IIDS, UNMARKED)
 
 
 def _marked(state: HkkState) -> Marked:
-    """The iids with a mark of the chain, the pending decision, a shield or the combat
-    (their rows are made anew), and those marks as ``play_features`` takes them."""
-    fight = state.fight
-    if fight is None and state.choice is None and not state.stack.items and not state.shields:
+    """The iids with a mark of the chain, the pending decision, a shield, the combat or a
+    fresh wound (their rows are made anew), and those marks as ``play_features`` takes
+    them."""
+    fight, wounds = state.fight, state.wounds
+    if (fight is None and state.choice is None and not state.stack.items and not state.shields
+            and not wounds):  # fmt: skip
         return NOTHING_MARKED
     targets, subject = _chain_targets(state), _choice_subject(state)
     shielded = {iid for _, iid in state.shields}
-    marked = targets | shielded
+    marked = targets | shielded | wounds
     if subject is not None:
         marked.add(subject)
     if fight is not None:
         # attackers_of(iid) is empty unless iid is aimed at: no combat mark otherwise.
         marked.update(fight.attacks, fight.attacks.values(), fight.strikes_back, fight.moved)
-    return frozenset(marked), (targets, subject, shielded, fight)
+    return frozenset(marked), (targets, subject, shielded, fight, frozenset(wounds))
 
 
 def _table_block(state: HkkState, now: View, seat: int, position: int, pool: PoolRows,
@@ -1004,7 +1015,7 @@ class FlatEncoder:
     """One float32 vector; ``flat_layout(pool)`` documents its slices."""
 
     name = "flat"
-    version = 0
+    version = 1
 
     def shape(self, game: HkkGame) -> tuple[int, ...]:
         return (TABLE_SIZE + CARD_ROWS * WIDTH + len(COUNT_BLOCKS) * len(game.pool.cards),)
@@ -1019,17 +1030,24 @@ class FlatEncoder:
         return np.frombuffer(bytearray().join(out), dtype=np.float32)
 
 
+def count_rows(game: HkkGame) -> int:
+    """Rows of the entity encoder holding the flat encoder's counts (``COUNT_BLOCKS``)."""
+    return -(-len(COUNT_BLOCKS) * len(game.pool.cards) // WIDTH)
+
+
 class EntityEncoder:
     """Rows 0-71: card positions (``ROW_BLOCKS``), each a position one-hot, an area
-    one-hot, the card's data, its marks in play and its chain item; the last
-    ``TABLE_ROWS`` rows hold ``TABLE_FEATURES`` flattened and zero-padded. Empty positions
-    are all zeros."""
+    one-hot, the card's data, its marks in play and its chain item; then ``TABLE_ROWS``
+    rows holding ``TABLE_FEATURES`` flattened and zero-padded; then ``count_rows`` rows
+    holding the counts of ``COUNT_BLOCKS`` (the own deck's contents, both discard piles
+    and both Voids, public by HK-11.1) flattened and zero-padded. Empty positions are all
+    zeros."""
 
     name = "entity"
-    version = 0
+    version = 1
 
     def shape(self, game: HkkGame) -> tuple[int, ...]:
-        return (CARD_ROWS + TABLE_ROWS, WIDTH)
+        return (CARD_ROWS + TABLE_ROWS + count_rows(game), WIDTH)
 
     def encode(self, state: HkkState, player: int) -> np.ndarray:
         rows = pool_rows(state.game)
@@ -1038,8 +1056,11 @@ class EntityEncoder:
         card_blocks(state, player, now, rows, out)
         out += _table_cells(state, player, now, rows)
         out.append(TABLE_PADDING)
+        out += rows.count_blocks(state.table.cards, _counted_zones(state, player))
+        counts = len(COUNT_BLOCKS) * rows.size
+        out.append(bytes(4 * (count_rows(state.game) * WIDTH - counts)))
         encoding = np.frombuffer(bytearray().join(out), dtype=np.float32)
-        return encoding.reshape(CARD_ROWS + TABLE_ROWS, WIDTH)
+        return encoding.reshape(self.shape(state.game))
 
 
 ENCODERS = {"flat": FlatEncoder(), "entity": EntityEncoder()}

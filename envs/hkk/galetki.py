@@ -6,9 +6,10 @@ parts sacrificed to shield their galetki from a card or ability.
 galetki its controller picks (so they may be spread, HK-4.5); sacrificing a mutant for its
 counters, or a body part for its galetki, is no action on the chain (like paying a cost,
 it answers nothing and cannot be answered) and may be done when its controller has
-priority in a window (a mutant is fed outside life-saving windows only, HK-6.5). A body part shields its galetki from a card or ability on the chain
-that targets it or reaches it among a group; strikes and direct damage, which are not on
-the chain, cannot be absorbed.
+priority in a window (a mutant is fed outside life-saving windows only, HK-6.5). A body
+part shields its galetki from a card or ability on the chain that targets it or reaches
+it among a group; strikes and direct damage (breath included), which are not on the
+chain, cannot be absorbed (HK-9.4).
 """
 
 from __future__ import annotations

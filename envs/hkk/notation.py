@@ -155,6 +155,9 @@ def describe_event(
             at = facts["defender"]
             target = "the player" if at is None else f"#{at[0]} {cards[at[1]].name}"
             text = f"{who}'s #{facts['position']} {name} attacks {target}"
+        case "strike_back_chosen":
+            at = facts["attacker"]
+            text = f"{who}'s #{facts['position']} {name} strikes back #{at[0]} {cards[at[1]].name}"
         case "direct_declared":
             aim = facts["target"]
             at = "the player" if aim == PLAYER_TARGET else f"#{aim - 1}"

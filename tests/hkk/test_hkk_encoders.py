@@ -31,6 +31,7 @@ from tabletop.envs.hkk.encoders import (
     STATIC_AT,
     STATIC_FEATURES,
     TABLE_FEATURES,
+    TABLE_ROWS,
     TABLE_SIZE,
     WIDTH,
     flat_layout,
@@ -59,9 +60,12 @@ def both_views(state: HkkState, player: int) -> tuple[np.ndarray, np.ndarray, np
     rows_end = TABLE_SIZE + CARD_ROWS * WIDTH
     rows = flat[TABLE_SIZE:rows_end].reshape(CARD_ROWS, WIDTH)
     assert np.array_equal(entity[:CARD_ROWS], rows)
-    table = entity.reshape(-1)[CARD_ROWS * WIDTH :]
+    table = entity[CARD_ROWS : CARD_ROWS + TABLE_ROWS].reshape(-1)
     assert np.array_equal(table[:TABLE_SIZE], flat[:TABLE_SIZE])
     assert not table[TABLE_SIZE:].any()
+    counts = entity[CARD_ROWS + TABLE_ROWS :].reshape(-1)
+    assert np.array_equal(counts[: flat.size - rows_end], flat[rows_end:]), "HK-11.1"
+    assert not counts[flat.size - rows_end :].any()
     return flat[:TABLE_SIZE], rows, flat[rows_end:]
 
 
@@ -87,7 +91,7 @@ def test_shapes_and_bounds_along_random_games(first: str, second: str) -> None:
 def test_the_layouts_add_up_and_the_docstring_tables_say_so() -> None:
     assert row_layout()[-1][1].stop == WIDTH
     assert flat_layout()[-1][1].stop == FLAT.shape(HkkGame())[0]
-    assert ENTITY.shape(HkkGame()) == (CARD_ROWS + 1, WIDTH)
+    assert ENTITY.shape(HkkGame()) == (CARD_ROWS + 1 + 4, WIDTH), "4 rows of 500 counts"
     doc = encoders.__doc__ or ""
     lines = {line.split()[0] + " " + line.split()[1] for line in doc.splitlines()
              if line[:1].isdigit() and len(line.split()) > 2}  # fmt: skip
@@ -211,3 +215,36 @@ def test_hk_6_2_the_declared_attacks_seen_by_the_defender() -> None:
     assert play_feature(roc, "attacks a card") == 0.0
     assert table[TABLE["player_attacks"]].tolist() == pytest.approx([1 / 3, 0.0])
     assert table[TABLE["my_priority"]][0] == 1.0 and table[TABLE["my_turn"]][0] == 0.0
+
+
+@pytest.mark.parametrize("chosen", [0, 1])
+def test_hk_6_2_the_defenders_strike_back_choice_is_seen_by_both(chosen: int) -> None:
+    """The Hill Giant, attacked by the Stray Wolf and the Ash Roc, strikes back the one its
+    owner chooses: both players' encodings (flat and entity) mark that attacker."""
+    state = declare_state(["Stray Wolf", "Ash Roc"], ["Hill Giant"], hand=["Frost Ray"], vp=5)
+    act(state, "attack #0 Stray Wolf at their #0 Hill Giant",
+        "attack #1 Ash Roc at their #0 Hill Giant")  # fmt: skip
+    assert state.player == 1 and state.choice is not None
+    act(state, ["choose their #0 Stray Wolf", "choose their #1 Ash Roc"][chosen])
+    name = ["Stray Wolf", "Ash Roc"][chosen]
+    for observer in (0, 1):
+        [event] = [e for e in state.last_events(observer) if e.kind == "strike_back_chosen"]
+        assert event.text == f"Player 1's #0 Hill Giant strikes back #{chosen} {name}"
+    for player, attackers in ((0, OWN_ROW), (1, ENEMY_ROW)):
+        _, rows, _ = both_views(state, player)
+        marks = [play_feature(rows[attackers + i], "struck back by its target") for i in (0, 1)]
+        assert marks == [float(i == chosen) for i in (0, 1)], player
+
+
+def test_hk_7_9_a_fresh_wound_is_seen_by_both() -> None:
+    """The Mossback Troll struck by the Hill Giant may regenerate in the saving window after
+    the strike (both players see it), no longer once both players have passed there."""
+    state = declare_state(["Hill Giant"], ["Mossback Troll"], vp=3)
+    act(state, "attack #0 Hill Giant at their #0 Mossback Troll")
+    for player, troll in ((0, ENEMY_ROW), (1, OWN_ROW)):
+        _, rows, _ = both_views(state, player)
+        assert play_feature(rows[troll], "damage fresh enough to regenerate") == 1.0
+    act(state, "regenerate #0 Mossback Troll", "pass")
+    _, rows, _ = both_views(state, 0)
+    assert play_feature(rows[ENEMY_ROW], "damage taken / 20") > 0
+    assert play_feature(rows[ENEMY_ROW], "damage fresh enough to regenerate") == 0.0
