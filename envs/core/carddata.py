@@ -240,6 +240,17 @@ def _label(record: dict[str, Any], key: str, table: str, index: int) -> str:
     return value if isinstance(value, str) and value else f"{table} #{index + 1}"
 
 
+def listed_once(values: Sequence[Any]) -> Sequence[Any]:
+    """``values`` as they are, if none is listed twice: for a list that is a set (keywords,
+    subtypes), where a repeat can only be a mistake, never a stronger ability."""
+    seen: list[Any] = []
+    for value in values:
+        if value in seen:
+            raise ValueError(f"{value!r} is listed twice")
+        seen.append(value)
+    return values
+
+
 def check_unique_names(names: Iterable[str], source: str) -> None:
     """Names identify cards in decks and in notation: two records may not share one
     (compared case-insensitively, as notation is read)."""

@@ -33,6 +33,7 @@ from tabletop.envs.core.carddata import (
     check_unique_names,
     data_error,
     find_named,
+    listed_once,
     read_toml,
     validate_record,
     validate_records,
@@ -171,6 +172,8 @@ class _CardFields(StrictModel):
     @classmethod
     def _name(cls, value: str) -> str:
         return _check_name(value)
+
+    _keywords = field_validator("keywords")(classmethod(lambda cls, value: listed_once(value)))
 
     @model_validator(mode="after")
     def _consistent(self) -> _CardFields:

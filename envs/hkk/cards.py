@@ -29,6 +29,7 @@ from tabletop.envs.core.carddata import (
     StrictModel,
     check_unique_names,
     data_error,
+    listed_once,
     read_toml,
     validate_record,
 )
@@ -311,6 +312,8 @@ class CreatureDef(_PermanentFields):
     direct: Direct | None = None
     drawbacks: Seq[Drawback] = ()
     at_level: Seq[AtLevel] = ()
+
+    _subtypes = field_validator("subtypes")(classmethod(lambda cls, value: listed_once(value)))
 
     @model_validator(mode="before")
     @classmethod

@@ -140,6 +140,23 @@ def test_a_list_holding_one_value_10_000_times_is_refused_naming_the_card_and_fi
     ), error.value
 
 
+@pytest.mark.parametrize(
+    ("game", "old", "new", "field"),
+    [
+        ("gold_and_dust", 'keywords = ["charge"]', 'keywords = ["charge", "vanguard", "charge"]',
+         "keywords"),
+        ("hkk", "subtypes = [", 'subtypes = ["wyrm", "wyrm", ', "subtypes"),
+    ],
+)  # fmt: skip
+def test_a_set_like_list_with_a_repeat_is_refused_naming_the_card_and_field(
+    tmp_path: Path, game: str, old: str, new: str, field: str
+) -> None:
+    """A keyword or subtype held twice is a mistake, not a stronger one: refused, not merged."""
+    path = pool_with(tmp_path, game, old, new)
+    with pytest.raises(CardDataError, match=rf"^{game}\.toml: card '[^']+': field '{field}': '"):
+        CARD_MODULES[game].load_pool(path)
+
+
 def test_more_records_than_the_limit_are_refused_naming_the_array(tmp_path: Path) -> None:
     path = tmp_path / "many.toml"
     path.write_text('[[card]]\nname = "x"\n' * (MAX_RECORDS + 1), encoding="utf-8")
