@@ -219,10 +219,13 @@ def read_policy_file(
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:
+        # torch's own message advises weights_only=False, which would run code from the
+        # file: not advice to pass on about a file that is not a policy
         raise ValueError(
-            f"{path} is not a tabletop policy file: torch cannot read it "
-            f"({type(error).__name__}: {error})"
-        ) from error
+            f"{path} is not a tabletop policy file: torch cannot read it as one "
+            f"({type(error).__name__}); a policy file is the best_policy.pt or "
+            "last_policy.pt that `tabletop train` writes"
+        ) from None
     if not isinstance(payload, dict) or payload.get("format") != FILE_FORMAT:
         raise ValueError(
             f"{path} is not a tabletop policy file: torch reads it, but it lacks the "

@@ -16,10 +16,13 @@ from tabletop.agents import AGENT_KINDS
 from tabletop.envs import make, make_game, names
 from tabletop.envs import spec as game_spec
 from tabletop.envs.core.protocol import TERMINAL, Event
-from tabletop.training.cli import build_parser, main
+from tabletop.envs.core.spec import ENV_OPTIONS
+from tabletop.training.cli import SUBCOMMANDS, build_parser, main
 from tabletop.training.commandline import game_options, parse_option_value
+from tabletop.training.evaluate import PROGRESS_EVERY_S, Progress
 from tabletop.training.play import Seat
 from tabletop.training.play import play as play_table
+from tabletop.training.records import GameRecord
 from tabletop.training.results import wilson_interval
 from tabletop.wrappers import SingleAgentEnv
 
@@ -601,3 +604,96 @@ def test_info_refuses_unknown_games_and_options(capsys: pytest.CaptureFixture[st
     assert "unknown game 'chess'" in capsys.readouterr().err
     assert main(["info", "kaleva", "--option", "colour=red"]) == 2
     assert "unknown option(s) ['colour']" in capsys.readouterr().err
+
+
+def test_info_lists_the_env_options_too(capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: info listed only the game's own options, not those of its env, which
+    ``tabletop train --option`` takes as well (encoder=entity)."""
+    assert main(["info", "kaleva"]) == 0
+    shown = capsys.readouterr().out.partition("env options")[2]
+    for name in ENV_OPTIONS:
+        assert re.search(rf"^\| {name}\s+\|", shown, re.MULTILINE), name
+    assert re.search(r"^\| encoder\s+\| flat\s+\| the observation: flat, entity", shown, re.M)
+
+
+def test_a_bad_flag_is_answered_with_the_subcommands_usage(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for command in (["train", "kaleva"], ["play", "regicide"], ["eval", "kaleva"]):
+        with pytest.raises(SystemExit) as exit_info:
+            main([*command, "--bogus"])
+        assert exit_info.value.code == 2
+        error = capsys.readouterr().err
+        assert error.startswith(f"usage: tabletop {command[0]} ")
+        assert f"tabletop {command[0]}: error: unrecognized arguments: --bogus" in error
+
+
+def test_players_on_a_game_of_fixed_player_count_says_the_count(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for command in ("play", "info", "eval"):
+        assert main([command, "kaleva", "--players", "3"]) == 2
+        assert "kaleva is played by exactly 2 players, not 3" in capsys.readouterr().err
+    assert main(["info", "kaleva", "--players", "2"]) == 0  # its own count is no mistake
+
+
+def test_a_file_that_is_not_a_policy_is_refused_without_torchs_advice(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Regression: torch's message told the user to load the file with weights_only=False,
+    which would run code from it."""
+    path = tmp_path / "notes.pt"
+    path.write_text("not a policy\n")
+    assert main(["play", "kaleva", "--agents", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert f"{path} is not a tabletop policy file: torch cannot read it as one" in error
+    assert "weights_only" not in error and "best_policy.pt" in error
+
+
+def test_replay_says_what_a_game_record_file_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    def error_of(path: Path) -> str:
+        assert main(["replay", str(path)]) == 2
+        return capsys.readouterr().err
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n")
+    error = error_of(notes)
+    assert f"{notes}, line 1: not JSON; a game-record file holds one JSON record a line" in error
+    assert "Expecting value" not in error
+    assert f"{tmp_path} is a directory, not a game-record file\n" in error_of(tmp_path)
+    (tmp_path / "games.jsonl").write_text("")
+    assert f"not a game-record file: {tmp_path / 'games.jsonl'} is one" in error_of(tmp_path)
+    binary = tmp_path / "data.bin"
+    binary.write_bytes(bytes(range(128, 256)))
+    assert "is not a game-record file: not text" in error_of(binary)
+    assert f"no game-record file at {tmp_path / 'gone'}" in error_of(tmp_path / "gone")
+
+
+@pytest.mark.parametrize("command", list(SUBCOMMANDS))
+def test_help_shows_no_rst_literal_marks(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert "``" not in capsys.readouterr().out
+
+
+def test_eval_reports_games_done_per_pair_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "kaleva", "--games", "2", "--agents", "random,heuristic"]) == 0
+    captured = capsys.readouterr()
+    assert "heuristic vs random: 2/2 games\n" in captured.err
+    assert "games\n" not in captured.out
+
+
+def test_eval_progress_reports_a_pair_when_done_and_otherwise_at_most_every_few_seconds(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clock = [0.0]
+    monkeypatch.setattr("tabletop.training.evaluate.time.monotonic", lambda: clock[0])
+    progress = Progress(games=3)
+    record = GameRecord("kaleva", {}, 0, ("b", "a"), (), (), (1.0, -1.0), {})
+    progress([record])
+    clock[0] = PROGRESS_EVERY_S
+    progress([record])
+    progress([record])
+    assert capsys.readouterr().err == "a vs b: 2/3 games\na vs b: 3/3 games\n"

@@ -8,6 +8,7 @@ pieces they share (``CommandError``, game-option flags) live in ``commandline``,
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -44,26 +45,35 @@ SUBCOMMANDS: dict[str, ModuleType] = {
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``tabletop`` parser; each subcommand's parser is its ``subparser`` default, so
+    that a mistake in a subcommand's flags is answered with that subcommand's usage."""
     parser = argparse.ArgumentParser(
         prog="tabletop", description="Tabletop-game reinforcement-learning environments."
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module in SUBCOMMANDS.items():
-        summary = (module.__doc__ or "").strip().splitlines()[0]
+        doc = plain_text(module.__doc__ or "")
         subparser = subparsers.add_parser(
             name,
-            help=summary,
-            description=module.__doc__,
+            help=doc.strip().splitlines()[0],
+            description=doc,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         module.add_arguments(subparser)
-        subparser.set_defaults(run=module.run)
+        subparser.set_defaults(run=module.run, subparser=subparser)
     return parser
+
+
+def plain_text(docstring: str) -> str:
+    """A docstring as help text: reStructuredText's ``literal`` marks dropped."""
+    return re.sub(r"``(.+?)``", r"\1", docstring, flags=re.DOTALL)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tabletop`` console script; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:  # exits with the subcommand's usage, as argparse does for the top level
+        args.subparser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return args.run(args)
     except CommandError as error:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from tabletop import envs
 from tabletop.envs.core.protocol import Game
+from tabletop.envs.core.spec import PLAYERS_OPTION
 
 
 class CommandError(Exception):
@@ -81,11 +83,28 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
 
 
 def game_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The game-option keyword arguments given by ``add_game_options`` flags."""
+    """The game-option keyword arguments given by ``add_game_options`` flags. A game
+    with a fixed player count takes no player option: ``--players`` may only name that
+    count, any other is a ``CommandError`` that says it."""
     options: dict[str, Any] = dict(args.option)
-    if args.players is not None:
-        options["num_players"] = args.players
+    if args.players is not None and _takes_player_count(getattr(args, "game", None), args.players):
+        options[PLAYERS_OPTION] = args.players
     return options
+
+
+def _takes_player_count(game: str | None, players: int) -> bool:
+    """Whether ``game`` takes ``--players``; False for its own fixed count."""
+    try:
+        spec = envs.spec(game) if game is not None else None
+    except ValueError:
+        return True  # an unknown game: the command says so when it builds the game
+    if spec is None or PLAYERS_OPTION in spec.options:
+        return True
+    if players != spec.min_players:
+        raise CommandError(
+            f"{spec.name} is played by exactly {spec.min_players} players, not {players}"
+        )
+    return False
 
 
 def own_name(game: Game, seat: int) -> str | None:

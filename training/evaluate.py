@@ -22,6 +22,7 @@ import argparse
 import itertools
 import json
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -51,6 +52,11 @@ GAMES_PER_TASK = 25
 """Games a worker plays per task: enough to amortise building its agents."""
 GAMES_LOG = "games.jsonl"
 """The game records an evaluation with ``--out`` writes (``tabletop replay`` shows them)."""
+PROGRESS_EVERY_S = 5.0
+"""``tabletop eval`` reports games done at most this often (and at the end of each pair)."""
+
+GamesDone = Callable[[Sequence[GameRecord]], None]
+"""Told of games as they finish (a worker's chunk at a time)."""
 
 
 @dataclass
@@ -107,16 +113,21 @@ def play_games(
     agents: dict[str, AgentSource],
     schedule: Sequence[tuple[tuple[str, ...], int]],
     agent_seed: int,
+    on_games: GamesDone | None = None,
 ) -> list[GameRecord]:
     """Play each ``(seat labels, game seed)`` of ``schedule``; ``agents`` maps labels to
-    agents or specs (built once here, each with its own seed)."""
+    agents or specs (built once here, each with its own seed). ``on_games`` is told of
+    each game as it ends."""
     game = envs.make_game(game_name, **options)
     built = build_agents(game_name, agents, agent_seed)
     _limit_torch_threads()  # after building: policy agents import torch
-    return [
-        play_record(game, options, game_seed, seats, [built[label] for label in seats])
-        for seats, game_seed in schedule
-    ]
+    records = []
+    for seats, game_seed in schedule:
+        record = play_record(game, options, game_seed, seats, [built[label] for label in seats])
+        records.append(record)
+        if on_games is not None:
+            on_games([record])
+    return records
 
 
 def build_agents(
@@ -152,13 +163,17 @@ def play_schedule(
     agent_seed: int = 0,
     workers: int = 1,
     games_log: Path | None = None,
+    on_games: GamesDone | None = None,
 ) -> list[GameRecord]:
     """``play_games`` split over ``workers`` processes (in order of ``schedule``); the
-    records are appended to ``games_log`` when given."""
+    records are appended to ``games_log`` when given, and ``on_games`` is told of games as
+    they end."""
     if workers <= 1:
-        records = play_games(game_name, options, agents, schedule, agent_seed)
+        records = play_games(game_name, options, agents, schedule, agent_seed, on_games)
     else:
-        records = _play_in_workers(game_name, options, agents, schedule, agent_seed, workers)
+        records = _play_in_workers(
+            game_name, options, agents, schedule, agent_seed, workers, on_games
+        )
     if games_log is not None:
         append_records(games_log, records)
     return records
@@ -171,14 +186,20 @@ def _play_in_workers(
     schedule: Sequence[tuple[tuple[str, ...], int]],
     agent_seed: int,
     workers: int,
+    on_games: GamesDone | None = None,
 ) -> list[GameRecord]:
     chunks = [schedule[i : i + GAMES_PER_TASK] for i in range(0, len(schedule), GAMES_PER_TASK)]
     tasks = [
         (game_name, options, agents, chunk, agent_seed + 1000 * index)
         for index, chunk in enumerate(chunks)
     ]
+    played = []
     with ProcessPoolExecutor(workers, mp_context=get_context("forkserver")) as pool:
-        return [record for records in pool.map(_play_task, tasks) for record in records]
+        for records in pool.map(_play_task, tasks):
+            played += records
+            if on_games is not None:
+                on_games(records)
+    return played
 
 
 def pair_arrangements(a: str, b: str, num_players: int) -> list[tuple[str, ...]]:
@@ -334,10 +355,12 @@ def evaluate(
     workers: int = 1,
     options: dict[str, Any] | None = None,
     games_log: Path | None = None,
+    progress: bool = False,
 ) -> list[PlayerCountResult]:
     """The round-robin (competitive) or team table (cooperative) for each player count;
     ``agents`` are specs, or labels mapped to specs or agents. Every game's record is
-    appended to ``games_log`` when given."""
+    appended to ``games_log`` when given; with ``progress``, games done are reported on
+    stderr (``Progress``)."""
     config = game_config(game_name)
     if not isinstance(agents, dict):
         agents = {spec: spec for spec in agents}
@@ -347,6 +370,9 @@ def evaluate(
         if num_players is not None:
             setting["num_players"] = num_players
         players = envs.make_game(game_name, **setting).num_players
+        counting = (
+            f"{players} player{'' if players == 1 else 's'}" if len(player_counts) > 1 else ""
+        )
         play = partial(
             play_schedule,
             game_name,
@@ -354,12 +380,41 @@ def evaluate(
             agent_seed=seed,
             workers=workers,
             games_log=games_log,
+            on_games=Progress(games, counting) if progress else None,
         )
         if config["cooperative"]:
             results.append(_cooperative(play, players, agents, games, seed, config))
         else:
             results.append(_competitive(play, players, agents, games, seed))
     return results
+
+
+class Progress:
+    """Games done per pair of agents (per team in a cooperative game) on stderr: when a
+    pair has played all its games, and in between at most every ``PROGRESS_EVERY_S``."""
+
+    def __init__(self, games: int, prefix: str = "") -> None:
+        self.games = games
+        self.prefix = f"{prefix}: " if prefix else ""
+        self.done: Counter[tuple[str, ...]] = Counter()
+        self.last = time.monotonic()
+
+    def __call__(self, records: Sequence[GameRecord]) -> None:
+        keys = list(dict.fromkeys(self._key(record) for record in records))
+        for record in records:
+            self.done[self._key(record)] += 1
+        due = [key for key in keys if self.done[key] == self.games]
+        if not due and time.monotonic() - self.last >= PROGRESS_EVERY_S:
+            due = keys[-1:]
+        for key in due:
+            self.last = time.monotonic()
+            print(f"{self.prefix}{' vs '.join(key)}: {self.done[key]}/{self.games} games",
+                  file=sys.stderr, flush=True)  # fmt: skip
+
+    @staticmethod
+    def _key(record: GameRecord) -> tuple[str, ...]:
+        """The pair (or team) a game belongs to: its seats' labels, each once, sorted."""
+        return tuple(sorted(set(record.seats)))
 
 
 def _competitive(
@@ -534,6 +589,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             options=options,
             games_log=games_log,
+            progress=True,
         )
     except (ValueError, FileNotFoundError, TypeError) as error:
         raise CommandError(str(error)) from error

@@ -1,7 +1,9 @@
 """Show one game's declared spec: players, payoff, actions, encoders, options, bench settings.
 
 The action count and the encoders' observation shapes are those of the game built with the
-given options (--players, --option), by default of the default game.
+given options (--players, --option), by default of the default game. The options are the
+game's own and the env's (the encoder, truncation, illegal actions, rendering), which
+`tabletop train` takes with --option too (e.g. --option encoder=entity).
 
 examples:
   tabletop info regicide
@@ -15,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tabletop import envs
+from tabletop.envs.core.aec import DEFAULT_ILLEGAL_ACTION, ILLEGAL_ACTION_MODES
 from tabletop.envs.core.protocol import Game
 from tabletop.envs.core.spec import GameSpec
 from tabletop.training.commandline import CommandError, add_game_options, game_options
@@ -57,6 +60,9 @@ def spec_text(spec: GameSpec, game: Game, options: dict[str, Any]) -> str:
         "options:",
         _option_table(spec),
         "",
+        "env options (of every game's env; `tabletop train` takes them with --option):",
+        _env_option_table(spec),
+        "",
         "bench settings:",
         *(f"  {_settings_text(setting)}" for setting in spec.bench_options),
     ]
@@ -74,6 +80,18 @@ def _encoder_table(spec: GameSpec, game: Game) -> str:
 def _option_table(spec: GameSpec) -> str:
     rows = [[option.name, option_text(option.default), option.help] for option in spec.option_specs]
     return format_table(["option", "default", "help"], rows or [["-", "-", "-"]])
+
+
+def _env_option_table(spec: GameSpec) -> str:
+    """The options every env constructor takes besides the game's (``ENV_OPTIONS``)."""
+    rows = [
+        ["encoder", "flat", "the observation: " + ", ".join(spec.encoders)],
+        ["max_plies", str(spec.max_plies), "decisions before the env truncates the game"],
+        ["illegal_action", DEFAULT_ILLEGAL_ACTION,
+         "what an illegal action does: " + " or ".join(ILLEGAL_ACTION_MODES)],
+        ["render_mode", "None", "render(): " + " or ".join(spec.render_modes)],
+    ]  # fmt: skip
+    return format_table(["option", "default", "help"], rows)
 
 
 def option_text(value: Any) -> str:

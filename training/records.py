@@ -163,7 +163,15 @@ def read_records(path: str | Path) -> list[GameRecord]:
             if not line.strip():
                 continue
             try:
-                records.append(GameRecord.from_json(json.loads(line)))
-            except (json.JSONDecodeError, RecordError) as error:
+                document = json.loads(line)
+            except json.JSONDecodeError:
+                raise RecordError(
+                    f"{path}, line {number}: not JSON; a game-record file holds one JSON "
+                    "record a line, as `tabletop eval --out` (games.jsonl) and `tabletop "
+                    "search --log` write"
+                ) from None
+            try:
+                records.append(GameRecord.from_json(document))
+            except RecordError as error:
                 raise RecordError(f"{path}, line {number}: {error}") from None
     return records

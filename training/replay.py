@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from pathlib import Path
 
 from tabletop import envs
 from tabletop.envs.core.protocol import State
 from tabletop.training.commandline import CommandError, seat_name
+from tabletop.training.evaluate import GAMES_LOG
 from tabletop.training.records import GameRecord, RecordError, read_records
 from tabletop.training.results import format_options
 
@@ -40,11 +42,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        record = _pick(read_records(args.file), args.game_index, args.file)
+        record = _pick(_read(Path(args.file)), args.game_index, args.file)
         replay(record)
     except (OSError, ValueError, TypeError) as error:
         raise CommandError(str(error)) from error
     return 0
+
+
+def _read(path: Path) -> list[GameRecord]:
+    """The records of ``path``; errors that say what a game-record file is."""
+    if path.is_dir():
+        inside = path / GAMES_LOG
+        hint = f": {inside} is one" if inside.is_file() else ""
+        raise RecordError(f"{path} is a directory, not a game-record file{hint}")
+    if not path.exists():
+        raise RecordError(f"no game-record file at {path}")
+    try:
+        return read_records(path)
+    except UnicodeDecodeError:
+        raise RecordError(
+            f"{path} is not a game-record file: not text (records are JSON lines)"
+        ) from None
 
 
 def _pick(records: Sequence[GameRecord], index: int, path: str) -> GameRecord:

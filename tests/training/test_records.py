@@ -103,7 +103,7 @@ def test_replay_command_picks_a_game_and_explains_bad_input(
     assert main(["replay", str(not_records)]) == 2
     assert "line 1: not a game record" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2
-    assert "No such file" in capsys.readouterr().err
+    assert "no game-record file at" in capsys.readouterr().err
 
 
 def test_eval_records_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
