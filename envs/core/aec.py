@@ -84,7 +84,7 @@ class _BoundStateMethod:
         self._env = env
 
     def __call__(self) -> np.ndarray:
-        return self._env.global_state()
+        return self._env._global_state()
 
     def __getattr__(self, name: str) -> Any:
         warnings.warn(
@@ -108,7 +108,7 @@ class TabletopAEC(AECEnv):
     """The live engine state; it exists from the first ``reset`` on."""
 
     state = _StateMethod()
-    """PettingZoo's ``state()`` (``global_state``); see the module docstring."""
+    """PettingZoo's ``state()`` (``_global_state``); see the module docstring."""
 
     def __init__(
         self,
@@ -154,7 +154,7 @@ class TabletopAEC(AECEnv):
     def action_space(self, agent: str) -> spaces.Discrete:
         return self._action_spaces[agent]
 
-    def global_state(self) -> np.ndarray:
+    def _global_state(self) -> np.ndarray:
         """PettingZoo's ``state()``: a global view for centralized critics. None is declared:
         each seat's view is ``observe(agent)``, the whole position ``game_state``."""
         raise NotImplementedError(
