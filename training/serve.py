@@ -3,9 +3,10 @@
     tabletop serve [--host 127.0.0.1] [--port 0] [--db tabletop.sqlite] [--records FILE]
 
 Port 0 (the default) takes a free port; the address is printed once the server listens.
-Games are stored in the SQLite file ``--db``, so a restarted server takes up the games in
-progress; ``--records`` (repeatable) adds the games of a records file (the ``games.jsonl``
-of ``tabletop eval --out``) to the replays. Needs the ``[web]`` extra (``pip install -e ".[web]"``).
+Games are stored in the SQLite file ``--db`` (default ``tabletop.sqlite`` in the current
+directory, printed in full at start), so a restarted server takes up the games in progress;
+``--records`` (repeatable) adds the games of a records file (the ``games.jsonl`` of
+``tabletop eval --out``) to the replays. Needs the ``[web]`` extra (``pip install -e ".[web]"``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--port", type=int, default=0, help="port (default 0: a free one)")
     parser.add_argument(
-        "--db", default=DEFAULT_DB, help=f"SQLite file of the games (default {DEFAULT_DB})"
+        "--db",
+        default=DEFAULT_DB,
+        help=f"SQLite file of the games (default {DEFAULT_DB} in the current directory)",
     )
     parser.add_argument(
         "--records",
@@ -59,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--records {error}") from None
     listener = bound_socket(args.host, args.port)
     host, port = listener.getsockname()[:2]
-    print(f"tabletop serve: http://{host}:{port}/ (games in {args.db}; Ctrl-C stops)", flush=True)
+    db = Path(args.db).resolve()  # in full: the default is a file in the current directory
+    print(f"tabletop serve: http://{host}:{port}/ (games in {db}; Ctrl-C stops)", flush=True)
     # Agents think in threads: a shorter switch interval hands the GIL back to the event
     # loop sooner, so their moves do not hold up other tables' answers.
     sys.setswitchinterval(SWITCH_INTERVAL)

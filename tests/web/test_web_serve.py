@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
+import sys
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -13,7 +15,7 @@ import pytest
 
 pytest.importorskip("uvicorn")
 
-from tabletop.training.serve import start_in_subprocess
+from tabletop.training.serve import SERVE, start_in_subprocess
 from tabletop.web.store import TableStore
 
 
@@ -55,3 +57,20 @@ def test_a_killed_server_restarts_with_every_move_it_answered(tmp_path: Path) ->
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_serve_names_the_database_file_in_full(tmp_path: Path) -> None:
+    """Without ``--db`` the games go to ``tabletop.sqlite`` in the current directory; the
+    line printed at start names that file by its full path."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", SERVE, "serve", "--port", "0"],
+        cwd=tmp_path, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert f"(games in {tmp_path.resolve() / 'tabletop.sqlite'}; Ctrl-C stops)" in line
+    assert (tmp_path / "tabletop.sqlite").is_file()
