@@ -49,7 +49,9 @@ class Game(Protocol):
     configuration.
 
     Optional: ``player_name(seat) -> str``, the game's own public name for a seat (a colour,
-    a hero), which tables and logs show beside the seat number when a game offers it.
+    a hero), which tables and logs show beside the seat number when a game offers it; and
+    ``card_descriptions() -> dict[str, str]``, each card's name to one line of its cost and
+    text (public card data), which the terminal shows for the cards a seat can see.
     """
 
     name: str
