@@ -14,6 +14,7 @@ the place of the problem, never parsed for half a minute or until the stack runs
 
 from __future__ import annotations
 
+import json
 import stat
 import tomllib
 from collections.abc import Iterable, Sequence
@@ -67,8 +68,10 @@ class PoolHeader(StrictModel):
         """Exactly the integer ``POOL_FORMAT``: ``1.0`` and ``true`` equal 1 in Python but
         are not the version the file is written in."""
         if type(value) is not int or value != POOL_FORMAT:
+            scalar = isinstance(value, bool | int | float | str)
+            written = json.dumps(value) if scalar else repr(value)  # as TOML writes it
             raise ValueError(f"the file format's version is {POOL_FORMAT} (an integer), "
-                             f"got {value!r}")  # fmt: skip
+                             f"got {written}")  # fmt: skip
         return value
 
 

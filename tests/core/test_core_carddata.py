@@ -171,7 +171,8 @@ def test_a_format_other_than_the_integer_1_is_refused(
 ) -> None:
     """``1.0 == 1`` and ``True == 1`` in Python, but neither is the format's version."""
     path = pool_with(tmp_path, game, "format = 1", f"format = {value}")
-    with pytest.raises(CardDataError, match=rf"^{game}\.toml: field 'format': the file format's"):
+    message = rf"^{game}\.toml: field 'format': the file format's version is 1 \(an integer\), got "
+    with pytest.raises(CardDataError, match=message + re.escape(value)):
         CARD_MODULES[game].load_pool(path)
 
 
