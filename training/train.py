@@ -32,13 +32,12 @@ from tabletop.training.commandline import (
     split_key_value,
 )
 from tabletop.training.config import registered_name
+from tabletop.training.rllib.address import LOOPBACK_ONLY, use_loopback_if_local
 from tabletop.training.runs import BACKENDS, SETTINGS, TrainSettings, delete_run, run_files
 
 if TYPE_CHECKING:
     from tabletop.training.base_trainer import BaseTrainer
 
-RAY_LOOPBACK_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
-"""Set to 0, a local Ray's node address is 127.0.0.1 rather than the machine's own."""
 FPS_BENCHMARK_STEPS = 10_240
 """Default ``--steps`` of ``--fps-benchmark``."""
 
@@ -124,7 +123,7 @@ def _print_fps_benchmark(settings: TrainSettings, args: argparse.Namespace) -> N
 
         print_fps_benchmark(settings)
         return
-    os.environ.setdefault(RAY_LOOPBACK_ONLY, "0")
+    os.environ.setdefault(LOOPBACK_ONLY, "0")
     try:
         from tabletop.training.rllib.bench import print_rllib_benchmark
     except ImportError as error:
@@ -148,14 +147,15 @@ def _trainer(settings: TrainSettings, args: argparse.Namespace) -> BaseTrainer:
 
         return Trainer(settings, resume=args.resume, progress=progress)
     address = args.address or os.environ.get("RAY_ADDRESS") or None
-    if address is None:
-        # A local Ray on the loopback interface only; Ray reads this when it is imported.
-        os.environ.setdefault(RAY_LOOPBACK_ONLY, "0")
+    use_loopback_if_local(address)  # Ray reads it when it is imported
     try:
         from tabletop.training.rllib.trainer import RLlibTrainer
     except ImportError as error:
         raise _ray_missing(error) from error
-    return RLlibTrainer(settings, resume=args.resume, progress=progress, address=address)
+    try:
+        return RLlibTrainer(settings, resume=args.resume, progress=progress, address=address)
+    except ConnectionError as error:  # the cluster: nothing answers, or a refused token
+        raise CommandError(str(error)) from error
 
 
 def _ray_missing(error: ImportError) -> CommandError:

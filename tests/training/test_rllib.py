@@ -341,7 +341,7 @@ def refused_cli(arguments: list[str], environment: dict[str, str]) -> str:
         [*CLI, *arguments], env=environment, capture_output=True, text=True, timeout=120
     )
     assert finished.returncode == 2, finished.stderr[-3000:]
-    (error,) = [line for line in finished.stderr.splitlines() if "error:" in line]
+    (error,) = [line for line in finished.stderr.splitlines() if line.startswith("tabletop")]
     return error
 
 
@@ -350,7 +350,9 @@ def test_kaleva_trains_on_a_cluster_and_plays_back_as_an_opponent(
 ) -> None:
     """Through ``--address`` with a runner on the cluster: the run directory of the SB3
     trainer, and a policy that ``load_agent``, the AEC env and ``tabletop eval`` (against an
-    SB3 policy too) use as they are."""
+    SB3 policy too) use as they are. The driver's environment lacks the loopback variable,
+    which ``tabletop train`` sets for 127.0.0.1 (else Ray would look for the head at the
+    machine's own address, for minutes)."""
     out = tmp_path / "rllib"
     environment = {key: value for key, value in ray_cluster.items() if key != "RAY_ADDRESS"}
     address = f"--address={ray_cluster['RAY_ADDRESS']}"
@@ -388,6 +390,56 @@ def test_kaleva_trains_on_a_cluster_and_plays_back_as_an_opponent(
     document = json.loads((results / "results.json").read_text())
     (pair,) = document["results"][0]["pairs"]
     assert pair["games"] == 4
+
+
+def test_a_failed_join_fails_at_once_and_leaves_no_run_behind(
+    tmp_path: Path, ray_cluster: dict[str, str]
+) -> None:
+    """A port nothing answers on, a missing token, a wrong token, too few CPUs: each is
+    refused with what to fix (Ray alone would retry for minutes, or 20 s and then say only
+    "Failed to connect"), before the run directory is written, so the retry on the same
+    ``--out`` trains instead of being refused as "already holds a run"."""
+    out = tmp_path / "run"
+    address = ray_cluster["RAY_ADDRESS"]
+    environment = {key: value for key, value in ray_cluster.items() if key != "RAY_ADDRESS"}
+    train = ["train", "kaleva", f"--out={out}", "--steps=1", "--env-runners=0", *TINY_FLAGS]
+    nowhere = f"127.0.0.1:{free_port()}"
+    error = refused_cli([*train, f"--address={nowhere}"], environment)
+    assert f"no Ray cluster answers at {nowhere}" in error
+    assert not out.exists()
+
+    no_mode = {key: value for key, value in environment.items() if key != "RAY_AUTH_MODE"}
+    error = refused_cli([*train, f"--address={address}"], no_mode)
+    assert "RAY_AUTH_MODE is not 'token' here" in error
+    wrong = {**environment, "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+    error = refused_cli([*train, f"--address={address}"], wrong)
+    assert "refused this process's authentication token: the token in RAY_AUTH_TOKEN" in error
+    no_token = {**environment, "HOME": str(tmp_path)}  # a home without ~/.ray/auth_token
+    error = refused_cli([*train, f"--address={address}"], no_token)
+    assert "RAY_AUTH_MODE=token, but this process has no token" in error
+    error = refused_cli([*train, "--env-runners=3", f"--address={address}"], environment)
+    assert "3 env runners need 3 CPUs; the Ray cluster has 2" in error
+    assert not out.exists()
+
+    run_cli([*train, f"--address={address}"], environment)
+    assert checkpoint_steps(out) >= 1
+
+
+def test_a_loopback_address_sets_the_loopback_variable(monkeypatch) -> None:
+    assert split_address("10.0.0.7:6379") == ("10.0.0.7", 6379)
+    assert is_loopback("127.0.0.1:6379") and is_loopback("LOCALHOST:1")
+    assert not is_loopback("10.0.0.7:6379")
+    for address in ("127.0.0.1", ":6379", "host:0", "host:65536", "host:²", "host:" + "9" * 5000):
+        with pytest.raises(ValueError, match="must be the Ray head's HOST:PORT"):
+            split_address(address)
+    monkeypatch.delenv(LOOPBACK_ONLY)
+    use_loopback_if_local("10.0.0.7:6379")
+    assert LOOPBACK_ONLY not in os.environ
+    use_loopback_if_local("localhost:6379")
+    assert os.environ[LOOPBACK_ONLY] == "0"
+    monkeypatch.setenv(LOOPBACK_ONLY, "1")  # the caller's own value stays
+    use_loopback_if_local(None)
+    assert os.environ[LOOPBACK_ONLY] == "1"
 
 
 def test_a_killed_driver_resumes_from_its_last_checkpoint(

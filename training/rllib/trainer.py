@@ -57,13 +57,15 @@ class RLlibTrainer(BaseTrainer):
         progress: bool = True,
         address: str | None = None,
     ) -> None:
-        # What RLlib cannot train is refused before the run directory is touched.
+        # What RLlib cannot train, and a Ray that cannot be joined or lacks the CPUs, are
+        # refused before the run directory is touched: a retry then starts the run afresh.
         check_network(NetworkSpec(**settings.network))
         ppo_training(settings.ppo, settings.rllib["train_batch"])  # a [ppo] key RLlib lacks
-        super().__init__(settings, resume=resume, progress=progress)
-        self._steps = self.info.steps
         connect(address)
         try:
+            check_cpus(settings.rllib["env_runners"])
+            super().__init__(settings, resume=resume, progress=progress)
+            self._steps = self.info.steps
             self.algo = self._built_algorithm()
         except BaseException:
             ray.shutdown()
@@ -74,7 +76,6 @@ class RLlibTrainer(BaseTrainer):
     def _built_algorithm(self) -> Algorithm:
         """PPO on this run's settings; a resumed run's state from its checkpoint (the
         settings of this invocation, e.g. ``--env-runners``, apply)."""
-        check_cpus(self.settings.rllib["env_runners"])
         seed = self.settings.seed + self.info.steps
         algo = ppo_config(self.settings, self.metadata, self.network, seed).build_algo()
         if self.resumed:
