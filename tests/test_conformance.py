@@ -46,6 +46,7 @@ from tabletop.envs.core.checks import (
     check_no_text_leak,
     check_notation,
     check_option_validation,
+    check_public_facts_encoded,
     check_seed_determinism,
     run_random_games,
 )
@@ -67,6 +68,7 @@ CLONE_PLIES = 1_000
 NOTATION_PLIES = 1_000
 CONTRACT_PLIES = 2_000
 KNOWN_MULTISET_PLIES = 1_000
+PUBLIC_FACT_PLIES = 1_000
 ISMCTS_SPEC = "ismcts:iterations=25"
 ISMCTS_GAMES = 2
 ISMCTS_PLIES = (4, 20)
@@ -206,6 +208,17 @@ def test_encoders_leak_no_hidden_information(setting: Setting, encoder: str) -> 
     assert report.resamples >= 2 * game.num_players * report.states > 0
     assert report.playouts > 0
     assert game.num_players == 1 or report.sensitivity_trials > 0
+
+
+@each_encoder
+def test_encoders_show_every_declared_public_fact(setting: Setting, encoder: str) -> None:
+    game = setting.game()
+    if not hasattr(game, "public_fact_variants"):
+        pytest.skip(f"{setting.name} declares no public facts (Game.public_fact_variants)")
+    encoders = {encoder: setting.spec.encoders[encoder]}
+    games = setting.games_for(PUBLIC_FACT_PLIES)
+    report = check_public_facts_encoded(game, encoders, games=games, seed=4)
+    assert report.states > 0 and sum(report.variants.values()) > 0
 
 
 @each_setting

@@ -3,7 +3,8 @@ registered game, and that game tests reuse with their own invariants.
 
 They only use the protocol, so one well-tested implementation covers every game: random
 play against the ``State`` contract (``run_random_games``), information leaks and blind
-spots of an ``Encoder`` (``check_no_leak``), leaks in what a player is shown of the moves
+spots of an ``Encoder`` (``check_no_leak``), public facts it must show
+(``check_public_facts_encoded``), leaks in what a player is shown of the moves
 (``check_no_text_leak``: observer action texts, events, ``render(observer)`` and the
 page's ``view(observer)``), the AEC
 masks and rewards of the env built on top (``check_env_random_play``, ``check_payoff``),
@@ -1097,3 +1098,57 @@ def check_known_multisets(game: Game, *, games: int, seed: int) -> int:
             actions.append(rng.choice(state.legal_actions()))
             state.apply(actions[-1])
     return resamples
+
+
+@dataclass
+class PublicFactReport:
+    """What ``check_public_facts_encoded`` looked at."""
+
+    states: int = 0
+    variants: Counter[str] = field(default_factory=Counter)
+    """Variants checked, by the public fact they change."""
+
+
+def check_public_facts_encoded(
+    game: Game, encoders: Mapping[str, Encoder], *, games: int, seed: int
+) -> PublicFactReport:
+    """Every public fact a game declares shows in every encoding, to every player.
+
+    At every state of ``games`` random games, each variant of the game's optional
+    ``public_fact_variants(state)`` (a copy that differs in one public fact, protocol.Game)
+    must encode differently from the state in each of ``encoders`` for each player: two
+    positions that differ in what every player sees must not look the same to a policy.
+    A game without the hook has nothing to check (an empty report).
+    """
+    variants_of = getattr(game, "public_fact_variants", None)
+    report = PublicFactReport()
+    if variants_of is None:
+        return report
+    rng = random.Random(seed)
+    for _ in range(games):
+        game_seed = rng.getrandbits(32)
+        state = game.new_state(seed=game_seed)
+        actions: list[int] = []
+        while not state.is_terminal():
+            for fact, variant in variants_of(state):
+                report.variants[fact] += 1
+                _assert_fact_encoded(state, variant, encoders, fact, _where(game_seed, actions))
+            report.states += 1
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            actions.append(action)
+    return report
+
+
+def _assert_fact_encoded(
+    state: State, variant: State, encoders: Mapping[str, Encoder], fact: str, where: str
+) -> None:
+    for name, encoder in encoders.items():
+        for player in range(state.game.num_players):
+            before = _encoding(encoder, state, player, where)
+            after = _encoding(encoder, variant, player, where)
+            assert not np.array_equal(before, after), (
+                f"{state.game.name}: encoder {name!r} does not show player {player} the "
+                f"public fact {fact!r}: a position and its copy that differs in it alone "
+                f"encode the same: {where}"
+            )

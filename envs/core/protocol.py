@@ -52,6 +52,13 @@ class Game(Protocol):
     a hero), which tables and logs show beside the seat number when a game offers it; and
     ``card_descriptions() -> dict[str, str]``, each card's name to one line of its cost and
     text (public card data), which the terminal shows for the cards a seat can see.
+
+    Optional: ``public_fact_variants(state) -> Iterable[tuple[str, State]]``, the public
+    facts a game declares: for a position, pairs of a fact's name (e.g. ``"discard 0
+    contents"``) and a copy of the position that differs from it in that one fact, which
+    every player sees. Every encoder must encode the copy differently from the position,
+    for every player (``checks.check_public_facts_encoded``), so an encoder that drops a
+    public fact is caught.
     """
 
     name: str

@@ -31,7 +31,7 @@ Reading a position (all public unless said):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,7 @@ from tabletop.envs.core.cards.phases import PhasedState
 from tabletop.envs.core.cards.zones import Table
 from tabletop.envs.core.engine import copy_generator, resample_consistent, shows_real_choice
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
-from tabletop.envs.hkk import figures, galetki, notation, plays, rendering, turns
+from tabletop.envs.hkk import figures, galetki, notation, plays, public, rendering, turns
 from tabletop.envs.hkk import view as view_module
 from tabletop.envs.hkk.actions import MAX_TABLE, NUM_ACTIONS
 from tabletop.envs.hkk.cards import (
@@ -143,6 +143,10 @@ class HkkGame:
             state.settle()
         state._events = []
         return state
+
+    def public_fact_variants(self, state: HkkState) -> Iterator[tuple[str, HkkState]]:
+        """The protocol's optional hook: ``state`` changed in one public fact (``public``)."""
+        return public.variants(state)
 
     def card_named(self, name: str) -> Card:
         card = self.pool.card_named(name)

@@ -10,7 +10,7 @@ when it has a real choice.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -87,6 +87,15 @@ class RegicideGame:
     def help_text(self) -> str:
         """The notation, the text picture's codes and the events, for a newcomer."""
         return HELP
+
+    def public_fact_variants(self, state: RegicideState) -> Iterator[tuple[str, RegicideState]]:
+        """The protocol's optional hook: the discard pile (public, RG-8.2) with its top card
+        another (the next non-jester card)."""
+        if state.discard:
+            variant = state.clone()
+            top = variant.discard[-1]
+            variant.discard[-1] = (top + 1) % JESTER if top < JESTER else 0
+            yield "discard pile contents", variant
 
     def __repr__(self) -> str:
         return (

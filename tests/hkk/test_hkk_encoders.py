@@ -248,3 +248,20 @@ def test_hk_7_9_a_fresh_wound_is_seen_by_both() -> None:
     _, rows, _ = both_views(state, 0)
     assert play_feature(rows[ENEMY_ROW], "damage taken / 20") > 0
     assert play_feature(rows[ENEMY_ROW], "damage fresh enough to regenerate") == 0.0
+
+
+def test_hk_11_1_the_declared_public_facts_show_in_both_encoders() -> None:
+    """``public.variants`` of a position with a discarded card and a strike-back choice
+    (the random games of the conformance check seldom reach one): each variant encodes
+    differently from the position for both players, in both encoders."""
+    state = declare_state(["Stray Wolf", "Ash Roc"], ["Hill Giant"], discard=["Fire Bolt"],
+                          hand=["Frost Ray"], vp=5)  # fmt: skip
+    act(state, "attack #0 Stray Wolf at their #0 Hill Giant",
+        "attack #1 Ash Roc at their #0 Hill Giant", "choose their #1 Ash Roc")  # fmt: skip
+    assert state.fight is not None, "the window before the strike: Frost Ray may answer"
+    variants = dict(state.game.public_fact_variants(state))
+    assert {"discard 1 contents", "strike-back choice"} <= set(variants)
+    for fact, variant in variants.items():
+        for encoder, player in itertools.product(ENCODERS.values(), (0, 1)):
+            same = np.array_equal(encoder.encode(state, player), encoder.encode(variant, player))
+            assert not same, (fact, encoder.name, player)
