@@ -308,7 +308,6 @@ class Tables:
         if game not in envs.names():
             raise NotFoundError(f"unknown game {game!r}; known games: {', '.join(envs.names())}")
         checked_pace(pace)
-        check_packaged_data(game, options)
         if omniscient and HUMAN in seats:
             raise TableError("only a table without human seats may show spectators everything")
         stored = StoredTable(
@@ -348,7 +347,10 @@ class Tables:
 
 def _built(stored: StoredTable) -> LiveTable:
     """The table of ``stored``, its game and seats checked: a bad option, seat count or
-    agent spec becomes a ``TableError`` naming it."""
+    agent spec becomes a ``TableError`` naming it. Its card options are checked first
+    (``check_packaged_data``), also for a table stored before they were, so that no table
+    of a client ever reads a file it named."""
+    check_packaged_data(stored.game, stored.options)
     try:
         game = envs.make_game(stored.game, **game_options(stored.options))
         if len(stored.seats) != game.num_players:

@@ -19,9 +19,12 @@ from fastapi.testclient import TestClient
 
 from tabletop import envs
 from tabletop.agents import RandomAgent
+from tabletop.envs.gold_and_dust.cards import data_path
 from tabletop.envs.hkk.cards import load_pool
-from tabletop.training.records import play_record
+from tabletop.training.records import append_records, play_record
 from tabletop.web.app import create_app
+from tabletop.web.replays import import_records
+from tabletop.web.store import TableStore
 
 CARD_GAMES = ("gold_and_dust", "kult", "hkk")
 PROBES = {
@@ -161,14 +164,30 @@ def test_a_game_record_naming_a_file_is_refused_and_the_file_not_read(
     assert client.app.state.tables.store.all() == []
 
 
+def test_a_stored_table_naming_a_file_is_not_resumed_and_the_file_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table stored before card options were checked is kept, explained, and not built."""
+    db = tmp_path / "games.sqlite"
+    with TestClient(create_app(db)) as client:
+        table = client.post("/api/tables", json={"game": "hkk", "seats": ["human", "random"]})
+        table_id, link = table.json()["id"], table.json()["links"]["0"]
+    store = TableStore(db)
+    stored = store.load(table_id)
+    stored.options = {"pool": PROBES["absolute"]}
+    store.save(stored)
+    store.close()
+    calls = FileSystemCalls(monkeypatch)
+    with TestClient(create_app(db)) as client:
+        response = client.get(link.replace("/table/", "/api/tables/"))
+    assert response.status_code == 409
+    assert "option pool" in response.json()["error"]
+    assert not calls.touched(PROBES["absolute"])
+
+
 def test_the_operator_s_own_records_file_may_still_name_deck_files(tmp_path: Path) -> None:
     """Records the server is started with (``tabletop serve --records``) come from its
     operator, not a client: their card options may name files."""
-    from tabletop.envs.gold_and_dust.cards import data_path
-    from tabletop.training.records import append_records
-    from tabletop.web.replays import import_records
-    from tabletop.web.store import TableStore
-
     deck = tmp_path / "mine.toml"
     deck.write_text(data_path("decks", "mage.toml").read_text(encoding="utf-8"))
     options = {"decks": (str(deck), "warrior"), "max_turns": 3}
