@@ -143,7 +143,8 @@ def describe_event(
         return _cards_drawn(cards, facts, observer)
     who = f"Player {facts['player']}" if "player" in facts else ""
     name = cards[facts["card"]].name if facts.get("card") is not None else ""
-    on = _target_text(cards, facts.get("target")) if kind in ("card_played", "ability_used") else ""
+    targeted = ("card_played", "ability_used", "trigger_used")
+    on = _target_text(cards, facts.get("target")) if kind in targeted else ""
     match kind:
         case "card_played":
             text = f"{who} plays {name}{on}"
@@ -155,6 +156,12 @@ def describe_event(
             at = facts["defender"]
             target = "the player" if at is None else f"#{at[0]} {cards[at[1]].name}"
             text = f"{who}'s #{facts['position']} {name} attacks {target}"
+        case "trigger_used":
+            text = f"{who} uses the trigger of {name}{on}"
+        case "trigger_declined":
+            text = f"{who} lets the trigger of {name} go"
+        case "regenerated":
+            text = f"{who}'s #{facts['position']} {name} regenerates a point of life"
         case "strike_back_chosen":
             at = facts["attacker"]
             text = f"{who}'s #{facts['position']} {name} strikes back #{at[0]} {cards[at[1]].name}"

@@ -594,10 +594,15 @@ class OptionalChoice(Choice):
         return [PASS, *(CHOOSE_BASE + r for r in refs)]
 
     def apply(self, state: HkkState, action: int) -> None:
+        """The choice is told in a public event (``trigger_used`` or ``trigger_declined``):
+        what the trigger does may leave nothing to see by the end of the turn."""
         state.done_choice()
+        card = state.card(self.iid).index
         if action == PASS:
+            state._record("trigger_declined", player=self.seat, card=card)
             return
         target = iid_of_ref(state, self.seat, action - CHOOSE_BASE)
+        state._record("trigger_used", player=self.seat, card=card, target=_index(state, target))
         run(state, self.seat, Play(self.iid, target), self.effects, False)
 
 

@@ -390,9 +390,13 @@ def _can_regenerate(state: HkkState, seat: int, entry: InPlay) -> bool:
 
 
 def _regenerate(state: HkkState, seat: int, entry: InPlay) -> None:
+    """One point of life back (HK-7.9), told in a public event: the end of the turn wipes
+    the damage and the count of life regenerated, so only the event shows it was done."""
     state.vp[seat] -= figures.held(state, entry).regeneration
     entry.damage -= 1
     entry.regenerated += 1
+    state._record("regenerated", player=seat, card=entry.card.index,
+                  position=state.tables[seat].index(entry))  # fmt: skip
     state.passes = 0
     if not plays.dying(state):
         state.saving = False
