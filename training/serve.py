@@ -1,12 +1,15 @@
 """Serve the web table: play any game in the browser against agents, watch, replay.
 
     tabletop serve [--host 127.0.0.1] [--port 0] [--db tabletop.sqlite] [--records FILE]
+                   [--policy NAME=PATH]
 
 Port 0 (the default) takes a free port; the address is printed once the server listens.
 Games are stored in the SQLite file ``--db`` (default ``tabletop.sqlite`` in the current
 directory, printed in full at start), so a restarted server takes up the games in progress;
 ``--records`` (repeatable) adds the games of a records file (the ``games.jsonl`` of
-``tabletop eval --out``) to the replays. Needs the ``[web]`` extra (``pip install -e ".[web]"``).
+``tabletop eval --out``) to the replays. ``--policy`` (repeatable) offers a saved policy (a
+``.pt`` file or a run directory) as the agent ``policy:NAME``: a browser names policies only
+so, never by path. Needs the ``[web]`` extra (``pip install -e ".[web]"``).
 """
 
 from __future__ import annotations
@@ -43,6 +46,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="a records file (tabletop eval --out's games.jsonl) whose games to replay; repeatable",
     )
+    parser.add_argument(
+        "--policy",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="offer the saved policy at PATH (a .pt file or a run directory) as the agent "
+        "policy:NAME; repeatable",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port must be 0-65535, got {args.port}")
     try:
-        app = create_app(args.db, args.records)
+        app = create_app(args.db, args.records, offered_policies(args.policy))
     except TableError as error:
         raise CommandError(f"--records {error}") from None
     listener = bound_socket(args.host, args.port)
@@ -71,6 +82,24 @@ def run(args: argparse.Namespace) -> int:
     server = uvicorn.Server(config)
     asyncio.run(server.serve(sockets=[listener]))
     return 0
+
+
+def offered_policies(items: list[str]) -> dict[str, Path]:
+    """``--policy NAME=PATH`` items as name -> path, each path an existing file or directory."""
+    policies: dict[str, Path] = {}
+    for item in items:
+        name, separator, path = item.partition("=")
+        name = name.strip()
+        if not separator or not re.fullmatch(r"[\w.-]+", name) or not path.strip():
+            raise CommandError(
+                f"--policy takes NAME=PATH (NAME of letters, digits, _ . -), got {item!r}"
+            )
+        if name in policies:
+            raise CommandError(f"--policy {name}: the name is given twice")
+        if not Path(path).exists():
+            raise CommandError(f"--policy {name}: no policy file or run directory at {path}")
+        policies[name] = Path(path)
+    return policies
 
 
 def bound_socket(host: str, port: int) -> socket.socket:

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
 from functools import partial
 from importlib.resources import files
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -36,12 +37,19 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from tabletop import envs
-from tabletop.agents.registry import AGENT_KINDS
 from tabletop.envs.core.carddata import POOL_OPTION
 from tabletop.training.commandline import parse_option_value
 from tabletop.web.replays import Replays, import_record, import_records
 from tabletop.web.store import TableStore
-from tabletop.web.tables import HUMAN, LiveTable, TableError, Tables, Viewer
+from tabletop.web.tables import (
+    HUMAN,
+    POLICY,
+    LiveTable,
+    TableError,
+    Tables,
+    Viewer,
+    web_agent_kinds,
+)
 
 STATIC = files("tabletop.web") / "static"
 AGENT_WORKERS = 2
@@ -50,13 +58,18 @@ LONG_POLL_SECONDS = 20.0
 """The longest a reader asking for what comes after its version (``?after=V``) waits."""
 
 
-def create_app(db: str | Path = ":memory:", records: Sequence[str | Path] = ()) -> FastAPI:
+def create_app(
+    db: str | Path = ":memory:",
+    records: Sequence[str | Path] = (),
+    policies: Mapping[str, str | Path] = MappingProxyType({}),
+) -> FastAPI:
     """The web table over the SQLite file ``db``, with the game records of the files
-    ``records`` imported as replays."""
+    ``records`` imported as replays, offering the saved ``policies`` (name -> path) as
+    agents (``policy:NAME``)."""
     store = TableStore(db)
     for path in records:
         import_records(store, path)
-    tables = Tables(store)
+    tables = Tables(store, {name: str(path) for name, path in policies.items()})
     pool = ThreadPoolExecutor(AGENT_WORKERS, thread_name_prefix="agent")
     runner = AgentRunner(tables, pool)
 
@@ -106,7 +119,7 @@ async def _page(html: str) -> HTMLResponse:
 def _add_table_api(app: FastAPI, tables: Tables, runner: AgentRunner) -> None:
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
-        return [game_entry(name) for name in envs.names()]
+        return [game_entry(name, tables.policies) for name in envs.names()]
 
     @app.post("/api/tables", status_code=201)
     async def new_table(request: Request) -> dict[str, Any]:
@@ -241,7 +254,7 @@ class AgentRunner:
         await asyncio.gather(*self._running.values(), return_exceptions=True)
 
 
-def game_entry(name: str) -> dict[str, Any]:
+def game_entry(name: str, policies: Mapping[str, str] = MappingProxyType({})) -> dict[str, Any]:
     """What the lobby offers of a game: its options (with defaults), seats and agents. The
     ``pool`` option is left out: the web table plays the packaged pool (``decks`` are the
     packaged decks' names, ``check_packaged_data``)."""
@@ -258,7 +271,7 @@ def game_entry(name: str) -> dict[str, Any]:
             if o.name != POOL_OPTION
         ],
         "decks": list(spec.decks),
-        "agents": [HUMAN, *AGENT_KINDS],
+        "agents": [HUMAN, *web_agent_kinds(), *(f"{POLICY}:{policy}" for policy in policies)],
     }
 
 

@@ -20,10 +20,12 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from tabletop import envs
 from tabletop.agents import Agent, make_agent
+from tabletop.agents.registry import AGENT_KINDS
 from tabletop.envs.core.carddata import POOL_OPTION
 from tabletop.envs.core.protocol import IllegalActionError, State
 from tabletop.envs.core.spec import DECKS_OPTION
@@ -32,6 +34,9 @@ from tabletop.web.store import StoredTable, TableStore
 
 HUMAN = "human"
 """The seat spec of a person at the table."""
+POLICY = "policy"
+"""The agent kind of a saved policy: at the web table ``policy:NAME``, a name its operator
+offers (``tabletop serve --policy NAME=PATH``), never a path."""
 MAX_PACE = 10.0
 """The slowest pace a table may be given, in seconds between agent moves."""
 
@@ -135,6 +140,30 @@ def check_packaged_data(game: str, options: Mapping[str, Any]) -> None:
         )
 
 
+def agent_spec(seat: str, policies: Mapping[str, str]) -> str:
+    """The agent spec a seat of a client stands for: an agent kind as written (``random``,
+    ``ismcts:iterations=400``), or for ``policy:NAME`` the path of the policy its operator
+    offers under that name. A path from a client, bare or as ``policy:PATH``, is refused
+    before anything looks at it, as card files are (``check_packaged_data``)."""
+    kind, _, name = seat.partition(":")
+    kind = kind.strip().lower()
+    if kind == POLICY and name.strip() in policies:
+        return f"{POLICY}:{policies[name.strip()]}"
+    if kind in AGENT_KINDS and kind != POLICY:
+        return seat
+    offered = ", ".join(f"{POLICY}:{name}" for name in policies) or "none"
+    raise TableError(
+        f"seat {seat!r}: the web table's agents are {', '.join(web_agent_kinds())} (with "
+        f"their options) and the policies its operator offers by name ({offered}); a "
+        "policy file is named on the command line (tabletop serve --policy NAME=PATH)"
+    )
+
+
+def web_agent_kinds() -> list[str]:
+    """The agent kinds a client may seat by kind alone (all but ``policy``)."""
+    return [kind for kind in AGENT_KINDS if kind != POLICY]
+
+
 def game_options(stored: dict[str, Any]) -> dict[str, Any]:
     """Stored (JSON) options back to game options: lists were tuples."""
     return {key: tuple(v) if isinstance(v, list) else v for key, v in stored.items()}
@@ -143,12 +172,16 @@ def game_options(stored: dict[str, Any]) -> dict[str, Any]:
 class LiveTable:
     """One game at the web table (see the module docstring)."""
 
-    def __init__(self, stored: StoredTable) -> None:
+    def __init__(
+        self, stored: StoredTable, policies: Mapping[str, str] = MappingProxyType({})
+    ) -> None:
         self.stored = stored
         self.moves = MoveLog(stored.game, stored.options, stored.seed)
         self.game = self.moves.game
         self.agents: list[Agent | None] = [
-            None if spec == HUMAN else make_agent(spec, stored.game, stored.seed + 1 + seat)
+            None
+            if spec == HUMAN
+            else make_agent(agent_spec(spec, policies), stored.game, stored.seed + 1 + seat)
             for seat, spec in enumerate(stored.seats)
         ]
         self.lock = threading.Lock()
@@ -284,15 +317,19 @@ class Tables:
     that now reads a stored move differently) does not stop the server: its row stays as
     it is, and asking for it answers why it cannot be resumed."""
 
-    def __init__(self, store: TableStore) -> None:
+    def __init__(
+        self, store: TableStore, policies: Mapping[str, str] = MappingProxyType({})
+    ) -> None:
         self.store = store
+        self.policies = dict(policies)
+        """Name -> path of the saved policies the operator offers (``policy:NAME`` seats)."""
         self._tables: dict[str, LiveTable] = {}
         self._lock = threading.Lock()
         self.unresumable: dict[str, str] = {}
         """Table id -> why its stored game could not be rebuilt."""
         for stored in store.all(finished=False):
             try:
-                self._tables[stored.id] = _built(stored)
+                self._tables[stored.id] = _built(stored, self.policies)
             except TableError as error:
                 self.unresumable[stored.id] = str(error)
 
@@ -321,7 +358,7 @@ class Tables:
             pace=pace,
             created=time.time(),
         )
-        table = _built(stored)
+        table = _built(stored, self.policies)
         self.store.save(stored)
         with self._lock:
             self._tables[stored.id] = table
@@ -337,7 +374,7 @@ class Tables:
         stored = self.store.load(table_id)
         if stored is None:
             raise NotFoundError(f"no table {table_id!r}")
-        table = _built(stored)
+        table = _built(stored, self.policies)
         with self._lock:
             return self._tables.setdefault(table_id, table)
 
@@ -345,12 +382,15 @@ class Tables:
         self.store.save(table.stored)
 
 
-def _built(stored: StoredTable) -> LiveTable:
+def _built(stored: StoredTable, policies: Mapping[str, str]) -> LiveTable:
     """The table of ``stored``, its game and seats checked: a bad option, seat count or
-    agent spec becomes a ``TableError`` naming it. Its card options are checked first
-    (``check_packaged_data``), also for a table stored before they were, so that no table
-    of a client ever reads a file it named."""
+    agent spec becomes a ``TableError`` naming it. Its card options and seats are checked
+    first (``check_packaged_data``, ``agent_spec``), also for a table stored before they
+    were, so that no table of a client ever reads a file it named."""
     check_packaged_data(stored.game, stored.options)
+    for seat in stored.seats:
+        if seat != HUMAN:
+            agent_spec(seat, policies)
     try:
         game = envs.make_game(stored.game, **game_options(stored.options))
         if len(stored.seats) != game.num_players:
@@ -358,6 +398,6 @@ def _built(stored: StoredTable) -> LiveTable:
                 f"{stored.game} with these options has {game.num_players} seats, "
                 f"got {len(stored.seats)}"
             )
-        return LiveTable(stored)
+        return LiveTable(stored, policies)
     except (KeyError, ValueError, TypeError, OSError, IllegalActionError) as error:
         raise TableError(str(error.args[0] if error.args else error)) from error

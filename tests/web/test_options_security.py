@@ -21,7 +21,9 @@ from tabletop import envs
 from tabletop.agents import RandomAgent
 from tabletop.envs.gold_and_dust.cards import data_path
 from tabletop.envs.hkk.cards import load_pool
+from tabletop.training.commandline import CommandError
 from tabletop.training.records import append_records, play_record
+from tabletop.training.serve import offered_policies
 from tabletop.web.app import create_app
 from tabletop.web.replays import import_records
 from tabletop.web.store import TableStore
@@ -183,6 +185,60 @@ def test_a_stored_table_naming_a_file_is_not_resumed_and_the_file_not_read(
     assert response.status_code == 409
     assert "option pool" in response.json()["error"]
     assert not calls.touched(PROBES["absolute"])
+
+
+@pytest.mark.parametrize("kind", PROBES)
+@pytest.mark.parametrize("form", ["bare", "policy:"])
+def test_a_seat_naming_a_path_is_refused_and_not_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, kind: str, form: str
+) -> None:
+    """A seat is an agent kind or a policy the operator offers by name, never a file."""
+    seat = PROBES[kind] if form == "bare" else f"policy:{PROBES[kind]}"
+    calls = FileSystemCalls(monkeypatch)
+    response = client.post("/api/tables", json={"game": "kaleva", "seats": ["human", seat]})
+    assert response.status_code == 400
+    message = response.json()["error"]
+    assert f"seat {seat!r}" in message and "tabletop serve --policy NAME=PATH" in message
+    assert not calls.touched(PROBES[kind])
+    assert client.app.state.tables.store.all() == []
+
+
+def test_a_policy_the_operator_offers_is_seated_by_name(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from tabletop.agents.policy import (
+        NetworkSpec,
+        PolicyAgent,
+        env_metadata,
+        new_policy,
+        save_policy,
+    )
+
+    env = envs.make("kaleva")
+    metadata = env_metadata(env, training_steps=1, seed=0, game_options={})
+    torch.manual_seed(0)
+    network = NetworkSpec(net_arch=[8], activation="Tanh")
+    path = save_policy(tmp_path / "p.pt", new_policy(metadata, network), metadata, network)
+    with TestClient(create_app(":memory:", policies={"mine": path})) as client:
+        kaleva = next(g for g in client.get("/api/games").json() if g["name"] == "kaleva")
+        assert "policy:mine" in kaleva["agents"] and "policy" not in kaleva["agents"]
+        body = {"game": "kaleva", "seats": ["human", "policy:mine"]}
+        response = client.post("/api/tables", json=body)
+        assert response.status_code == 201, response.text
+        table = client.app.state.tables.get(response.json()["id"])
+        assert isinstance(table.agents[1], PolicyAgent)
+        assert table.stored.seats == ["human", "policy:mine"]  # the name, not the path
+        body["seats"] = ["human", "policy:other"]
+        assert "policy:mine" in client.post("/api/tables", json=body).json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("item", "problem"),
+    [("mine", "takes NAME=PATH"), ("=x.pt", "takes NAME=PATH"), ("a:b=x.pt", "takes NAME=PATH"),
+     ("mine=/no/such.pt", "no policy file or run directory")],
+)  # fmt: skip
+def test_serve_s_policy_flag_is_checked(item: str, problem: str) -> None:
+    with pytest.raises(CommandError, match=problem):
+        offered_policies([item])
 
 
 def test_the_operator_s_own_records_file_may_still_name_deck_files(tmp_path: Path) -> None:
