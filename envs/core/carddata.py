@@ -126,6 +126,8 @@ def read_toml(path: str | Path) -> dict[str, Any]:
 def _read_text(path: Path) -> str:
     """The file's text: a regular file of at most ``MAX_FILE_BYTES``, its size checked
     before reading and no more than one byte beyond it read (a file may grow meanwhile)."""
+    if "\0" in str(path):
+        raise CardDataError(f"{str(path)!r}: not a file name (it holds a NUL character)")
     try:
         info = path.stat()
         if stat.S_ISDIR(info.st_mode):

@@ -243,6 +243,11 @@ def test_devices_and_directories_are_refused_unread(game: str, path: str, proble
         module.load_deck(path, module.load_pool())
 
 
+def test_a_path_with_a_nul_character_is_refused_naming_it() -> None:
+    with pytest.raises(CardDataError, match=r"^'a\\x00b\.toml': not a file name"):
+        read_toml("a\0b.toml")
+
+
 KULT_HEX = "modifiers = { combat = { amount = -2 } }"
 KULT_KEYS = 'modifiers = { keys = { colours = ["rose"] } }'
 
