@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from tabletop.envs.core.engine import (
@@ -145,6 +145,15 @@ class KalevaGame:
     def help_text(self) -> str:
         """The notation, the picture's codes and what each player is told (``HELP``)."""
         return HELP
+
+    def public_fact_variants(self, state: KalevaState) -> Iterator[tuple[str, KalevaState]]:
+        """The protocol's optional hook: a discard pile (public, KV-7.1) with its last card
+        another value."""
+        for seat, pile in enumerate(state.discards):
+            if pile:
+                variant = state.clone()
+                variant.discards[seat][-1] = (pile[-1] + 1) % len(CARD_NAMES)
+                yield f"discard {seat} contents", variant
 
     def new_state(self, seed: int | None = None) -> KalevaState:
         """Shuffled decks, six cards shown each (KV-2.1); Silver arranges first."""
