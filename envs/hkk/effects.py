@@ -30,8 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
+from tabletop.envs.core.carddata import listed_once
 from tabletop.envs.core.cards.events import Context
 from tabletop.envs.core.cards.vocabulary import Effect, NoParams, Params, Runner, Vocabulary
 
@@ -69,6 +70,9 @@ def as_tuple(value: Any) -> tuple[Any, ...]:
 
 Seq = Annotated[tuple[T, ...], BeforeValidator(as_tuple)]
 """An array of a data file, kept as a tuple (strict: a lone value is refused)."""
+SetOf = Annotated[tuple[T, ...], BeforeValidator(as_tuple), AfterValidator(listed_once)]
+"""An array that is a set (immunities, protections): a value listed twice can only be a
+mistake, never a stronger ability, so it is refused."""
 
 VOCAB = Vocabulary("hkk")
 
@@ -367,7 +371,7 @@ class Abilities(Params):
     """The named abilities of HK-7 a creature has (its own, or given by a card): each field
     is one, and ``names`` lists those present."""
 
-    immunity: Seq[Immunity] = ()
+    immunity: SetOf[Immunity] = ()
     magic_attack: bool = False
     magic_defence: bool = False
     poison: Amount = 0
@@ -375,9 +379,9 @@ class Abilities(Params):
     sees_invisible: bool = False
     flying: bool = False
     swimming: bool = False
-    untargetable: Seq[Source] = ()
+    untargetable: SetOf[Source] = ()
     """HK-7.7: what cannot target it at all."""
-    unaffected: Seq[Source] = ()
+    unaffected: SetOf[Source] = ()
     """HK-7.7: what may be played on it but changes nothing on it."""
     regeneration: Amount = 0
     """HK-7.9: magic points per point of life restored."""

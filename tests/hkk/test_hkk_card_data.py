@@ -156,6 +156,9 @@ FIRST = POOL_DATA["card"][0]["name"]
         ({"direct": {"breath": 0}}, "direct.breath", "greater than or equal to 1"),
         ({"text": None}, "text", "Field required"),
         ({"type": "dragon"}, "type", "unknown card type"),
+        ({"abilities": {"immunity": ["fire", "fire"]}}, "abilities.immunity", "listed twice"),
+        ({"abilities": {"untargetable": ["spells"] * 2}}, "abilities.untargetable", "twice"),
+        ({"abilities": {"unaffected": ["cards"] * 32}}, "abilities.unaffected", "twice"),
     ],
 )
 def test_hk_10_2_a_bad_pool_card_names_file_card_and_field(changes, field, problem) -> None:
@@ -271,4 +274,15 @@ def test_hk_8_1_an_enchantment_on_no_creature_cannot_change_one(attach: str) -> 
     wings["modifiers"] = {}
     wings["on_upkeep"] = [{"do": "heal", "amount": 1, "to": "self"}]
     with pytest.raises(CardDataError, match=r"field 'on_upkeep': .* no creature as 'self'"):
+        parse_pool(data, "mine.toml")
+
+
+def test_hk_7_7_a_grant_listing_a_protection_twice_is_refused() -> None:
+    """A given ability's list is a set like a creature's own (HK-7.1, HK-7.7, HK-10.2): a
+    repeat is refused naming file, card and field, not read as a stronger protection."""
+    data = copy.deepcopy(POOL_DATA)
+    wings = next(card for card in data["card"] if card["name"] == "Wings of Flame")
+    wings["modifiers"]["grant"] = {"untargetable": ["sorceries", "instants", "sorceries"]}
+    problem = r"^mine.toml: card 'Wings of Flame': field 'modifiers.grant.untargetable': "
+    with pytest.raises(CardDataError, match=problem + "'sorceries' is listed twice"):
         parse_pool(data, "mine.toml")
