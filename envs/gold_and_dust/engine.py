@@ -49,6 +49,7 @@ from tabletop.envs.gold_and_dust import combat, legal, notation, plays, renderin
 from tabletop.envs.gold_and_dust import view as view_module
 from tabletop.envs.gold_and_dust.actions import ARTIFACT_SLOTS, BOARD_SLOTS, MAX_HAND, NUM_ACTIONS
 from tabletop.envs.gold_and_dust.cards import (
+    HEROES,
     Card,
     Deck,
     Hero,
@@ -211,8 +212,9 @@ def _check_decks(decks: object) -> None:
     for seat, spec in enumerate(decks):
         if not isinstance(spec, str | Path | Deck):
             raise ValueError(
-                f"gold_and_dust: seat {seat}'s deck must be a packaged deck name or a path to "
-                f"a deck file, got {type(spec).__name__} {spec!r}"
+                f"gold_and_dust: option decks: decks[{seat}] (seat {seat}'s deck) must be a "
+                f"packaged deck's name ({', '.join(HEROES)}) or a path to a .toml file, "
+                f"got {type(spec).__name__} {spec!r}"
             )
 
 

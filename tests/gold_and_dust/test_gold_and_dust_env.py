@@ -127,7 +127,8 @@ def test_command_line_option_values_build_the_game(tmp_path: Path) -> None:
     for single in ("warrior", "warrior,mage", ("warrior",), ("warrior", "mage", "thief")):
         with pytest.raises(ValueError, match=r"decks must be a pair .* decks=warrior,mage"):
             gold_and_dust_v0.SPEC.new_game(decks=single)
-    with pytest.raises(ValueError, match=r"seat 1's deck must be .* got int 3"):
+    seat_1 = r"option decks: decks\[1\] \(seat 1's deck\) must be a packaged deck's name"
+    with pytest.raises(ValueError, match=seat_1 + r" \(warrior, mage, .*\) .* got int 3"):
         gold_and_dust_v0.SPEC.new_game(decks=("warrior", 3))
     with pytest.raises(ValueError, match="pool must be a path"):
         gold_and_dust_v0.SPEC.new_game(pool=7)
