@@ -21,6 +21,10 @@ Version history:
   state is ``env.unwrapped.game_state`` and ``state()`` is PettingZoo's (not implemented);
   a step after the end raises ``ResetNeeded``; registered in PettingZoo as
   ``tabletop/gold_and_dust-v0``; envs pickle and deep-copy.
+- v0 (2026-12-04): encoders flat v1 and entity v1: a card's effect summary counts the gold
+  and the dust it gains apart (``gains gold``, ``gains dust``: a card row is 56 wide), and
+  the entity encoder holds the counts of the own deck and both graveyards (GD-9.3), as the
+  flat one does.
 """
 
 from __future__ import annotations

@@ -352,7 +352,8 @@ class GainParams(Params):
 
 
 def _gain_traits(p: GainParams) -> dict[str, float]:
-    return {"gains": p.gold + p.dust}
+    """Gold and dust apart: a card gaining one is not the card gaining the other."""
+    return {"gains_gold": p.gold, "gains_dust": p.dust}
 
 
 def _no_gain(p: GainParams) -> bool:

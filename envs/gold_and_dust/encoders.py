@@ -7,9 +7,9 @@ order). Every card row carries the card's features from the data (costs, attack,
 armour, HP, role, keywords, effects), so a new card needs no new encoder.
 
 The entity encoder is a matrix: one row per card position (hand slots, both boards' unit
-slots, both artifact zones) plus rows of table-wide figures. The flat encoder is the same
-card rows flattened, after the table-wide figures, followed by per-card counts of the own
-deck and of both graveyards.
+slots, both artifact zones), rows of table-wide figures, then rows of per-card counts of the
+own deck and of both graveyards. The flat encoder is the same card rows flattened, after the
+table-wide figures, followed by the same per-card counts.
 """
 
 from __future__ import annotations
@@ -46,8 +46,9 @@ STATIC_FEATURES = (
     "dust cost / 10", "attack / 10", "die mean / 10", "armour / 5", "hp / 15", "ranged",
     "pierce / 3", "charge", "vanguard", "sniper", "death strike", "tireless", "immobile",
     "lasting (artifact)", "needs a target", "targets the enemy", "damage / 10", "heal / 10",
-    "buff attack / 3", "buff armour / 3", "draws / 3", "gains / 5", "destroys", "moves units",
-    "aura attack", "aura armour", "has on_death", "has on_turn_start",
+    "buff attack / 3", "buff armour / 3", "draws / 3", "gains gold / 5", "gains dust / 5",
+    "destroys", "moves units", "aura attack", "aura armour", "has on_death",
+    "has on_turn_start",
 )  # fmt: skip
 UNIT_FEATURES = (
     "hp / 15", "max hp / 15", "attack now / 10", "armour now / 5", "first row",
@@ -86,6 +87,13 @@ TABLE_FEATURES = (
 )  # fmt: skip
 TABLE_SIZE = sum(size for _, size, _ in TABLE_FEATURES)
 TABLE_ROWS = -(-TABLE_SIZE // WIDTH)
+COUNT_BLOCKS = ("own deck", "own graveyard", "enemy graveyard")
+"""The zones counted per pool card (``_counted_zones``), in order."""
+
+
+def count_rows(game: GoldDustGame) -> int:
+    """Rows of the entity matrix holding the ``COUNT_BLOCKS``, one number per pool card each."""
+    return -(-len(COUNT_BLOCKS) * len(game.pool.cards) // WIDTH)
 
 
 def flat_layout(pool: Pool | None = None) -> list[tuple[str, slice, str]]:
@@ -134,7 +142,8 @@ def _effect_summary(card: Card) -> list[float]:
         total("buff_attack") / 3,
         total("buff_armour") / 3,
         total("draws") / 3,
-        total("gains") / 5,
+        total("gains_gold") / 5,
+        total("gains_dust") / 5,
         float(any(e.trait("destroys") for e in effects)),
         float(any(e.trait("moves_units") for e in effects)),
         float(sum(a.attack for a in card.aura)),
@@ -316,7 +325,7 @@ class FlatEncoder:
     """One float32 vector; ``flat_layout(pool)`` documents its slices."""
 
     name = "flat"
-    version = 0
+    version = 1
 
     def shape(self, game: GoldDustGame) -> tuple[int, ...]:
         return (TABLE_SIZE + CARD_ROWS * WIDTH + 3 * len(game.pool.cards),)
@@ -333,21 +342,27 @@ class FlatEncoder:
 
 class EntityEncoder:
     """Rows 0-28: card positions (see ``ROW_BLOCKS``), each a zone one-hot, the card's data
-    features and its unit state; the last ``TABLE_ROWS`` rows hold ``TABLE_FEATURES``
+    features and its unit state; then ``TABLE_ROWS`` rows holding ``TABLE_FEATURES``
+    flattened and zero-padded; then ``count_rows`` rows holding the counts of
+    ``COUNT_BLOCKS`` (the own deck's contents and both graveyards, public by GD-9.3) / 2,
     flattened and zero-padded. Empty positions are all zeros."""
 
     name = "entity"
-    version = 0
+    version = 1
 
     def shape(self, game: GoldDustGame) -> tuple[int, ...]:
-        return (CARD_ROWS + TABLE_ROWS, WIDTH)
+        return (CARD_ROWS + TABLE_ROWS + count_rows(game), WIDTH)
 
     def encode(self, state: GoldDustState, player: int) -> np.ndarray:
-        out = np.zeros((CARD_ROWS + TABLE_ROWS, WIDTH), dtype=np.float32)
+        out = np.zeros(self.shape(state.game), dtype=np.float32)
         fill_card_rows(state, player, out[:CARD_ROWS])
-        out.reshape(-1)[CARD_ROWS * WIDTH : CARD_ROWS * WIDTH + TABLE_SIZE] = table_features(
-            state, player
-        )
+        cells = out.reshape(-1)
+        start = CARD_ROWS * WIDTH
+        cells[start : start + TABLE_SIZE] = table_features(state, player)
+        count = len(state.game.pool.cards)
+        start = (CARD_ROWS + TABLE_ROWS) * WIDTH
+        counts = zone_counts(state.table, _counted_zones(player), count) / 2
+        cells[start : start + len(COUNT_BLOCKS) * count] = counts
         return out
 
 

@@ -30,7 +30,7 @@ vocabulary: what cards can say and do), ``legal`` (each move's legality), ``nota
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +45,7 @@ from tabletop.envs.core.engine import (
     shows_real_choice,
 )
 from tabletop.envs.core.protocol import Event, check_options
-from tabletop.envs.gold_and_dust import combat, legal, notation, plays, rendering, turns
+from tabletop.envs.gold_and_dust import combat, legal, notation, plays, public, rendering, turns
 from tabletop.envs.gold_and_dust import view as view_module
 from tabletop.envs.gold_and_dust.actions import ARTIFACT_SLOTS, BOARD_SLOTS, MAX_HAND, NUM_ACTIONS
 from tabletop.envs.gold_and_dust.cards import (
@@ -122,6 +122,10 @@ class GoldDustGame:
     def help_text(self) -> str:
         """The move notation, the text picture's codes and the dice, for a newcomer."""
         return HELP
+
+    def public_fact_variants(self, state: GoldDustState) -> Iterator[tuple[str, GoldDustState]]:
+        """The protocol's optional hook: ``state`` changed in one public fact (``public``)."""
+        return public.variants(state)
 
     def player_name(self, seat: int) -> str:
         """The hero leading ``seat``'s deck (public from the start, GD-2), for tables."""

@@ -182,3 +182,35 @@ def test_each_seat_is_named_by_its_public_hero() -> None:
     assert heroes[0] != heroes[1]
     with pytest.raises(ValueError, match="seat must be 0 or 1"):
         game.player_name(2)
+
+
+def test_gd_9_3_a_gold_and_a_dust_artifact_encode_apart() -> None:
+    """Counting House (gains gold) and Alchemist's Still (gains dust) lie on the table in
+    view of both players (GD-9.3): neither encoder may show them as the same card."""
+    game = GoldDustGame()
+    tables = [
+        game.stacked_state([{"artifacts": [name]}, {}])
+        for name in ("Counting House", "Alchemist's Still")
+    ]
+    for encoder in ENCODERS.values():
+        for player in (0, 1):
+            first, second = (encoder.encode(state, player) for state in tables)
+            assert not np.array_equal(first, second), (encoder.name, player)
+
+
+def test_gd_9_3_the_declared_public_facts_show_in_both_encoders() -> None:
+    """Both graveyards are public (GD-9.3): each encoder tells a graveyard from one whose
+    last card is another, for both players; so for every fact the game declares."""
+    game = GoldDustGame()
+    state = game.stacked_state(
+        [{"graveyard": ["Archer"], "artifacts": ["Counting House"], "front": ["Wall"]},
+         {"graveyard": ["Wall", "Archer"]}]
+    )  # fmt: skip
+    variants = dict(game.public_fact_variants(state))
+    assert {"graveyard 0 contents", "graveyard 1 contents", "artifacts 0 contents"} <= set(variants)
+    assert {"hp 1", "gold 0", "dust 1", "unit hp 0"} <= set(variants)
+    for fact, variant in variants.items():
+        for encoder in ENCODERS.values():
+            for player in (0, 1):
+                before, after = (encoder.encode(s, player) for s in (state, variant))
+                assert not np.array_equal(before, after), (fact, encoder.name, player)
