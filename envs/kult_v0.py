@@ -26,6 +26,9 @@ Version history:
   state is ``env.unwrapped.game_state`` and ``state()`` is PettingZoo's (not implemented);
   a step after the end raises ``ResetNeeded``; registered in PettingZoo as
   ``tabletop/kult-v0``; envs pickle and deep-copy.
+- v0 (2026-12-04): encoder entity v1: it holds the flat encoder's counts of every discard
+  pile (public, KU-11.1) and of the observer's unseen cards, in rows after the table
+  features; flat v0 unchanged.
 """
 
 from __future__ import annotations

@@ -14,9 +14,9 @@ holding limit, stations, and its effects and modifiers counted per vocabulary pr
 so a new card or primitive needs no new encoder code.
 
 The entity encoder is a matrix: one row per station of every cross (seat-major), one per
-hand slot, then rows holding the table and seat figures flattened. The flat encoder is the
-table and seat figures, the same card rows flattened, then per-card counts of every
-discard pile and of the observer's unseen cards.
+hand slot, rows holding the table and seat figures flattened, then rows holding per-card
+counts of every discard pile and of the observer's unseen cards flattened. The flat encoder
+is the table and seat figures, the same card rows flattened, then the same counts.
 """
 
 from __future__ import annotations
@@ -127,6 +127,8 @@ class Geometry:
         self.table_rows = -(-self.table_size // self.width)
         self.counts = len(pool.cards)
         self.flat_size = self.table_size + self.card_rows * self.width + (players + 1) * self.counts
+        self.count_rows = -(-(players + 1) * self.counts // self.width)
+        """Rows of the entity matrix holding the counts (every discard pile, the unseen)."""
         self.static = self._static_rows()
         self.static_bytes = [row.tobytes() for row in self.static]
         """``static[card.index]`` as float32 bytes: the start of a station's row."""
@@ -807,11 +809,7 @@ class WorkingCopy:
         """Byte offset of each cached part: the station rows (after their position
         columns), the table features' parts after the first, the hand slots' rows."""
         self.written: list[StationEntry | bytes | None] = [None] * len(starts)
-        self.counted = (
-            [Counts(counts + j * geo.counts, geo.counts) for j in range(players + 1)]
-            if encoder.counts
-            else None
-        )
+        self.counted = [Counts(counts + j * geo.counts, geo.counts) for j in range(players + 1)]
         """The discard piles' counts (the observer's first) and the unseen counts."""
         self.views: list[SeatView | None] = [None] * players
         """The seat views whose station rows were written last, in the observer's order."""
@@ -837,8 +835,7 @@ class WorkingCopy:
         self._table(state)
         self._seats(state, views)
         self._hand(state, views)
-        if self.counted is not None:
-            self._counts(state, self.counted)
+        self._counts(state, self.counted)
 
     def _put(self, part: int, data: bytes) -> None:
         """Write ``data`` at ``part`` if it is not what was written there last."""
@@ -1087,8 +1084,6 @@ class _Encoder:
 
     name = ""
     version = 0
-    counts = False
-    """Whether the vector holds the discard and unseen counts (the flat one)."""
 
     def shape(self, game: KultGame) -> tuple[int, ...]:
         return self.shape_of(geometry(game.pool, game.num_players))
@@ -1114,7 +1109,6 @@ class FlatEncoder(_Encoder):
     """One float32 vector; ``flat_layout(pool, players)`` documents its slices."""
 
     name = "flat"
-    counts = True
 
     def shape_of(self, geo: Geometry) -> tuple[int, ...]:
         return (geo.flat_size,)
@@ -1127,16 +1121,19 @@ class FlatEncoder(_Encoder):
 class EntityEncoder(_Encoder):
     """Rows ``0 .. 8N-1``: the stations of every cross (the observer's first), then
     ``MAX_HAND`` rows of the observer's hand slots, each a position one-hot, the card's
-    data features and its state; the last ``table_rows`` rows hold the table features
+    data features and its state; then ``table_rows`` rows holding the table features
+    flattened and zero-padded; then ``count_rows`` rows holding the flat encoder's
+    ``discard_counts`` and ``unseen_counts`` (the discard piles are public, KU-11.1)
     flattened and zero-padded. Empty positions are zeros but for their position."""
 
     name = "entity"
+    version = 1
 
     def shape_of(self, geo: Geometry) -> tuple[int, ...]:
-        return (geo.card_rows + geo.table_rows, geo.width)
+        return (geo.card_rows + geo.table_rows + geo.count_rows, geo.width)
 
     def offsets(self, geo: Geometry) -> tuple[int, int, int]:
-        return geo.card_rows * geo.width, 0, 0
+        return geo.card_rows * geo.width, 0, (geo.card_rows + geo.table_rows) * geo.width
 
 
 ENCODERS = {"flat": FlatEncoder(), "entity": EntityEncoder()}

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -48,7 +48,7 @@ from tabletop.envs.core.engine import (
     shows_real_choice,
 )
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
-from tabletop.envs.kult import crosses, notation, rendering, turns
+from tabletop.envs.kult import crosses, notation, public, rendering, turns
 from tabletop.envs.kult import view as view_module
 from tabletop.envs.kult.actions import (
     DISCARD_BASE,
@@ -167,6 +167,10 @@ class KultGame:
         """Each pool card's and Arcanum's name -> its cost, figures and text (for the
         terminal)."""
         return rendering.card_descriptions(self.cards, self.pool.arcana)
+
+    def public_fact_variants(self, state: KultState) -> Iterator[tuple[str, KultState]]:
+        """The protocol's optional hook: ``state`` changed in one public fact (``public``)."""
+        return public.variants(state)
 
     def player_name(self, seat: int) -> str:
         """The seat's Arcanum (public from the start, KU-2.1)."""

@@ -121,6 +121,31 @@ def test_a_position_edited_by_hand_and_settled_is_encoded_afresh() -> None:
     assert_views_fresh(state)
 
 
+def test_ku_11_1_declared_public_facts_show_though_the_position_is_cached() -> None:
+    """Each public fact the game declares (a discard pile's contents, the tokens on a card,
+    a Hub's and the Pool's tokens) changes every seat's view in both encoders, though the
+    position's views were cached first: a variant is restamped where it changed, and the
+    entity encoder holds the discard piles (its v0 did not)."""
+    state = stacked(
+        {"cross": {5: {"card": "Street Prophet", "tokens": 1}, 2: "Old Cemetery"},
+         "discard": ["Stray Cat"]},
+        {"cross": {6: "Changeling"}, "discard": ["Stray Cat", "Changeling"]},
+        phase="actions",
+    )  # fmt: skip
+    assert_views_fresh(state)
+    variants = dict(state.game.public_fact_variants(state))
+    assert set(variants) == {
+        "discard 0 contents", "discard 1 contents", "tokens on a card of cross 0",
+        "tokens on a card of cross 1", "hub 0 tokens", "hub 1 tokens", "pool tokens",
+    }  # fmt: skip
+    for fact, variant in variants.items():
+        assert_views_fresh(variant)
+        for name, encoder in ENCODERS.items():
+            for seat in (0, 1):
+                before, after = encoder.encode(state, seat), encoder.encode(variant, seat)
+                assert not np.array_equal(before, after), (fact, name, seat)
+
+
 def test_encodings_are_new_arrays_each_call() -> None:
     """The working copy stays the encoder's: what ``encode`` returns may be modified."""
     state = KultGame(num_players=2).new_state(seed=3)

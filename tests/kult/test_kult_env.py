@@ -66,7 +66,7 @@ def test_spec_declares_a_general_sum_game_of_two_to_four_players() -> None:
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_observation_and_action_spaces_per_player_count(players: int) -> None:
-    expected = {2: ((3534,), (27, 123)), 3: ((4688,), (36, 125)), 4: ((5874,), (44, 127))}
+    expected = {2: ((3534,), (29, 123)), 3: ((4688,), (39, 125)), 4: ((5874,), (47, 127))}
     for encoder, shape in zip(("flat", "entity"), expected[players], strict=True):
         env = kult_v0.env(num_players=players, encoder=encoder)
         env.reset(seed=players)
@@ -154,7 +154,9 @@ def test_flat_layout_covers_the_vector_end_to_end(players: int) -> None:
     assert ENCODERS["flat"].shape(KultGame())[0] == FLAT_SIZE
 
 
-def test_entity_rows_are_the_flat_rows_and_the_table_features() -> None:
+def test_entity_rows_are_the_flat_rows_the_table_features_and_the_counts() -> None:
+    """The entity matrix holds all the flat vector holds: the discard piles' contents are
+    public (KU-11.1), and the entity encoder v0 had only their sizes."""
     for state in random_states(3, games=2, seed=5, every=23):
         for player in range(3):
             flat = ENCODERS["flat"].encode(state, player)
@@ -164,6 +166,10 @@ def test_entity_rows_are_the_flat_rows_and_the_table_features() -> None:
             assert np.array_equal(entity[: geo.card_rows].reshape(-1), rows)
             table = entity[geo.card_rows :].reshape(-1)[: geo.table_size]
             assert np.array_equal(table, flat[: geo.table_size])
+            counts = entity[geo.card_rows + geo.table_rows :].reshape(-1)
+            flat_counts = flat[part("discard_counts", 3).start :]
+            assert np.array_equal(counts[: len(flat_counts)], flat_counts)
+            assert not counts[len(flat_counts) :].any()
 
 
 def test_seats_are_relative_to_the_observer() -> None:
