@@ -46,8 +46,8 @@ class SparseRows:
     """Rows of a wide, mostly zero matrix kept as their non-zero entries (compressed rows).
 
     Observations and legal-action flags are wide and sparse: an HKK decision's flat
-    observation has about 185 non-zeros of 10,729 numbers and a handful of its 13,219
-    actions are legal, so a dense row costs 56 kB and a sparse one about 2 kB. Kept dense,
+    observation has about 200 non-zeros of 10,873 numbers and a handful of its 13,219
+    actions are legal, so a dense row costs 57 kB and a sparse one about 2 kB. Kept dense,
     a warm start of a few hundred games would fill the memory; batches are made dense
     only when they are trained on."""
 
