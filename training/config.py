@@ -15,6 +15,8 @@ from typing import Any
 from tabletop import envs
 
 CONFIG_PATH = Path(__file__).with_name("configs.toml")
+DEFAULT_ENCODER = "flat"
+"""The encoder of an env made without ``encoder`` (``envs.core.aec``)."""
 
 
 @cache
@@ -57,3 +59,35 @@ def registered_name(name: str) -> str:
     """The registry's name of a game given as ``"regicide"`` or ``"regicide_v0"``: the
     key of its per-game settings."""
     return envs.spec(name).name
+
+
+def run_network(
+    game_name: str, config: dict[str, Any], overrides: dict[str, Any], env_options: dict[str, Any]
+) -> dict[str, Any]:
+    """The network of a run: ``[network]``, then the game's ``[network_by_encoder]`` table
+    of the run's encoder over it, then ``--set network.*`` over both. A game's network may
+    need what one encoder offers (a pointer network needs an action structure); the table
+    gives the others a network of their own, chosen by name in the config, while rows asked
+    for with ``--set`` still reach the encoder and fail there with a clear error.
+    The tables are checked here (not at startup) because they name the game's encoders.
+    ``config`` is ``game_config``'s, before ``overrides``."""
+    if "network_by_encoder" in overrides:
+        raise ValueError(
+            "network_by_encoder is configs.toml's choice per encoder; "
+            "--set network.KEY=VALUE sets the run's network, whatever its encoder"
+        )
+    by_encoder = config["network_by_encoder"]
+    encoders = envs.spec(game_name).encoders
+    for encoder_name, table in by_encoder.items():
+        if encoder_name not in encoders:
+            raise ValueError(
+                f"network_by_encoder.{encoder_name}: {game_name} has no encoder "
+                f"'{encoder_name}'; its encoders: {', '.join(sorted(encoders))}"
+            )
+        if not isinstance(table, dict):
+            raise ValueError(f"network_by_encoder.{encoder_name} must be a table of [network] keys")
+        check_known_keys(config["network"], table, f"network_by_encoder.{encoder_name}.")
+    env = {**config["env"], **overrides.get("env", {}), **env_options}
+    encoder = env.get("encoder", DEFAULT_ENCODER)
+    network = merged(config["network"], by_encoder.get(encoder, {}))
+    return merged(network, overrides.get("network", {}))

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.envs.core.spec import ENV_OPTIONS
-from tabletop.training.config import check_known_keys, game_config, merged
+from tabletop.training.config import check_known_keys, game_config, merged, run_network
 
 CHECKPOINT = "checkpoint.zip"
 CHECKPOINT_INFO = "checkpoint.json"
@@ -117,6 +117,7 @@ class TrainSettings:
         config = game_config(game)
         settable = {key: value for key, value in config.items() if key != "cooperative"}
         check_known_keys(settable, overrides or {})
+        network = run_network(game, config, overrides or {}, env_options or {})
         config = merged(config, overrides or {})
         run = merged(config["run"], config["quick"]) if quick else config["run"]
         default_steps = config["quick_steps"] if quick else config["steps"]
@@ -134,7 +135,7 @@ class TrainSettings:
             seat=config["seat"],
             best_metric=config["best_metric"],
             ppo=config["ppo"],
-            network=config["network"],
+            network=network,
             selfplay=config["selfplay"],
             run=run,
             subprocesses=config["subprocesses"],

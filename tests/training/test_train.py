@@ -232,7 +232,7 @@ def test_envs_in_subprocesses_train_the_same_policy(tmp_path: Path) -> None:
 def test_every_game_table_of_configs_toml_names_a_game_and_known_settings() -> None:
     """A per-game table overrides ``[default]`` key by key: a typo there (or a table for a
     game not registered) would pass silently, so each is checked like ``--set``."""
-    from tabletop.training.config import _all_configs, check_known_keys
+    from tabletop.training.config import _all_configs, check_known_keys, game_config, run_network
 
     configs = _all_configs()
     for name, table in configs.items():
@@ -240,6 +240,7 @@ def test_every_game_table_of_configs_toml_names_a_game_and_known_settings() -> N
             continue
         assert name in envs.names(), f"configs.toml: [{name}] is no registered game"
         check_known_keys(configs["default"], table, f"{name}.")
+        run_network(name, game_config(name), {}, {})  # its encoders' networks, checked
 
 
 def observation_settings() -> list[tuple[str, dict[str, object]]]:
@@ -266,16 +267,15 @@ def test_every_observation_a_game_declares_trains_evaluates_and_loads(
     """Regression: ``encoder=entity`` trained, then died at the first evaluation, because
     the env option reached the rules engine (``make_game``). Each encoder and each option
     set that changes the observation trains a rollout, is evaluated, and its policy loads
-    back and plays. A game whose configured network scores actions from card rows gets an
-    output per action id where its encoder has no action structure (a clear error says so)."""
+    back and plays, with the game's configured network for that encoder (regression: HKK's
+    pointer network was asked of the entity encoder, which offers no action structure)."""
     out = tmp_path / "run"
     overrides = {**TINY, "run": {**TINY["run"], "eval_games": 2}, "imitation": {"games": 0}}
-    if options["encoder"] not in envs.spec(game).action_structures:
-        overrides["network"] = {**TINY["network"], "rows": []}
     settings = TrainSettings.from_config(
         game, out=str(out), steps=64, env_options=options, overrides=overrides
     )
     assert Trainer(settings, resume=False, progress=False).run().steps == 64
+    assert json.loads((out / "settings.json").read_text())["network"] == settings.network
     assert {r["phase"] for r in log_rows(out)} >= {"eval"}
     agent = load_agent(out)
     assert agent.metadata.encoder == options["encoder"]
@@ -284,11 +284,30 @@ def test_every_observation_a_game_declares_trains_evaluates_and_loads(
     assert agent.act(state, state.current_player) in state.legal_actions()
 
 
-def test_a_row_network_on_an_encoder_without_action_structure_is_a_clear_error(
+def test_hkk_configures_a_network_per_encoder(tmp_path: Path) -> None:
+    """configs.toml gives HKK a pointer network, which needs an action structure, and an
+    output per action id under the entity encoder, which offers none."""
+    flat = TrainSettings.from_config("hkk", out=str(tmp_path))
+    entity = TrainSettings.from_config("hkk", out=str(tmp_path), env_options={"encoder": "entity"})
+    assert set(envs.spec("hkk").action_structures) == {"flat"}
+    assert flat.network["rows"] and entity.network["rows"] == []
+    assert entity.network["shared"] == flat.network["shared"]
+    by_set = TrainSettings.from_config(
+        "hkk", out=str(tmp_path), overrides={"env": {"encoder": "entity"}}
+    )
+    assert by_set.network == entity.network
+    with pytest.raises(ValueError, match=r"network_by_encoder is configs\.toml's choice"):
+        TrainSettings.from_config(
+            "kult", out=str(tmp_path), overrides={"network_by_encoder": {"entity": {"rows": []}}}
+        )
+
+
+def test_a_row_network_asked_of_an_encoder_without_action_structure_is_a_clear_error(
     tmp_path: Path, capsys
 ) -> None:
-    flags = ["train", "hkk", f"--out={tmp_path / 'run'}", "--option=encoder=entity"]
-    assert main([*flags, *TINY_FLAGS, "--set=imitation.games=0"]) == 2
+    """Rows asked for with --set are not dropped for the entity encoder's network."""
+    flags = ["train", "hkk", f"--out={tmp_path / 'run'}", "--option=encoder=entity", "--steps=64"]
+    assert main([*flags, *TINY_FLAGS, "--set=imitation.games=0", "--set=network.rows=[8]"]) == 2
     error = capsys.readouterr().err
     assert "no action structure for encoder 'entity'" in error
     assert "--set network.rows=[]" in error
