@@ -59,6 +59,7 @@ from tabletop.training.runs import (
     SNAPSHOTS,
     CheckpointInfo,
     TrainSettings,
+    delete_run,
     write_json,
 )
 from tabletop.wrappers import OpponentPool
@@ -159,15 +160,21 @@ class RecentGame:
 
 
 class BaseTrainer(ABC):
-    """One run's directory, log and duties; a backend adds the learning."""
+    """One run's directory, log and duties; a backend adds the learning. The directory is
+    written from ``open_run`` on, which a backend calls once its setup has passed."""
 
-    def __init__(self, settings: TrainSettings, *, resume: bool, progress: bool = True) -> None:
+    def __init__(
+        self,
+        settings: TrainSettings,
+        *,
+        resume: bool,
+        progress: bool = True,
+        overwrite: bool = False,
+    ) -> None:
         torch.set_num_threads(TORCH_THREADS)
         self.settings = settings
         self.out = Path(settings.out)
-        self.out.mkdir(parents=True, exist_ok=True)
-        if not resume:
-            write_json(self.out / SETTINGS, asdict(settings))
+        self.overwrite = overwrite
         self.progress = progress
         self.network = NetworkSpec(**settings.network)
         probe = envs.make(settings.game, **settings.env_options)
@@ -206,8 +213,16 @@ class BaseTrainer(ABC):
     def checkpoint(self) -> None:
         """Write everything a resume needs, atomically."""
 
-    def open_log(self) -> None:
-        """``log.csv``, cut back to the checkpoint on a resume."""
+    def open_run(self) -> None:
+        """The run directory, written only once everything that can refuse the run (a Ray
+        to join, the env's options, the network) has passed, so that a refused run leaves
+        the directory as it was: a new run's ``settings.json``, after ``--overwrite`` has
+        deleted the old run's files; then ``log.csv``, cut back to the checkpoint on a resume."""
+        if not self.resumed:
+            if self.overwrite:
+                delete_run(self.out)
+            self.out.mkdir(parents=True, exist_ok=True)
+            write_json(self.out / SETTINGS, asdict(self.settings))
         self.log = RunLog(self.out / LOG, self.info.steps if self.resumed else None)
 
     def _read_checkpoint_info(self) -> CheckpointInfo:

@@ -33,7 +33,7 @@ from tabletop.training.commandline import (
 )
 from tabletop.training.config import registered_name
 from tabletop.training.rllib.address import LOOPBACK_ONLY, use_loopback_if_local
-from tabletop.training.runs import BACKENDS, SETTINGS, TrainSettings, delete_run, run_files
+from tabletop.training.runs import BACKENDS, SETTINGS, TrainSettings, run_files
 
 if TYPE_CHECKING:
     from tabletop.training.base_trainer import BaseTrainer
@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--overwrite",
         action="store_true",
         help="start the run in --out over: delete the files of the run already there "
-        "(and nothing else in the directory)",
+        "(and nothing else in the directory) once the new run is ready to start",
     )
     parser.add_argument(
         "--quick", action="store_true", help="the short demo run (config: quick_steps)"
@@ -105,8 +105,6 @@ def run(args: argparse.Namespace) -> int:
             settings.steps = args.steps or FPS_BENCHMARK_STEPS
             _print_fps_benchmark(settings, args)
             return 0
-        if args.overwrite:
-            delete_run(Path(out))
         info = _trainer(settings, args).run()
     except (ValueError, FileNotFoundError, FileExistsError) as error:
         raise CommandError(str(error)) from error
@@ -145,7 +143,7 @@ def _trainer(settings: TrainSettings, args: argparse.Namespace) -> BaseTrainer:
     if settings.backend == "sb3":
         from tabletop.training.trainer import Trainer
 
-        return Trainer(settings, resume=args.resume, progress=progress)
+        return Trainer(settings, resume=args.resume, progress=progress, overwrite=args.overwrite)
     address = args.address or os.environ.get("RAY_ADDRESS") or None
     use_loopback_if_local(address)  # Ray reads it when it is imported
     try:
@@ -153,7 +151,13 @@ def _trainer(settings: TrainSettings, args: argparse.Namespace) -> BaseTrainer:
     except ImportError as error:
         raise _ray_missing(error) from error
     try:
-        return RLlibTrainer(settings, resume=args.resume, progress=progress, address=address)
+        return RLlibTrainer(
+            settings,
+            resume=args.resume,
+            progress=progress,
+            address=address,
+            overwrite=args.overwrite,
+        )
     except ConnectionError as error:  # the cluster: nothing answers, or a refused token
         raise CommandError(str(error)) from error
 

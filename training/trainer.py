@@ -65,11 +65,18 @@ def vectorized(
 class Trainer(BaseTrainer):
     """One SB3 run: the MaskablePPO model, its envs, its directory and duties."""
 
-    def __init__(self, settings: TrainSettings, *, resume: bool, progress: bool = True) -> None:
-        super().__init__(settings, resume=resume, progress=progress)
+    def __init__(
+        self,
+        settings: TrainSettings,
+        *,
+        resume: bool,
+        progress: bool = True,
+        overwrite: bool = False,
+    ) -> None:
+        super().__init__(settings, resume=resume, progress=progress, overwrite=overwrite)
         self.vec_env = make_vec_env(settings, settings.seed + self.info.steps)
         self.model = self._resumed_model() if resume else self._new_model()
-        self.open_log()
+        self.open_run()
         if resume:
             self._restore_snapshots()
 

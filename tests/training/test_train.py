@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -183,12 +185,40 @@ def test_a_run_directory_is_rerun_with_overwrite_and_never_touched_without(
     assert [(r["phase"], r["step"]) for r in log_rows(out)] == first_rows
     assert main([*flags, "--overwrite", "--resume"]) == 2
     assert "pass one" in capsys.readouterr().err
+    settings = (out / "settings.json").read_text()
+    for refused in ("--option=encoder=bogus", "--set=network.rows=[8]"):  # refused at setup
+        assert main([*flags, "--overwrite", refused]) == 2
+        assert (out / "settings.json").read_text() == settings  # regression: it was deleted
+        assert [(r["phase"], r["step"]) for r in log_rows(out)] == first_rows
+    assert "no action structure" in capsys.readouterr().err
 
     assert main([*flags, "--overwrite"]) == 0
     assert [(r["phase"], r["step"]) for r in log_rows(out)] == first_rows  # a new log
     assert checkpoint_steps(out) == 64
     assert len(list((out / "tb").glob("ppo_*"))) == 1
     assert (out / "results.json").read_text() == "{}"
+
+
+def test_a_failed_ray_join_with_overwrite_keeps_the_old_run(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: --overwrite deleted the old run before --backend rllib joined Ray, so a
+    join that failed (here: nothing answers at the port) lost it."""
+    pytest.importorskip("ray.rllib")
+    for variable, value in (("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0"), ("OMP_NUM_THREADS", "1")):
+        monkeypatch.setenv(variable, os.environ.get(variable, value))  # the join sets them
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "settings.json").write_text("{}")  # the old run's files
+    (out / "log.csv").write_text("step\n")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        nowhere = f"127.0.0.1:{probe.getsockname()[1]}"
+    flags = ["train", "kaleva", f"--out={out}", "--backend=rllib", f"--address={nowhere}"]
+    assert main([*flags, "--overwrite", "--steps=1", *TINY_FLAGS]) == 2
+    assert f"no Ray cluster answers at {nowhere}" in capsys.readouterr().err
+    assert (out / "settings.json").read_text() == "{}"
+    assert (out / "log.csv").read_text() == "step\n"
 
 
 def test_set_takes_toml_values_with_commas() -> None:

@@ -56,6 +56,7 @@ class RLlibTrainer(BaseTrainer):
         resume: bool,
         progress: bool = True,
         address: str | None = None,
+        overwrite: bool = False,
     ) -> None:
         # What RLlib cannot train, and a Ray that cannot be joined or lacks the CPUs, are
         # refused before the run directory is touched: a retry then starts the run afresh.
@@ -64,14 +65,14 @@ class RLlibTrainer(BaseTrainer):
         connect(address)
         try:
             check_cpus(settings.rllib["env_runners"])
-            super().__init__(settings, resume=resume, progress=progress)
+            super().__init__(settings, resume=resume, progress=progress, overwrite=overwrite)
             self._steps = self.info.steps
             self.algo = self._built_algorithm()
         except BaseException:
             ray.shutdown()
             raise
+        self.open_run()
         self.tensorboard = SummaryWriter(str(self.out / TENSORBOARD / "rllib"))
-        self.open_log()
 
     def _built_algorithm(self) -> Algorithm:
         """PPO on this run's settings; a resumed run's state from its checkpoint (the
