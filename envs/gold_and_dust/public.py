@@ -39,8 +39,5 @@ def variants(state: GoldDustState) -> Iterator[tuple[str, GoldDustState]]:
 def _other_card(state: GoldDustState, iid: int) -> GoldDustState:
     """``state`` with instance ``iid`` another card of the pool (the next by index)."""
     variant = state.clone()
-    pool = state.game.pool.cards
-    cards = list(variant.table.cards)  # (copies share the list: replaced, never changed)
-    cards[iid] = pool[(cards[iid].index + 1) % len(pool)]
-    variant.table.cards = cards
+    variant.table.with_next_card(iid, state.game.pool.cards)
     return variant

@@ -46,9 +46,6 @@ def _other_card(state: KultState, seat: int, iid: int) -> KultState:
     """``state`` with instance ``iid`` of ``seat``'s discard pile another card of the pool
     (the next by index)."""
     variant = state.clone()
-    pool = state.game.pool.cards
-    cards = list(variant.table.cards)  # (copies share the list: replaced, never changed)
-    cards[iid] = pool[(cards[iid].index + 1) % len(pool)]
-    variant.table.cards = cards
+    variant.table.with_next_card(iid, state.game.pool.cards)
     variant.restamp_pile(seat)
     return variant

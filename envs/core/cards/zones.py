@@ -143,6 +143,14 @@ class Table:
         self.shuffles = 0
         """Shuffles that made some seat forget cards: the numbers in ``lost``."""
 
+    def with_next_card(self, iid: int, pool: Sequence[Any]) -> None:
+        """Make instance ``iid`` the next card of ``pool`` (by index, wrapping): a position that
+        differs from this one in a single card's identity, as a game's public-fact variants
+        need. ``cards`` is shared with copies, so it is replaced, not edited."""
+        cards = list(self.cards)
+        cards[iid] = pool[(cards[iid].index + 1) % len(pool)]
+        self.cards = cards
+
     # ----- reading --------------------------------------------------------------------------
 
     def zone(self, name: str, owner: int = SHARED) -> list[Any]:
