@@ -59,7 +59,9 @@ class SparseRows:
 
     @classmethod
     def from_dense(cls, rows: Sequence[np.ndarray], width: int, dtype: Any) -> SparseRows:
-        """The rows ``rows`` (1-D arrays of length ``width``), exactly, values as ``dtype``."""
+        """The rows ``rows`` (arrays of ``width`` numbers, flattened: an entity encoder's
+        observation is 2-D), exactly, values as ``dtype``."""
+        rows = [np.ravel(row) for row in rows]
         where = [np.flatnonzero(row) for row in rows]
         lengths = np.fromiter((len(nonzero) for nonzero in where), np.int64, len(where))
         values = [row[nonzero] for row, nonzero in zip(rows, where, strict=True)]
@@ -119,6 +121,8 @@ class Demonstrations:
     actions: np.ndarray
     returns: np.ndarray
     """The mover's discounted return from the decision on (value targets)."""
+    observation_shape: tuple[int, ...]
+    """The encoder's shape of one observation, which ``rows`` restores from the flat rows."""
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -131,17 +135,21 @@ class Demonstrations:
             masks=SparseRows.joined(*(part.masks for part in parts)),
             actions=np.concatenate([part.actions for part in parts]),
             returns=np.concatenate([part.returns for part in parts]),
+            observation_shape=parts[0].observation_shape,
         )
 
     def part(self, rows: slice) -> Demonstrations:
         """The contiguous rows ``rows`` (views, not copies)."""
         return Demonstrations(self.observations.part(rows), self.masks.part(rows),
-                              self.actions[rows], self.returns[rows])  # fmt: skip
+                              self.actions[rows], self.returns[rows],
+                              self.observation_shape)  # fmt: skip
 
     def rows(self, index: np.ndarray) -> tuple[torch.Tensor, ...]:
         """The tensors of the rows ``index``, as the policy takes them."""
         return (
-            torch.as_tensor(self.observations.dense(index)),
+            torch.as_tensor(
+                self.observations.dense(index).reshape(len(index), *self.observation_shape)
+            ),
             torch.as_tensor(self.actions[index]),
             torch.as_tensor(self.masks.dense(index)),
             torch.as_tensor(self.returns[index]),
@@ -224,12 +232,13 @@ def _one_game(
                 rewards[last_decision[player]] += reward
             else:
                 unclaimed[player] += reward
-    width = int(np.prod(encoder.shape(state.game)))
+    shape = tuple(encoder.shape(state.game))
     return Demonstrations(
-        observations=SparseRows.from_dense(observations, width, np.float32),
+        observations=SparseRows.from_dense(observations, int(np.prod(shape)), np.float32),
         masks=SparseRows.from_dense(masks, num_actions, bool),
         actions=np.asarray(actions, dtype=np.int64),
         returns=np.asarray(_discounted(rewards, seats, gamma), dtype=np.float32),
+        observation_shape=shape,
     )
 
 

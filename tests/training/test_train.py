@@ -298,14 +298,16 @@ def test_every_observation_a_game_declares_trains_evaluates_and_loads(
     the env option reached the rules engine (``make_game``). Each encoder and each option
     set that changes the observation trains a rollout, is evaluated, and its policy loads
     back and plays, with the game's configured network for that encoder (regression: HKK's
-    pointer network was asked of the entity encoder, which offers no action structure)."""
+    pointer network was asked of the entity encoder, which offers no action structure) and
+    after a warm start (regression: it took an entity encoder's 2-D observation for a row)."""
     out = tmp_path / "run"
-    overrides = {**TINY, "run": {**TINY["run"], "eval_games": 2}, "imitation": {"games": 0}}
+    overrides = {**TINY, "run": {**TINY["run"], "eval_games": 2}}
     settings = TrainSettings.from_config(
         game, out=str(out), steps=64, env_options=options, overrides=overrides
     )
     assert Trainer(settings, resume=False, progress=False).run().steps == 64
     assert json.loads((out / "settings.json").read_text())["network"] == settings.network
+    assert json.loads((out / "imitation.json").read_text())["games"] == 2  # the warm start
     assert {r["phase"] for r in log_rows(out)} >= {"eval"}
     agent = load_agent(out)
     assert agent.metadata.encoder == options["encoder"]
