@@ -199,17 +199,7 @@ class Modifiers(StrictModel):
     @model_validator(mode="after")
     def _parse(self) -> Modifiers:
         """Each continuous effect parsed by the vocabulary, its errors named under it."""
-        statics = []
-        for name, data in self:
-            if name == "group" or data is None:
-                continue
-            try:
-                statics.append((name, VOCAB.parse_static(name, data)))
-            except FieldError as error:
-                raise FieldError(f"{name}.{error.field}", str(error)) from None
-            except ValueError as error:
-                raise FieldError(name, str(error).removeprefix("Value error, ")) from None
-        self._statics = tuple(statics)
+        self._statics = VOCAB.parse_statics((n, d) for n, d in self if n != "group")
         return self
 
     def statics(self) -> tuple[tuple[str, Params], ...]:

@@ -124,17 +124,7 @@ class Modifiers(StrictModel):
 
     @model_validator(mode="after")
     def _parse(self) -> Modifiers:
-        statics = []
-        for name, data in self:
-            if data is None:
-                continue
-            try:
-                statics.append((name, VOCAB.parse_static(name, data)))
-            except FieldError as error:
-                raise FieldError(f"{name}.{error.field}", str(error)) from None
-            except ValueError as error:
-                raise FieldError(name, str(error).removeprefix("Value error, ")) from None
-        self._statics = tuple(statics)
+        self._statics = VOCAB.parse_statics(self)
         return self
 
     def statics(self) -> tuple[tuple[str, Params], ...]:

@@ -24,7 +24,7 @@ heuristics' appraisals all find it there.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -276,6 +276,22 @@ class Vocabulary:
                 name, f"unknown continuous effect {name!r}; known: {', '.join(self.statics)}"
             )
         return _validated(self.statics[name].params, data)
+
+    def parse_statics(self, fields: Iterable[tuple[str, Any]]) -> tuple[tuple[str, Params], ...]:
+        """A card's ``modifiers`` table, ``(name, data)`` per field (``None``: not given),
+        parsed; an error is a ``FieldError`` under the field's name, so the loader can name
+        the card and the whole field (``modifiers.combat.amount``)."""
+        statics = []
+        for name, data in fields:
+            if data is None:
+                continue
+            try:
+                statics.append((name, self.parse_static(name, data)))
+            except FieldError as error:
+                raise FieldError(f"{name}.{error.field}", str(error)) from None
+            except ValueError as error:
+                raise FieldError(name, str(error).removeprefix("Value error, ")) from None
+        return tuple(statics)
 
 
 def _validated(schema: type[Params], values: Any, prefix: str = "") -> Params:
