@@ -637,6 +637,18 @@ def test_players_on_a_game_of_fixed_player_count_says_the_count(
     assert main(["info", "kaleva", "--players", "2"]) == 0  # its own count is no mistake
 
 
+def test_an_env_option_to_a_command_that_plays_the_engine_says_where_it_belongs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Regression: ``eval --option encoder=entity`` answered the engine's "unknown
+    option(s) ['encoder']", as if the game had no such thing."""
+    for command in (["eval", "hkk", "--agents", "heuristic,random"], ["play", "hkk"],
+                    ["search", "--game", "hkk"], ["balance", "hkk"]):  # fmt: skip
+        assert main([*command, "--option", "encoder=entity"]) == 2
+        error = capsys.readouterr().err
+        assert "encoder: an env option, which `tabletop train` takes" in error, command
+
+
 def test_a_file_that_is_not_a_policy_is_refused_without_torchs_advice(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

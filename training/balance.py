@@ -41,7 +41,7 @@ from tabletop.agents import agent_specs_help, make_agent
 from tabletop.agents.outcome import DRAW, LOSS, WIN, side_outcome
 from tabletop.envs.core.protocol import Game, State
 from tabletop.envs.core.spec import DECKS_OPTION, GameSpec
-from tabletop.training.commandline import CommandError, add_game_options, game_options
+from tabletop.training.commandline import CommandError, add_game_options, engine_options
 from tabletop.training.config import registered_name
 from tabletop.training.records import GameRecord, append_records, play_record
 from tabletop.training.results import (
@@ -578,7 +578,7 @@ def run(args: argparse.Namespace) -> int:
         spec = envs.spec(game_name)
         given = None if args.decks is None else [d.strip() for d in args.decks.split(",")]
         decks = deck_specs(spec, given)
-        options = game_options(args)
+        options = engine_options(args)
         if DECKS_OPTION in options:
             raise ValueError(f"choose the decks with --decks, not --option {DECKS_OPTION}=")
         if args.games < 1:

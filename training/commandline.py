@@ -12,7 +12,7 @@ from typing import Any
 
 from tabletop import envs
 from tabletop.envs.core.protocol import Game
-from tabletop.envs.core.spec import PLAYERS_OPTION
+from tabletop.envs.core.spec import ENV_OPTIONS, PLAYERS_OPTION
 
 
 class CommandError(Exception):
@@ -89,6 +89,19 @@ def game_options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = dict(args.option)
     if args.players is not None and _takes_player_count(getattr(args, "game", None), args.players):
         options[PLAYERS_OPTION] = args.players
+    return options
+
+
+def engine_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``game_options`` for a command that plays the rules engine itself (eval, play,
+    search, balance): an env option there (``encoder``, ``max_plies``, ...) is a
+    ``CommandError`` saying where it belongs, not the engine's "unknown option"."""
+    options = game_options(args)
+    if given := sorted(ENV_OPTIONS & set(options)):
+        raise CommandError(
+            f"{', '.join(given)}: an env option, which `tabletop train` takes; this command "
+            "plays the game's engine, and a policy reads its encoder from its own file"
+        )
     return options
 
 

@@ -35,7 +35,7 @@ from typing import Any
 from tabletop import envs
 from tabletop.agents import Agent, agent_specs_help, make_agent, split_agent_specs
 from tabletop.agents.outcome import DRAW, LOSS, WIN, side_outcome, team_outcome
-from tabletop.training.commandline import CommandError, add_game_options, game_options
+from tabletop.training.commandline import CommandError, add_game_options, engine_options
 from tabletop.training.config import game_config, registered_name
 from tabletop.training.records import GameRecord, append_records, play_record
 from tabletop.training.results import (
@@ -575,7 +575,7 @@ def run(args: argparse.Namespace) -> int:
         specs = split_agent_specs(args.agents)
         if len(set(specs)) != len(specs):
             raise ValueError(f"--agents names an agent twice: {args.agents}")
-        options = game_options(args)
+        options = engine_options(args)
         counts = _player_counts(args.players_list, options.pop("num_players", None))
         if args.games < 1:
             raise ValueError("--games must be at least 1")

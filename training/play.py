@@ -27,7 +27,7 @@ from tabletop.envs.core.protocol import Event, Game, IllegalActionError, State
 from tabletop.training.commandline import (
     CommandError,
     add_game_options,
-    game_options,
+    engine_options,
     seat_name,
 )
 
@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
 def _set_up(args: argparse.Namespace, human: int | None) -> tuple[State, list[Seat]]:
     """The starting state and its seats; user mistakes become a ``CommandError``."""
     try:
-        game = envs.make_game(args.game, **game_options(args))
+        game = envs.make_game(args.game, **engine_options(args))
         seats = _seats(args.agents, args.game, game.num_players, human, args.seed)
         return game.new_state(seed=args.seed), seats
     except (KeyError, ValueError, TypeError, FileNotFoundError) as error:

@@ -33,7 +33,7 @@ from typing import Any
 from tabletop import envs
 from tabletop.agents import Agent, make_agent
 from tabletop.agents.outcome import WIN, side_outcome, team_outcome
-from tabletop.training.commandline import CommandError, add_game_options, game_options
+from tabletop.training.commandline import CommandError, add_game_options, engine_options
 from tabletop.training.records import (
     DecisionTiming,
     GameRecord,
@@ -249,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if args.game is None:
             raise ValueError(f"--game is required; registered games: {', '.join(envs.names())}")
-        options = game_options(args)
+        options = engine_options(args)
         setting = Setting(args.game, tuple(sorted(options.items())), args.agent, args.opponent)
         seeds = range(args.seed, args.seed + args.games)
         print(report(run_games(setting, seeds, args.workers, args.log)))
