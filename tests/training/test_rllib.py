@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import secrets
 import shutil
@@ -63,6 +64,7 @@ from tabletop.training.rllib.env import (
     TabletopMultiAgentEnv,
     seat_of,
 )
+from tabletop.training.rllib.league import finished_games
 from tabletop.training.rllib.module import (
     MASKED_LOGIT,
     MaskedPolicyModule,
@@ -466,10 +468,54 @@ def test_a_killed_driver_resumes_from_its_last_checkpoint(
     # cut back to the checkpoint, then continued: what the killed driver logged after its
     # last checkpoint is gone, so the steps never go back
     assert steps == sorted(steps) and steps[-1] == resumed_to
-    resumed_rows = [r for r in log_rows(out) if int(r["step"]) > killed_at]
-    assert any(r["phase"] == "train" and int(r["games"]) > 1 for r in resumed_rows)
     assert any(step > killed_at for step in steps) and any(step <= killed_at for step in steps)
     assert load_agent(out / "last_policy.pt").metadata.training_steps == resumed_to
+
+
+def test_a_resumed_run_samples_with_its_checkpoint_and_counts_every_finished_game(
+    tmp_path: Path,
+) -> None:
+    """In-process, on a private local Ray: after the restore, the env runner holds the
+    checkpoint's modules (RLlib's own sync after a restore is dropped while the runner is
+    still busy, as on a loaded machine), and every iteration counts as many finished games
+    as RLlib counted episodes (sent as an RLlib metric, a resumed run's games were cut to
+    the last one of each iteration). The loop is bounded by iterations, not time: it ends
+    at the first iteration that finished more than one game."""
+    settings = tiny_settings("kaleva", tmp_path / "run", 100_000)
+    settings.rllib["env_runners"] = 1
+    trainer = RLlibTrainer(settings, resume=False, progress=False)
+    try:
+        trainer.train_iteration()
+        trainer.add_snapshot()
+        trainer.checkpoint()
+    finally:
+        trainer.close()
+    resumed = RLlibTrainer(settings, resume=True, progress=False)
+    try:
+        runners = resumed.algo.env_runner_group
+        modules = [MAIN, "snapshot_0"]
+        learner = resumed.algo.learner_group.get_weights(module_ids=modules)
+        (runner,) = runners.foreach_env_runner(
+            lambda r: {module_id: r.module[module_id].get_state() for module_id in modules},
+            local_env_runner=False,
+        )
+        for module_id in modules:
+            assert learner[module_id].keys() == runner[module_id].keys()
+            for key, value in learner[module_id].items():
+                assert np.array_equal(np.asarray(value), np.asarray(runner[module_id][key]))
+        assert int(runner["snapshot_0"]["snapshot_step"]) == trainer.steps
+        most = 0
+        for _ in range(20):
+            _, result = resumed.train_iteration()
+            episodes = result["env_runners"].get("num_episodes", 0)
+            games = finished_games(runners)
+            assert len(games) == (0 if math.isnan(episodes) else episodes)
+            most = max(most, len(games))
+            if most > 1:
+                break
+        assert most > 1
+    finally:
+        resumed.close()
 
 
 def test_regicide_trains_one_shared_policy_for_the_team_after_a_warm_start(

@@ -81,7 +81,23 @@ class RLlibTrainer(BaseTrainer):
         algo = ppo_config(self.settings, self.metadata, self.network, seed).build_algo()
         if self.resumed:
             algo.restore_from_path(str(self._checkpoint_path(self.info.steps).resolve()))
+            self._send_modules_to_runners(algo)
         return algo
+
+    def _send_modules_to_runners(self, algo: Algorithm) -> None:
+        """Every module's weights from the learner onto every env runner, waiting until
+        they are set. RLlib's own sync after a restore is fire-and-forget and is dropped
+        while the runner still works on the sync of the build (on a loaded machine): the
+        resumed run's first games were then played by untrained modules, the league
+        empty."""
+        modules = [MAIN, *snapshot_slots(self.settings)]
+        states = algo.learner_group.get_weights(module_ids=modules)
+
+        def set_modules(runner: Any) -> None:
+            for module_id in modules:
+                runner.module[module_id].set_state(states[module_id])
+
+        algo.env_runner_group.foreach_env_runner(set_modules, local_env_runner=True)
 
     def _checkpoint_path(self, steps: int) -> Path:
         return self.out / RLLIB_CHECKPOINTS / f"step_{steps:010d}"
