@@ -15,15 +15,16 @@ from sb3_contrib import MaskablePPO
 from tabletop.agents import AGENT_KINDS
 from tabletop.envs import make, make_game, names
 from tabletop.envs import spec as game_spec
+from tabletop.envs.core.options import parse_option_value
 from tabletop.envs.core.protocol import TERMINAL, Event
 from tabletop.envs.core.spec import ENV_OPTIONS
+from tabletop.matches.records import GameRecord
+from tabletop.matches.results import wilson_interval
 from tabletop.training.cli import SUBCOMMANDS, build_parser, main
-from tabletop.training.commandline import game_options, parse_option_value
+from tabletop.training.commandline import game_options
 from tabletop.training.evaluate import PROGRESS_EVERY_S, Progress
 from tabletop.training.play import Seat
 from tabletop.training.play import play as play_table
-from tabletop.training.records import GameRecord
-from tabletop.training.results import wilson_interval
 from tabletop.wrappers import SingleAgentEnv
 
 MENU_LINE = re.compile(r"^\s+(\d+)\. (.+)$", re.MULTILINE)

@@ -1,9 +1,12 @@
 """The package's import graph: no cycles, and each layer imports only the layers below it.
 
-The layers, bottom up: ``tabletop.envs`` (games), ``tabletop.agents``, ``tabletop.wrappers``,
-``tabletop.training``. Imports are read from the source with ``ast``, at module level and
-inside functions alike (a lazy import is still an edge; a lazy import one way is fine, a
-cycle is not). Imports under ``if TYPE_CHECKING:`` never run and are left out.
+The layers, bottom up: ``tabletop.envs`` (games), ``tabletop.agents``, ``tabletop.matches``
+(playing many games and counting them), ``tabletop.web`` (the web table), ``tabletop.wrappers``
+(the gymnasium side, for training) and ``tabletop.training`` (the trainers and the commands, of
+which ``serve`` starts the web table). Every package the repository installs is a layer.
+Imports are read from the source with ``ast``, at module level and inside functions alike (a
+lazy import is still an edge; a lazy import one way is fine, a cycle is not). Imports under
+``if TYPE_CHECKING:`` never run and are left out.
 """
 
 from __future__ import annotations
@@ -16,12 +19,22 @@ from pathlib import Path
 
 import pytest
 
-LAYERS = ("tabletop.envs", "tabletop.agents", "tabletop.wrappers", "tabletop.training")
-"""Bottom up: a layer may import the layers before it, never those after it."""
+LAYERS = (
+    "tabletop.envs",
+    "tabletop.agents",
+    "tabletop.matches",
+    "tabletop.web",
+    "tabletop.wrappers",
+    "tabletop.training",
+)
+"""Bottom up: a layer may import the layers before it, never those after it. The web table
+and the match counting sit below the wrappers, so they need only engines and agents."""
+
+SETUP = Path(__file__).parents[1] / "setup.py"
 
 
 def package_modules() -> dict[str, Path]:
-    """Every module of the four layers: dotted name -> source file."""
+    """Every module of the layers: dotted name -> source file."""
     modules: dict[str, Path] = {}
     for layer in LAYERS:
         package = importlib.import_module(layer)
@@ -110,12 +123,20 @@ def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def layer_of(module: str) -> int:
-    """0 for ``tabletop.envs`` and its modules, 1 for ``tabletop.agents``, and so on."""
-    return next(
-        rank
-        for rank, layer in enumerate(LAYERS)
-        if module == layer or module.startswith(f"{layer}.")
-    )
+    """0 for ``tabletop.envs`` and its modules, 1 for ``tabletop.agents``, and so on; a
+    module of no layer is an error, never left out."""
+    for rank, layer in enumerate(LAYERS):
+        if module == layer or module.startswith(f"{layer}."):
+            return rank
+    raise ValueError(f"{module} belongs to no layer of {LAYERS}")
+
+
+def installed_packages() -> set[str]:
+    """The top-level packages setup.py installs (its ``NAMESPACE_DIRS`` keys)."""
+    for node in ast.walk(ast.parse(SETUP.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "NAMESPACE_DIRS":
+            return set(ast.literal_eval(node.value))
+    raise AssertionError(f"no NAMESPACE_DIRS in {SETUP}")
 
 
 @pytest.fixture(scope="module")
@@ -128,10 +149,21 @@ def test_every_layer_is_walked(graph: dict[str, set[str]]) -> None:
         "tabletop.envs.core.spec",
         "tabletop.agents.ismcts",
         "tabletop.wrappers.single_agent",
+        "tabletop.matches.records",
+        "tabletop.web.tables",
         "tabletop.training.cli",
     ):
         assert expected in graph
     assert "tabletop.agents.policy" in graph["tabletop.agents.registry"]  # a lazy import
+
+
+def test_every_installed_package_is_a_layer() -> None:
+    assert installed_packages() == set(LAYERS)
+
+
+def test_a_module_outside_the_layers_is_refused() -> None:
+    with pytest.raises(ValueError, match="no layer"):
+        layer_of("tabletop.elsewhere.module")
 
 
 def test_no_import_cycles(graph: dict[str, set[str]]) -> None:

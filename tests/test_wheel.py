@@ -15,8 +15,8 @@ from pathlib import Path
 from tabletop import envs
 
 REPO = Path(__file__).parents[1]
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "envs", "agents", "wrappers", "training",
-           "web")  # fmt: skip
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "envs", "agents", "wrappers", "matches",
+           "training", "web")  # fmt: skip
 WEB_PAGES = ("lobby.html", "table.html", "replays.html", "replay.html", "view.js", "style.css")
 CACHES = "__pycache__"
 

@@ -41,15 +41,15 @@ from tabletop.agents import agent_specs_help, make_agent
 from tabletop.agents.outcome import DRAW, LOSS, WIN, side_outcome
 from tabletop.envs.core.protocol import Game, State
 from tabletop.envs.core.spec import DECKS_OPTION, GameSpec
-from tabletop.training.commandline import CommandError, add_game_options, engine_options
-from tabletop.training.config import registered_name
-from tabletop.training.records import GameRecord, append_records, play_record
-from tabletop.training.results import (
+from tabletop.matches.records import GameRecord, append_records, play_record
+from tabletop.matches.results import (
     format_interval,
     format_table,
     mean_interval,
     wilson_interval,
 )
+from tabletop.training.commandline import CommandError, add_game_options, engine_options
+from tabletop.training.config import registered_name
 
 CARD_PLAYED = "card_played"
 """The event kind of a card put into play; its data names the seat (``player``) and the
@@ -613,7 +613,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         out = Path(args.out)
         save_json(out / RESULTS_JSON, report)
-        from tabletop.training.plots import balance_figure
+        from tabletop.matches.plots import balance_figure
 
         balance_figure(out / RESULTS_PNG, report)
         print(f"wrote {out / RESULTS_JSON}, {out / RESULTS_PNG} and {games_log}", file=sys.stderr)

@@ -31,6 +31,8 @@ from tabletop.agents.policy import (
     new_policy,
     save_policy,
 )
+from tabletop.matches.records import GameRecord
+from tabletop.matches.results import wilson_interval
 from tabletop.training.evaluate import (
     TeamResult,
     pair_result,
@@ -45,8 +47,6 @@ from tabletop.training.imitation import (
     imitate,
     sampling_actor,
 )
-from tabletop.training.records import GameRecord
-from tabletop.training.results import wilson_interval
 from tabletop.training.runs import (
     BEST_POLICY,
     CHECKPOINT_INFO,

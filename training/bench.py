@@ -44,8 +44,7 @@ from tabletop.agents import make_agent, play_game
 from tabletop.agents.ismcts import ISMCTS, SearchBudget
 from tabletop.agents.outcome import DRAW, LOSS, OUTCOMES, WIN, side_outcome, team_outcome
 from tabletop.envs.core.protocol import Game, State
-from tabletop.training.commandline import CommandError
-from tabletop.training.results import (
+from tabletop.matches.results import (
     Spread,
     format_interval,
     format_options,
@@ -54,6 +53,7 @@ from tabletop.training.results import (
     ratio_spread,
     wilson_interval,
 )
+from tabletop.training.commandline import CommandError
 
 REFERENCE_ENVS = {
     "connect_four_v3": "classic/connect_four-v3",

@@ -1,5 +1,5 @@
-"""Command-line pieces every ``tabletop`` subcommand shares: the user-facing error, the
-parsing of game options and how a seat is named for people.
+"""Command-line pieces every ``tabletop`` subcommand shares: the user-facing error and the
+game-option flags (their values read by ``envs.core.options``).
 
 Kept apart from the front end (``cli.py``), which imports the subcommands: a subcommand
 imports these from here, below itself, so no module imports the one that imports it.
@@ -11,41 +11,12 @@ import argparse
 from typing import Any
 
 from tabletop import envs
-from tabletop.envs.core.protocol import Game
+from tabletop.envs.core.options import OptionValue, parse_option_value
 from tabletop.envs.core.spec import ENV_OPTIONS, PLAYERS_OPTION
 
 
 class CommandError(Exception):
     """A problem the user can fix on the command line; shown without a traceback."""
-
-
-OptionScalar = bool | int | float | str
-OptionValue = OptionScalar | tuple[OptionScalar, ...]
-
-
-def parse_option_value(text: str) -> OptionValue:
-    """``"true"`` -> True, ``"2"`` -> 2, ``"0.5"`` -> 0.5, anything else stays text (a path
-    too); a comma makes a tuple of such items, so options that take several values are
-    writable on a command line: ``"warrior,mage"`` -> ("warrior", "mage"), ``"3,"`` -> (3,)."""
-    if "," not in text:
-        return _parse_scalar(text)
-    items = [item.strip() for item in text.split(",")]
-    if items[-1] == "":
-        items.pop()  # a trailing comma: a one-item tuple, as in Python
-    if "" in items:
-        raise ValueError(f"empty item in the list {text!r}")
-    return tuple(_parse_scalar(item) for item in items)
-
-
-def _parse_scalar(text: str) -> OptionScalar:
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    for number_type in (int, float):
-        try:
-            return number_type(text)
-        except ValueError:
-            pass
-    return text
 
 
 def split_key_value(text: str) -> tuple[str, str]:
@@ -118,17 +89,3 @@ def _takes_player_count(game: str | None, players: int) -> bool:
             f"{spec.name} is played by exactly {spec.min_players} players, not {players}"
         )
     return False
-
-
-def own_name(game: Game, seat: int) -> str | None:
-    """The game's own name for ``seat`` (a colour, a hero...) if it has one: games may
-    offer it with a ``player_name(seat)`` method."""
-    player_name = getattr(game, "player_name", None)
-    return None if player_name is None else player_name(seat)
-
-
-def seat_name(game: Game, seat: int, *details: str) -> str:
-    """``"player 1"``, with the game's own name for the seat and ``details`` in brackets:
-    ``seat_name(game, 1, "heuristic")`` -> ``"player 1 (Bronze, heuristic)"``."""
-    brackets = ", ".join(part for part in (own_name(game, seat), *details) if part)
-    return f"player {seat} ({brackets})" if brackets else f"player {seat}"

@@ -35,15 +35,15 @@ from typing import Any
 from tabletop import envs
 from tabletop.agents import Agent, agent_specs_help, make_agent, split_agent_specs
 from tabletop.agents.outcome import DRAW, LOSS, WIN, side_outcome, team_outcome
-from tabletop.training.commandline import CommandError, add_game_options, engine_options
-from tabletop.training.config import game_config, registered_name
-from tabletop.training.records import GameRecord, append_records, play_record
-from tabletop.training.results import (
+from tabletop.matches.records import GameRecord, append_records, play_record
+from tabletop.matches.results import (
     format_interval,
     format_table,
     mean_interval,
     wilson_interval,
 )
+from tabletop.training.commandline import CommandError, add_game_options, engine_options
+from tabletop.training.config import game_config, registered_name
 
 AgentSource = str | Agent
 """An agent spec (resolved where the game is played, e.g. in a worker) or an agent."""
@@ -599,7 +599,7 @@ def run(args: argparse.Namespace) -> int:
         header = {"game": game_name, "agents": specs, "games": args.games, "seed": args.seed}
         header["options"] = options
         save_json(out / "results.json", header, results)
-        from tabletop.training.plots import evaluation_figure
+        from tabletop.matches.plots import evaluation_figure
 
         evaluation_figure(out / "results.png", game_name, specs, results)
         written = f"{out / 'results.json'}, {out / 'results.png'} and {games_log}"

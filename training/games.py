@@ -11,7 +11,7 @@ import argparse
 
 from tabletop import envs
 from tabletop.envs.core.spec import GameSpec
-from tabletop.training.results import format_table
+from tabletop.matches.results import format_table
 
 HEADERS = ("game", "env", "title", "players", "payoff", "actions", "chance", "hidden information")
 

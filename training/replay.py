@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tabletop import envs
-from tabletop.envs.core.protocol import State
-from tabletop.training.commandline import CommandError, seat_name
+from tabletop.envs.core.protocol import State, seat_name
+from tabletop.matches.records import GameRecord, RecordError, read_records
+from tabletop.matches.results import format_options
+from tabletop.training.commandline import CommandError
 from tabletop.training.evaluate import GAMES_LOG
-from tabletop.training.records import GameRecord, RecordError, read_records
-from tabletop.training.results import format_options
 
 
 class ReplayDivergedError(ValueError):

@@ -33,8 +33,7 @@ from typing import Any
 from tabletop import envs
 from tabletop.agents import Agent, make_agent
 from tabletop.agents.outcome import WIN, side_outcome, team_outcome
-from tabletop.training.commandline import CommandError, add_game_options, engine_options
-from tabletop.training.records import (
+from tabletop.matches.records import (
     DecisionTiming,
     GameRecord,
     RecordError,
@@ -42,7 +41,8 @@ from tabletop.training.records import (
     play_record,
     read_records,
 )
-from tabletop.training.results import format_interval, format_table, wilson_interval
+from tabletop.matches.results import format_interval, format_table, wilson_interval
+from tabletop.training.commandline import CommandError, add_game_options, engine_options
 
 
 @dataclass(frozen=True)

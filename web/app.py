@@ -38,7 +38,7 @@ from fastapi.staticfiles import StaticFiles
 
 from tabletop import envs
 from tabletop.envs.core.carddata import POOL_OPTION
-from tabletop.training.commandline import parse_option_value
+from tabletop.envs.core.options import parse_option_value
 from tabletop.web.replays import Replays, import_record, import_records
 from tabletop.web.store import TableStore
 from tabletop.web.tables import (

@@ -21,7 +21,7 @@ from typing import Any
 
 from tabletop import envs
 from tabletop.envs.core.protocol import IllegalActionError, State
-from tabletop.training.records import GameRecord, RecordError, read_records
+from tabletop.matches.records import GameRecord, RecordError, read_records
 from tabletop.web.store import StoredTable, TableStore
 from tabletop.web.tables import MoveLog, NotFoundError, TableError, check_packaged_data, result
 

@@ -208,3 +208,18 @@ def check_options(owner: str, given: dict[str, Any], known: set[str]) -> None:
     unknown = sorted(set(given) - known)
     if unknown:
         raise UnknownOptionError(owner, unknown, known)
+
+
+def own_name(game: Game, seat: int) -> str | None:
+    """The game's own name for ``seat`` (a colour, a hero...) if it has one: games may
+    offer it with a ``player_name(seat)`` method."""
+    player_name = getattr(game, "player_name", None)
+    return None if player_name is None else player_name(seat)
+
+
+def seat_name(game: Game, seat: int, *details: str) -> str:
+    """``"player 1"``, with the game's own name for the seat and ``details`` in brackets:
+    ``seat_name(game, 1, "heuristic")`` -> ``"player 1 (Bronze, heuristic)"``. The terminal,
+    replays and the web table name seats this one way."""
+    brackets = ", ".join(part for part in (own_name(game, seat), *details) if part)
+    return f"player {seat} ({brackets})" if brackets else f"player {seat}"

@@ -14,6 +14,7 @@ import pytest
 from tabletop import envs
 from tabletop.envs.core.spec import GameSpecError, frozen_options
 from tabletop.envs.gold_and_dust.cards import STARTER_POOL, data_path
+from tabletop.matches.records import read_records
 from tabletop.training.balance import (
     BalanceReport,
     deck_specs,
@@ -23,7 +24,6 @@ from tabletop.training.balance import (
     summarise,
 )
 from tabletop.training.cli import main
-from tabletop.training.records import read_records
 
 GAME = "gold_and_dust"
 CARDS = 20  # distinct cards per deck, two copies each: 40 cards and a Hero (GD-1.1)

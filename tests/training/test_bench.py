@@ -14,6 +14,7 @@ import pytest
 from pettingzoo import AECEnv
 
 from tabletop.envs import env_module
+from tabletop.matches.results import Spread, ratio_spread
 from tabletop.training import bench
 from tabletop.training.bench import (
     ENV_KINDS,
@@ -32,7 +33,6 @@ from tabletop.training.bench import (
 )
 from tabletop.training.cli import main
 from tabletop.training.commandline import CommandError
-from tabletop.training.results import Spread, ratio_spread
 
 TINY = ["--games", "3", "--seconds", "0.02", "--rounds", "2"]
 

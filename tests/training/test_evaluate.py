@@ -12,6 +12,9 @@ from countdown_v0 import ResignAgent, TakeOneAgent
 
 from tabletop import envs
 from tabletop.agents import make_agent, play_game
+from tabletop.matches.plots import team_bars, win_rate_matrix
+from tabletop.matches.records import GameRecord, read_records
+from tabletop.matches.results import mean_interval, wilson_interval
 from tabletop.training.cli import main
 from tabletop.training.config import game_config
 from tabletop.training.evaluate import (
@@ -22,9 +25,6 @@ from tabletop.training.evaluate import (
     result_tables,
     team_result,
 )
-from tabletop.training.plots import team_bars, win_rate_matrix
-from tabletop.training.records import GameRecord, read_records
-from tabletop.training.results import mean_interval, wilson_interval
 
 
 @pytest.fixture

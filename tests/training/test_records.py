@@ -10,8 +10,7 @@ import pytest
 
 from tabletop import envs
 from tabletop.agents import make_agent
-from tabletop.training.cli import main
-from tabletop.training.records import (
+from tabletop.matches.records import (
     DecisionTiming,
     GameRecord,
     RecordError,
@@ -19,6 +18,7 @@ from tabletop.training.records import (
     play_record,
     read_records,
 )
+from tabletop.training.cli import main
 from tabletop.training.replay import ReplayDivergedError, replay
 
 DECKS = {"decks": ("thief", "mage")}

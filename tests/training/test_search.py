@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tabletop.matches.records import read_records
 from tabletop.training.cli import main
-from tabletop.training.records import read_records
 from tabletop.training.search import Setting, measured_seat, report, won
 
 

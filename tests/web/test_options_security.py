@@ -21,8 +21,8 @@ from tabletop import envs
 from tabletop.agents import RandomAgent
 from tabletop.envs.gold_and_dust.cards import data_path
 from tabletop.envs.hkk.cards import load_pool
+from tabletop.matches.records import append_records, play_record
 from tabletop.training.commandline import CommandError
-from tabletop.training.records import append_records, play_record
 from tabletop.training.serve import offered_policies
 from tabletop.web.app import create_app
 from tabletop.web.replays import import_records

@@ -19,8 +19,8 @@ from fastapi.testclient import TestClient
 
 from tabletop import envs
 from tabletop.agents import RandomAgent
+from tabletop.matches.records import append_records, play_record
 from tabletop.training.cli import main
-from tabletop.training.records import append_records, play_record
 from tabletop.web.app import create_app
 from tabletop.web.store import TableStore
 

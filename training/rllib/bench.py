@@ -24,9 +24,9 @@ import ray
 
 from tabletop.agents.policy import NetworkSpec, env_metadata
 from tabletop.envs import make
+from tabletop.matches.results import Spread, ratio_spread
 from tabletop.training.bench import interleaved_rounds
 from tabletop.training.fps import training_steps_per_second
-from tabletop.training.results import Spread, ratio_spread
 from tabletop.training.rllib.cluster import check_cpus, connect
 from tabletop.training.rllib.config import ppo_config
 from tabletop.training.rllib.env import MAIN

@@ -23,7 +23,7 @@ from tabletop.agents import Agent, play_game
 from tabletop.agents.base import MoveObserver
 from tabletop.agents.outcome import side_outcome
 from tabletop.envs.core.protocol import Game, State
-from tabletop.training.results import numeric_stats
+from tabletop.matches.results import numeric_stats
 
 RECORD_FORMAT = "tabletop-game-record"
 RECORD_VERSION = 1
