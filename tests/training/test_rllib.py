@@ -478,9 +478,10 @@ def test_a_resumed_run_samples_with_its_checkpoint_and_counts_every_finished_gam
     """In-process, on a private local Ray: after the restore, the env runner holds the
     checkpoint's modules (RLlib's own sync after a restore is dropped while the runner is
     still busy, as on a loaded machine), and every iteration counts as many finished games
-    as RLlib counted episodes (sent as an RLlib metric, a resumed run's games were cut to
-    the last one of each iteration). The loop is bounded by iterations, not time: it ends
-    at the first iteration that finished more than one game."""
+    as RLlib counted episodes (taken from the envs, not sent as an RLlib metric, whose kind
+    a checkpoint restores so that only an iteration's last game is reported). The loop is
+    bounded by iterations, not time: it ends at the first iteration that finished more
+    than one game."""
     settings = tiny_settings("kaleva", tmp_path / "run", 100_000)
     settings.rllib["env_runners"] = 1
     trainer = RLlibTrainer(settings, resume=False, progress=False)

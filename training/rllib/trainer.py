@@ -87,9 +87,9 @@ class RLlibTrainer(BaseTrainer):
     def _send_modules_to_runners(self, algo: Algorithm) -> None:
         """Every module's weights from the learner onto every env runner, waiting until
         they are set. RLlib's own sync after a restore is fire-and-forget and is dropped
-        while the runner still works on the sync of the build (on a loaded machine): the
-        resumed run's first games were then played by untrained modules, the league
-        empty."""
+        while the runner still works on the sync of the build (on a loaded machine), which
+        would leave the resumed run's first games to untrained modules and an empty
+        league."""
         modules = [MAIN, *snapshot_slots(self.settings)]
         states = algo.learner_group.get_weights(module_ids=modules)
 
