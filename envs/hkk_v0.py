@@ -31,7 +31,7 @@ Version history:
 from __future__ import annotations
 
 from tabletop.envs.core.aec import env_constructors
-from tabletop.envs.core.carddata import card_data_metadata
+from tabletop.envs.core.cards.data import card_data_metadata
 from tabletop.envs.core.spec import GameSpec, Payoff, frozen_options, seedless
 from tabletop.envs.hkk.cards import PACKAGED_DECKS
 from tabletop.envs.hkk.encoders import ENCODERS

@@ -37,7 +37,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from tabletop import envs
-from tabletop.envs.core.carddata import POOL_OPTION
+from tabletop.envs.core.cards.data import POOL_OPTION
 from tabletop.envs.core.options import parse_option_value
 from tabletop.web.replays import Replays, import_record, import_records
 from tabletop.web.store import TableStore

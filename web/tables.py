@@ -26,7 +26,7 @@ from typing import Any
 from tabletop import envs
 from tabletop.agents import Agent, make_agent
 from tabletop.agents.registry import AGENT_KINDS
-from tabletop.envs.core.carddata import POOL_OPTION
+from tabletop.envs.core.cards.data import POOL_OPTION
 from tabletop.envs.core.protocol import IllegalActionError, State, seat_name
 from tabletop.envs.core.spec import DECKS_OPTION
 from tabletop.web.store import StoredTable, TableStore

@@ -2,7 +2,7 @@
 
 A pool file (TOML) lists heroes (``[[hero]]``) and cards (``[[card]]``); a deck file names a
 hero and 40 cards from a pool (``[cards]``, name = copies). Files are validated with pydantic
-on load, and every error names the file, the card and the field (``envs/core/carddata.py``).
+on load, and every error names the file, the card and the field (``envs/core/cards/data.py``).
 Abilities are composed in data from the vocabulary of ``effects.VOCAB`` (effect primitives,
 selectors, trigger events, conditions and the ``aura`` continuous effect) and keywords
 (``KEYWORDS``); the rare card that needs code names a function registered in
@@ -24,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-from tabletop.envs.core.carddata import (
+from tabletop.envs.core.cards.data import (
     CardPool,
     FieldError,
     PackagedData,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
-from tabletop.envs.core.carddata import FieldError
+from tabletop.envs.core.cards.data import FieldError
 from tabletop.envs.core.cards.events import Context
 from tabletop.envs.core.cards.vocabulary import Effect, NoParams, Params, Vocabulary
 

@@ -5,7 +5,7 @@ which fields it has: creatures (monster, mutant, galetki, adventurer) their cost
 life, components, abilities (HK-7) and drawbacks; buildings their builders and structure
 (HK-9.1); items their components, kind and subtype (HK-9.2); and so on. A deck file names
 cards of a pool and their copies under the deck rules of HK-1.1 (``parse_deck``). Every
-error names the file, the card and the field (HK-10.2, through ``envs/core/carddata.py``).
+error names the file, the card and the field (HK-10.2, through ``envs/core/cards/data.py``).
 What cards do is composed from ``effects.VOCAB``; a loaded card is a frozen dataclass of
 its type (``Monster``, ``Mutant``, ... ``Sorcery``).
 """
@@ -21,7 +21,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BeforeValidator, Field, PrivateAttr, field_validator, model_validator
 
-from tabletop.envs.core.carddata import (
+from tabletop.envs.core.cards.data import (
     CardPool,
     FieldError,
     PackagedData,

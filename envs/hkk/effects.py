@@ -32,7 +32,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
-from tabletop.envs.core.carddata import listed_once
+from tabletop.envs.core.cards.data import listed_once
 from tabletop.envs.core.cards.events import Context
 from tabletop.envs.core.cards.vocabulary import Effect, NoParams, Params, Runner, Vocabulary
 

@@ -5,7 +5,7 @@ colour symbols of KU-4.2, an optional smaller hand, KU-7.1) and cards (``[[card]
 Places, Beings, Spells, Influences and Commands, KU-3). A deck file names an Arcanum and
 ``DECK_SIZE`` cards of the pool (``[cards]``, name = copies) under the deck rules of
 ``parse_deck``. Every error names the file, the card and the field (KU-10.2, through
-``envs/core/carddata.py``). Abilities and modifiers are composed from ``effects.VOCAB``.
+``envs/core/cards/data.py``). Abilities and modifiers are composed from ``effects.VOCAB``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-from tabletop.envs.core.carddata import (
+from tabletop.envs.core.cards.data import (
     CardPool,
     FieldError,
     PackagedData,

@@ -13,7 +13,7 @@ import pytest
 from pydantic import ValidationError
 
 from tabletop import envs
-from tabletop.envs.core.carddata import (
+from tabletop.envs.core.cards.data import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     MAX_ITEMS,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.envs.core.carddata import CardDataError, field_path, location
+from tabletop.envs.core.cards.data import CardDataError, field_path, location
 from tabletop.envs.gold_and_dust.cards import (
     ARTIFACT,
     HEROES,

@@ -15,7 +15,7 @@ import pytest
 
 from tabletop.agents import RandomAgent, play_game
 from tabletop.envs import gold_and_dust_v0
-from tabletop.envs.core.carddata import CardDataError
+from tabletop.envs.core.cards.data import CardDataError
 from tabletop.envs.core.checks import run_random_games
 from tabletop.envs.gold_and_dust.cards import HEROES, data_path
 from tabletop.envs.gold_and_dust.encoders import ENCODERS, FLAT_SIZE, flat_layout

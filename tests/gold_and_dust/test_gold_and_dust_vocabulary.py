@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.envs.core.carddata import CardDataError
+from tabletop.envs.core.cards.data import CardDataError
 from tabletop.envs.gold_and_dust.cards import data_path, load_pool
 from tabletop.envs.gold_and_dust.effects import VOCAB
 from tabletop.envs.gold_and_dust.encoders import static_features

@@ -14,7 +14,7 @@ from typing import Any, get_args
 
 import pytest
 
-from tabletop.envs.core.carddata import CardDataError
+from tabletop.envs.core.cards.data import CardDataError
 from tabletop.envs.hkk.cards import (
     ABILITY_RULES,
     CARD_TYPES,

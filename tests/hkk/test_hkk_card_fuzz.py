@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop.envs.core.carddata import CardDataError
+from tabletop.envs.core.cards.data import CardDataError
 from tabletop.envs.hkk.cards import data_path, parse_pool
 
 POOL_DATA = tomllib.loads(data_path("pool.toml").read_text(encoding="utf-8"))

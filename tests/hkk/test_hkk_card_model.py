@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tabletop.envs.core.carddata import CardDataError
+from tabletop.envs.core.cards.data import CardDataError
 from tabletop.envs.hkk.cards import (
     CARD_TYPES,
     Adventurer,

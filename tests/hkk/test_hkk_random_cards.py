@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_hkk_random_games import check_invariants
 
-from tabletop.envs.core.carddata import CardDataError
+from tabletop.envs.core.cards.data import CardDataError
 from tabletop.envs.hkk.cards import Deck, data_path, parse_pool
 from tabletop.envs.hkk.effects import VOCAB
 from tabletop.envs.hkk.engine import HkkGame

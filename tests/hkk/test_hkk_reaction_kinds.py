@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hkk_positions import act, texts
 
-from tabletop.envs.core.carddata import CardDataError
+from tabletop.envs.core.cards.data import CardDataError
 from tabletop.envs.hkk.cards import data_path, parse_pool
 from tabletop.envs.hkk.engine import HkkGame, HkkState
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tabletop.envs.core.carddata import CardDataError
+from tabletop.envs.core.cards.data import CardDataError
 from tabletop.envs.kult.cards import (
     DECK_SIZE,
     PACKAGED_DECKS,

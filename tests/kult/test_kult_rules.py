@@ -9,7 +9,7 @@ import random
 import pytest
 from kult_positions import GAMES, act, other_lantern_deck, stacked, texts
 
-from tabletop.envs.core.carddata import CardDataError
+from tabletop.envs.core.cards.data import CardDataError
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError
 from tabletop.envs.kult.cards import load_deck, load_pool
 from tabletop.envs.kult.engine import DRAW, KultGame

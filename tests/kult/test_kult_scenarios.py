@@ -9,7 +9,7 @@ import random
 import pytest
 from kult_positions import GAMES, act, other_lantern_deck, stacked, texts
 
-from tabletop.envs.core.carddata import CardDataError
+from tabletop.envs.core.cards.data import CardDataError
 from tabletop.envs.core.protocol import TERMINAL
 from tabletop.envs.kult.actions import NUM_ACTIONS
 from tabletop.envs.kult.cards import load_deck, load_pool, parse_pool

@@ -1,5 +1,7 @@
 """The card-game kit: shared machinery for games whose cards are data, knowing no game.
 
+- ``data``: reading card and deck files (TOML) under size and shape limits, and one error
+  format naming the file, the card and the field.
 - ``zones``: card instances (an id per physical card) and zones with an owner and a
   visibility; one move operation that keeps who has seen each card; copies and card
   conservation checks.

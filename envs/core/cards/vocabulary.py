@@ -17,7 +17,7 @@ A game builds one ``Vocabulary`` and declares into it:
   the cards in play (``continuous``).
 
 Loading an effect (``parse_effect``) checks everything against these declarations and
-raises errors that ``carddata.validate_record`` turns into ``file: card: field`` messages;
+raises errors that ``data.validate_record`` turns into ``file: card: field`` messages;
 adding a primitive is one declaration, and the loader, the encoders' traits and the
 heuristics' appraisals all find it there.
 """
@@ -30,7 +30,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from tabletop.envs.core.carddata import FieldError, field_path
+from tabletop.envs.core.cards.data import FieldError, field_path
 
 
 class Params(BaseModel):

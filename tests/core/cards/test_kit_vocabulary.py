@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import pytest
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from tabletop.envs.core.carddata import CardDataError, FieldError, validate_record
+from tabletop.envs.core.cards.data import CardDataError, FieldError, validate_record
 from tabletop.envs.core.cards.vocabulary import Effect, Params, Vocabulary
 
 

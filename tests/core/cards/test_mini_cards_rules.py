@@ -11,7 +11,7 @@ import pytest
 from mini_cards.cards import POOL, POOL_FILE, load_pool
 from mini_cards.engine import MAIN, PASS, RESPOND, ZONES, MiniCardsGame, MiniCardsState
 
-from tabletop.envs.core.carddata import CardDataError
+from tabletop.envs.core.cards.data import CardDataError
 from tabletop.envs.core.cards.zones import Table
 
 GAME = MiniCardsGame()

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from tabletop.envs.core.carddata import (
+from tabletop.envs.core.cards.data import (
     FieldError,
     check_unique_names,
     read_toml,
