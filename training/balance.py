@@ -38,7 +38,7 @@ from typing import Any
 
 from tabletop import envs
 from tabletop.agents import agent_specs_help, make_agent
-from tabletop.agents.outcome import DRAW, LOSS, WIN, side_outcome
+from tabletop.agents.outcome import side_outcome
 from tabletop.envs.core.protocol import Game, State
 from tabletop.envs.core.spec import DECKS_OPTION, GameSpec
 from tabletop.matches.records import GameRecord, append_records, play_record
@@ -46,8 +46,8 @@ from tabletop.matches.results import (
     format_interval,
     format_table,
     mean_interval,
-    wilson_interval,
 )
+from tabletop.matches.tally import Tally
 from tabletop.training.commandline import CommandError, add_game_options, engine_options
 from tabletop.training.config import registered_name
 
@@ -64,8 +64,9 @@ MAX_GAMES_PER_TASK = 25
 
 
 @dataclass(frozen=True)
-class Tally:
-    """Wins, draws and losses of one side over some games, with the win rate's interval."""
+class SideResult:
+    """Wins, draws and losses of one side over some games, with the win rate's interval:
+    the saved shape of a ``Tally``."""
 
     games: int
     wins: int
@@ -77,21 +78,11 @@ class Tally:
     draw_rate: float | None
 
     @classmethod
-    def of(cls, outcomes: Iterable[str]) -> Tally:
-        counts = Counter(outcomes)
-        games = sum(counts.values())
-        return cls(
-            games=games,
-            wins=counts[WIN],
-            draws=counts[DRAW],
-            losses=counts[LOSS],
-            win_rate=counts[WIN] / games if games else None,
-            win_ci95=wilson_interval(counts[WIN], games),
-            draw_rate=counts[DRAW] / games if games else None,
-        )
+    def of(cls, outcomes: Iterable[str]) -> SideResult:
+        return cls(**Tally.of(outcomes).figures_for(cls))
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Tally:
+    def from_json(cls, data: dict[str, Any]) -> SideResult:
         return cls(**{**data, "win_ci95": tuple(data["win_ci95"])})
 
 
@@ -127,8 +118,8 @@ class CardFigures:
     play_rate: float
     """``played_in / games``."""
     plays_per_game: float
-    when_played: Tally
-    when_not_played: Tally
+    when_played: SideResult
+    when_not_played: SideResult
     deck: str | None = None
 
     @classmethod
@@ -137,8 +128,8 @@ class CardFigures:
             **{
                 **data,
                 "decks": tuple(data["decks"]),
-                "when_played": Tally.from_json(data["when_played"]),
-                "when_not_played": Tally.from_json(data["when_not_played"]),
+                "when_played": SideResult.from_json(data["when_played"]),
+                "when_not_played": SideResult.from_json(data["when_not_played"]),
             }
         )
 
@@ -155,13 +146,13 @@ class BalanceReport:
     options: dict[str, Any]
     decks: dict[str, str]
     """Deck label -> the value given to the game's ``decks`` option."""
-    matrix: dict[str, dict[str, Tally]]
+    matrix: dict[str, dict[str, SideResult]]
     """Row deck -> column deck -> the row deck's results (both seatings)."""
-    mean: dict[str, Tally]
+    mean: dict[str, SideResult]
     """Deck -> its results against every other deck (equal games per opponent)."""
-    first_mover: Tally
+    first_mover: SideResult
     """Results of the seat that made the first decision, over every game."""
-    seat_zero: Tally
+    seat_zero: SideResult
     """Results of seat 0 (in games that draw who starts, not always the first to move)."""
     plies: float
     plies_ci95: tuple[float, float] | None
@@ -184,12 +175,12 @@ class BalanceReport:
                 **data,
                 "options": {key: _tuples(value) for key, value in data["options"].items()},
                 "matrix": {
-                    row: {column: Tally.from_json(cell) for column, cell in cells.items()}
+                    row: {column: SideResult.from_json(cell) for column, cell in cells.items()}
                     for row, cells in data["matrix"].items()
                 },
-                "mean": {deck: Tally.from_json(tally) for deck, tally in data["mean"].items()},
-                "first_mover": Tally.from_json(data["first_mover"]),
-                "seat_zero": Tally.from_json(data["seat_zero"]),
+                "mean": {deck: SideResult.from_json(tally) for deck, tally in data["mean"].items()},
+                "first_mover": SideResult.from_json(data["first_mover"]),
+                "seat_zero": SideResult.from_json(data["seat_zero"]),
                 "plies_ci95": None if data["plies_ci95"] is None else tuple(data["plies_ci95"]),
                 "cards": [CardFigures.from_json(card) for card in data["cards"]],
                 "deck_cards": [CardFigures.from_json(card) for card in data["deck_cards"]],
@@ -375,7 +366,7 @@ def summarise(
                     by_pair[deck, opponent].append(played.outcomes[seat])
             by_deck[deck].append(played.outcomes[seat])
     matrix = {
-        row: {column: Tally.of(by_pair[row, column]) for column in labels if column != row}
+        row: {column: SideResult.of(by_pair[row, column]) for column in labels if column != row}
         for row in labels
     }
     pair_plies = {
@@ -398,9 +389,9 @@ def summarise(
         options=dict(options),
         decks=dict(decks),
         matrix=matrix,
-        mean={deck: Tally.of(by_deck[deck]) for deck in labels},
-        first_mover=Tally.of(played.outcomes[played.first] for played in games),
-        seat_zero=Tally.of(played.outcomes[0] for played in games),
+        mean={deck: SideResult.of(by_deck[deck]) for deck in labels},
+        first_mover=SideResult.of(played.outcomes[played.first] for played in games),
+        seat_zero=SideResult.of(played.outcomes[0] for played in games),
         plies=_mean(plies),
         plies_ci95=mean_interval(plies),
         pair_plies=pair_plies,
@@ -442,8 +433,8 @@ def card_figures(games: Sequence[DeckGame], deck: str | None = None) -> list[Car
                 plays=plays,
                 play_rate=len(with_card) / seats,
                 plays_per_game=plays / seats,
-                when_played=Tally.of(with_card),
-                when_not_played=Tally.of(without),
+                when_played=SideResult.of(with_card),
+                when_not_played=SideResult.of(without),
                 deck=deck,
             )
         )
@@ -510,7 +501,7 @@ def _plies_interval(interval: tuple[float, float] | None) -> str:
     return "-" if interval is None else f"[{interval[0]:.1f}, {interval[1]:.1f}]"
 
 
-def _cell(tally: Tally, draws: bool = False) -> str:
+def _cell(tally: SideResult, draws: bool = False) -> str:
     if tally.win_rate is None or tally.draw_rate is None:
         return "-"
     low, high = tally.win_ci95

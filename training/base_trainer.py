@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from tabletop import envs
 from tabletop.agents import make_agent
-from tabletop.agents.outcome import DRAW, WIN
+from tabletop.agents.outcome import WIN
 from tabletop.agents.policy import (
     NetworkSpec,
     PolicyAgent,
@@ -32,7 +32,7 @@ from tabletop.agents.policy import (
     save_policy,
 )
 from tabletop.matches.records import GameRecord
-from tabletop.matches.results import wilson_interval
+from tabletop.matches.tally import Tally
 from tabletop.training.evaluate import (
     TeamResult,
     pair_result,
@@ -129,21 +129,19 @@ class RunLog:
 
 
 @dataclass(frozen=True)
-class Tally:
+class RowFigures:
     """The figures of one ``log.csv`` row: some games seen from one side."""
 
-    games: int
-    wins: int
-    draws: int
+    tally: Tally
     mean_return: float
     metric_value: float
 
     @classmethod
     def of_records(
-        cls, records: list[GameRecord], label: str, wins: int, draws: int, metric_value: float
-    ) -> Tally:
+        cls, records: list[GameRecord], label: str, tally: Tally, metric_value: float
+    ) -> RowFigures:
         returns = [record.side_return(label) for record in records]
-        return cls(len(records), wins, draws, sum(returns) / len(records), metric_value)
+        return cls(tally, sum(returns) / len(records), metric_value)
 
 
 @dataclass(frozen=True)
@@ -307,8 +305,8 @@ class BaseTrainer(ABC):
         agents = {"learner": learner, spec: spec}
         records = play_games(settings.game, settings.game_options, agents, schedule, seed)
         pair = pair_result("learner", spec, records)
-        tally = Tally.of_records(records, "learner", pair.wins, pair.draws, pair.win_rate)
-        self.log_row("eval", spec, tally)
+        tally = Tally(pair.wins, pair.draws, pair.losses)
+        self.log_row("eval", spec, RowFigures.of_records(records, "learner", tally, pair.win_rate))
         return pair.win_rate
 
     def _team(self, label: str, agent: PolicyAgent | str) -> TeamResult:
@@ -320,8 +318,10 @@ class BaseTrainer(ABC):
         records = play_games(settings.game, settings.game_options, {label: agent}, schedule, seed)
         team = team_result(label, records, [], settings.best_metric)
         phase, opponent = ("eval", "self") if label == "learner" else ("baseline", label)
-        tally = Tally.of_records(records, label, team.wins, 0, team.metric_mean)
-        self.log_row(phase, opponent, tally)
+        tally = Tally.of_wins(team.wins, team.games)
+        self.log_row(
+            phase, opponent, RowFigures.of_records(records, label, tally, team.metric_mean)
+        )
         return team
 
     def log_baselines(self) -> None:
@@ -339,20 +339,20 @@ class BaseTrainer(ABC):
             raise ValueError(f"best_metric {metric!r} is not a stats() figure ({known})")
         return stats_mean[metric]
 
-    def tally_of_recent(self, games: list[RecentGame]) -> Tally:
+    def figures_of_recent(self, games: list[RecentGame]) -> RowFigures:
         """The ``train`` row's figures of some recent training games against one opponent."""
-        wins = sum(game.outcome == WIN for game in games)
-        draws = sum(game.outcome == DRAW for game in games)
+        tally = Tally.of(game.outcome for game in games)
         figures = [game.metric_value for game in games if game.metric_value is not None]
         stats_mean = {self.settings.best_metric: sum(figures) / len(figures)} if figures else {}
         mean_return = sum(game.own_return for game in games) / len(games)
-        metric_value = self._metric_value(wins / len(games), stats_mean)
-        return Tally(len(games), wins, draws, mean_return, metric_value)
+        metric_value = self._metric_value(tally.wins / len(games), stats_mean)
+        return RowFigures(tally, mean_return, metric_value)
 
-    def log_row(self, phase: str, opponent: str, tally: Tally) -> None:
+    def log_row(self, phase: str, opponent: str, figures: RowFigures) -> None:
         """One row of ``log.csv`` and the same figures in TensorBoard."""
-        games, metric = tally.games, self.settings.best_metric
-        low, high = wilson_interval(tally.wins, games)
+        tally, metric = figures.tally, self.settings.best_metric
+        games = tally.games
+        low, high = tally.interval(WIN)
         self.log.write(
             {
                 "step": self.steps,
@@ -364,14 +364,14 @@ class BaseTrainer(ABC):
                 "ci_low": f"{low:.4f}",
                 "ci_high": f"{high:.4f}",
                 "draw_rate": f"{tally.draws / games:.4f}",
-                "mean_return": f"{tally.mean_return:.4f}",
+                "mean_return": f"{figures.mean_return:.4f}",
                 "metric": metric,
-                "metric_value": f"{tally.metric_value:.4f}",
+                "metric_value": f"{figures.metric_value:.4f}",
             }
         )
         self.record_scalar(f"{phase}/win_rate_{opponent}", tally.wins / games)
         if metric != "win_rate":
-            self.record_scalar(f"{phase}/{metric}_{opponent}", tally.metric_value)
+            self.record_scalar(f"{phase}/{metric}_{opponent}", figures.metric_value)
 
     def _keep_best(self, value: float) -> None:
         if value > self.info.best_value:
@@ -531,11 +531,11 @@ class RunProgress:
         postfix = {}
         metric = self.trainer.settings.best_metric
         for name, games in sorted(self.recent.items()):
-            tally = self.trainer.tally_of_recent(list(games))
-            self.trainer.log_row("train", name, tally)
-            postfix[name] = f"{tally.wins / tally.games:.2f}"
+            figures = self.trainer.figures_of_recent(list(games))
+            self.trainer.log_row("train", name, figures)
+            postfix[name] = f"{figures.tally.wins / figures.tally.games:.2f}"
             if metric != "win_rate":
-                postfix[f"{name} {metric}"] = f"{tally.metric_value:.2f}"
+                postfix[f"{name} {metric}"] = f"{figures.metric_value:.2f}"
         self.bar.set_postfix(postfix, refresh=False)
 
     def close(self) -> None:

@@ -42,7 +42,7 @@ from pettingzoo.utils.wrappers import BaseWrapper
 from tabletop import envs
 from tabletop.agents import make_agent, play_game
 from tabletop.agents.ismcts import ISMCTS, SearchBudget
-from tabletop.agents.outcome import DRAW, LOSS, OUTCOMES, WIN, side_outcome, team_outcome
+from tabletop.agents.outcome import OUTCOMES, WIN, side_outcome, team_outcome
 from tabletop.envs.core.protocol import Game, State
 from tabletop.matches.results import (
     Spread,
@@ -51,8 +51,8 @@ from tabletop.matches.results import (
     format_table,
     numeric_stats,
     ratio_spread,
-    wilson_interval,
 )
+from tabletop.matches.tally import Tally
 from tabletop.training.commandline import CommandError
 
 REFERENCE_ENVS = {
@@ -500,10 +500,7 @@ def play_strength(name: str, game: Game, agent_spec: str, games: int, seed: int)
             stats_games[key] = stats_games.get(key, 0) + 1
     return PlayResult(
         agents=agent_spec,
-        games=games,
-        wins=wins,
-        win_rate=wins / games,
-        win_ci95=wilson_interval(wins, games),
+        **Tally.of_wins(wins, games).figures_for(PlayResult),
         stats_mean={key: total / stats_games[key] for key, total in stats_sums.items()},
         stats_games=stats_games,
     )
@@ -519,7 +516,7 @@ def match_strength(
     seats = game.num_players
     agent = make_agent(agent_spec, name, seed)
     opponents = [make_agent(opponent_spec, name, seed + 1 + seat) for seat in range(seats)]
-    outcomes = dict.fromkeys(OUTCOMES, 0)
+    outcomes: list[str] = []
     games_by_seat, wins_by_seat = [0] * seats, [0] * seats
     stats_sums: dict[str, float] = {}
     stats_games: dict[str, int] = {}
@@ -528,7 +525,7 @@ def match_strength(
         agents = [agent if s == seat else opponents[s] for s in range(seats)]
         state = play_game(game.new_state(seed=game_seed), agents)
         result = side_outcome(state.returns(), seat)
-        outcomes[result] += 1
+        outcomes.append(result)
         games_by_seat[seat] += 1
         wins_by_seat[seat] += result == WIN
         for key, value in numeric_stats(state.stats()).items():
@@ -537,16 +534,7 @@ def match_strength(
     return MatchResult(
         agent=agent_spec,
         opponent=opponent_spec,
-        games=games,
-        wins=outcomes[WIN],
-        draws=outcomes[DRAW],
-        losses=outcomes[LOSS],
-        win_rate=outcomes[WIN] / games,
-        draw_rate=outcomes[DRAW] / games,
-        loss_rate=outcomes[LOSS] / games,
-        win_ci95=wilson_interval(outcomes[WIN], games),
-        draw_ci95=wilson_interval(outcomes[DRAW], games),
-        loss_ci95=wilson_interval(outcomes[LOSS], games),
+        **Tally.of(outcomes).figures_for(MatchResult),
         games_by_seat=games_by_seat,
         wins_by_seat=wins_by_seat,
         stats_mean={key: total / stats_games[key] for key, total in stats_sums.items()},

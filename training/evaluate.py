@@ -40,8 +40,8 @@ from tabletop.matches.results import (
     format_interval,
     format_table,
     mean_interval,
-    wilson_interval,
 )
+from tabletop.matches.tally import Tally
 from tabletop.training.commandline import CommandError, add_game_options, engine_options
 from tabletop.training.config import game_config, registered_name
 
@@ -230,32 +230,17 @@ def pair_schedule(
 
 def pair_result(a: str, b: str, records: Sequence[GameRecord]) -> PairResult:
     """``a``'s results against ``b``, each game seen with ``a``'s seats as one side."""
-    counts = Counter(record.side_outcome(a) for record in records)
-    games = len(records)
-    return PairResult(
-        a=a,
-        b=b,
-        games=games,
-        wins=counts[WIN],
-        draws=counts[DRAW],
-        losses=counts[LOSS],
-        win_rate=counts[WIN] / games,
-        win_ci95=wilson_interval(counts[WIN], games),
-        loss_rate=counts[LOSS] / games,
-        loss_ci95=wilson_interval(counts[LOSS], games),
-    )
+    tally = Tally.of(record.side_outcome(a) for record in records)
+    return PairResult(a=a, b=b, **tally.figures_for(PairResult))
 
 
 def first_seat_result(records: Sequence[GameRecord]) -> dict[str, Any]:
     """How often seat 0 wins outright; with seats swapped equally, agent strength cancels
     and the remainder is the seat's advantage (no advantage: about 1 / players)."""
     wins = sum(side_outcome(record.returns, 0) == WIN for record in records)
-    games = len(records)
+    tally = Tally.of_wins(wins, len(records))
     return {
-        "games": games,
-        "wins": wins,
-        "win_rate": wins / games,
-        "win_ci95": wilson_interval(wins, games),
+        **tally.figures(["games", "wins", "win_rate", "win_ci95"]),
         "even_share": 1 / len(records[0].seats),
     }
 
@@ -286,7 +271,7 @@ def team_result(
 ) -> TeamResult:
     """``label``'s team figures; ``metric`` is the game's ``best_metric``."""
     games = len(records)
-    wins = sum(_team_won(record) for record in records)
+    tally = _team_tally(records)
     sums: Counter[str] = Counter()
     for record in records:
         sums.update(record.stats)
@@ -297,10 +282,7 @@ def team_result(
     }
     return TeamResult(
         agent=label,
-        games=games,
-        wins=wins,
-        win_rate=wins / games,
-        win_ci95=wilson_interval(wins, games),
+        **tally.figures_for(TeamResult),
         stats_mean={key: total / games for key, total in sums.items()},
         metric=metric,
         distributions=distributions,
@@ -308,19 +290,17 @@ def team_result(
     )
 
 
-def _team_won(record: GameRecord) -> bool:
-    return team_outcome(record.returns) == WIN
+def _team_tally(records: Sequence[GameRecord]) -> Tally:
+    wins = sum(team_outcome(record.returns) == WIN for record in records)
+    return Tally.of_wins(wins, len(records))
 
 
 def _metric_figures(records: Sequence[GameRecord], metric: str) -> dict[str, Any]:
     """``metric_mean`` and ``metric_ci95`` of the games: the win rate with its Wilson
     interval, or a ``stats()`` figure's mean with its normal-approximation interval."""
     if metric == "win_rate":
-        wins = sum(_team_won(record) for record in records)
-        return {
-            "metric_mean": wins / len(records),
-            "metric_ci95": wilson_interval(wins, len(records)),
-        }
+        tally = _team_tally(records)
+        return {"metric_mean": tally.rate(WIN), "metric_ci95": tally.interval(WIN)}
     if any(metric not in record.stats for record in records):
         known = ", ".join(sorted({key for record in records for key in record.stats}))
         raise ValueError(f"best_metric {metric!r} is not a stats() figure of every game ({known})")
