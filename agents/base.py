@@ -1,31 +1,17 @@
-"""What an agent is, the uniform random agent, and a helper to play one game with agents.
+"""The uniform random agent and a helper to play one game with agents.
 
-Agents see the engine ``State`` rather than an encoded observation so that text play,
-benchmarks and search share one interface. The price is discipline: an agent deciding for
-``player`` must only use what that player may see (the conformance suite checks it by
-resampling hidden information with ``State.resample_hidden`` and expecting the same decision).
+What an agent is (``Agent``) is declared beside the engine protocol, in
+``tabletop.envs.core.protocol``; it is re-exported here and from ``tabletop.agents``.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
 
-from tabletop.envs.core.protocol import State
+from tabletop.envs.core.protocol import Agent, State
 
-
-@runtime_checkable
-class Agent(Protocol):
-    """Something that picks moves for one seat of a game."""
-
-    def reset(self) -> None:
-        """Forget per-game memory; called before each new game."""
-        ...
-
-    def act(self, state: State, player: int) -> int:
-        """A legal action id for ``player``, who is ``state.current_player``."""
-        ...
+__all__ = ["Agent", "MoveObserver", "RandomAgent", "play_game"]
 
 
 class RandomAgent:

@@ -1,4 +1,4 @@
-"""Game-independent core: the engine/encoder protocol and the shared AEC adapter.
+"""Game-independent core: the engine, encoder and agent protocols and the shared AEC adapter.
 
 The generic test checks live in ``tabletop.envs.core.checks`` and are not re-exported:
 they are test tooling, not part of the runtime API.
@@ -7,6 +7,7 @@ they are test tooling, not part of the runtime API.
 from tabletop.envs.core.aec import TabletopAEC, env_constructors, resolve_encoder, wrap
 from tabletop.envs.core.protocol import (
     TERMINAL,
+    Agent,
     Encoder,
     Event,
     Game,
@@ -18,6 +19,7 @@ from tabletop.envs.core.protocol import (
 
 __all__ = [
     "TERMINAL",
+    "Agent",
     "Encoder",
     "Event",
     "Game",

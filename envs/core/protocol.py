@@ -2,7 +2,9 @@
 
 Engines are pure Python (no gymnasium/pettingzoo import), in the spirit of OpenSpiel's
 ``State``: the env adapter, the search agents and the tests only ever talk to a game
-through these two protocols, so shared code never needs to know which game it runs.
+through these protocols, so shared code never needs to know which game it runs. The
+``Agent`` protocol, what plays a seat, sits here too: the agents (``tabletop.agents``), the
+matches and the web table all type against it.
 """
 
 from __future__ import annotations
@@ -171,6 +173,23 @@ class State(Protocol):
         ``render(observer)``) equals what they are shown of ``self``; the player to move is
         the same, and so are the legal actions when ``observer`` is that player.
         """
+        ...
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Something that picks moves for one seat of a game. It reads the engine ``State``
+    rather than an encoded observation so that text play, benchmarks and search share one
+    interface; the price is discipline: deciding for ``player``, it must use only what that
+    player may see (the conformance suite resamples the hidden rest with
+    ``State.resample_hidden`` and expects the same decision)."""
+
+    def reset(self) -> None:
+        """Forget per-game memory; called before each new game."""
+        ...
+
+    def act(self, state: State, player: int) -> int:
+        """A legal action id for ``player``, who is ``state.current_player``."""
         ...
 
 

@@ -13,15 +13,19 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from tabletop.envs.core.protocol import Encoder, Game, State, UnknownOptionError, check_options
+from tabletop.envs.core.protocol import (
+    Agent,
+    Encoder,
+    Game,
+    State,
+    UnknownOptionError,
+    check_options,
+)
 from tabletop.envs.core.structure import ActionStructure
 
-if TYPE_CHECKING:
-    from tabletop.agents.base import Agent
-
-HeuristicFactory = Callable[[int | None], "Agent"]
+HeuristicFactory = Callable[[int | None], Agent]
 """factory(seed) -> the game's rule-based baseline agent."""
 
 Evaluation = Callable[[State], Sequence[float]]
