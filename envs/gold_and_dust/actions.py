@@ -14,6 +14,8 @@ so the same ``Discrete(NUM_ACTIONS)`` serves every pool and deck.
 
 from __future__ import annotations
 
+from tabletop.envs.core.cards.actions import ActionLayout
+
 MAX_HAND = 5  # GD-1.3
 BOARD_SLOTS = 8
 """Units a player may have on the table at once [decision: the rules set no limit, a fixed
@@ -27,25 +29,42 @@ PLAY_TARGETS = 2 + BOARD_SLOTS
 SHOT_TARGETS = 1 + BOARD_SLOTS
 """Shots and strikes: the enemy Hero, or an enemy unit slot."""
 
-DONE = 0
-PLAY_BASE = 1
-MOVE_BASE = PLAY_BASE + MAX_HAND * PLAY_TARGETS
-SHOOT_BASE = MOVE_BASE + BOARD_SLOTS
-ATTACK_BASE = SHOOT_BASE + BOARD_SLOTS * SHOT_TARGETS
-BLOCK_BASE = ATTACK_BASE + BOARD_SLOTS
-STRIKE_BASE = BLOCK_BASE + BOARD_SLOTS * BOARD_SLOTS
-NUM_ACTIONS = STRIKE_BASE + SHOT_TARGETS
+LAYOUT = ActionLayout(
+    "gold_and_dust",
+    [
+        ("done", ()),
+        ("play", (MAX_HAND, PLAY_TARGETS)),
+        ("move", (BOARD_SLOTS,)),
+        ("shoot", (BOARD_SLOTS, SHOT_TARGETS)),
+        ("attack", (BOARD_SLOTS,)),
+        ("block", (BOARD_SLOTS, BOARD_SLOTS)),
+        ("strike", (SHOT_TARGETS,)),
+    ],
+)
+"""The rows of the table above, in id order."""
+_PLAY, _SHOOT, _BLOCK = (LAYOUT[name] for name in ("play", "shoot", "block"))
+
+DONE = LAYOUT["done"].base
+PLAY_BASE = _PLAY.base
+MOVE_BASE = LAYOUT["move"].base
+SHOOT_BASE = _SHOOT.base
+ATTACK_BASE = LAYOUT["attack"].base
+BLOCK_BASE = _BLOCK.base
+STRIKE_BASE = LAYOUT["strike"].base
+NUM_ACTIONS = LAYOUT.total
+decode = LAYOUT.decode
+"""``(kind, fields)`` of an action id, e.g. ``("block", (attacker, blocker))``."""
 
 
 def play_action(hand_slot: int, target: int) -> int:
     """``target``: NO_TARGET, HERO_TARGET or 2 + unit slot."""
-    return PLAY_BASE + hand_slot * PLAY_TARGETS + target
+    return _PLAY.encode(hand_slot, target)
 
 
 def shoot_action(slot: int, target: int) -> int:
     """``target``: 0 the enemy Hero, 1 + enemy unit slot."""
-    return SHOOT_BASE + slot * SHOT_TARGETS + target
+    return _SHOOT.encode(slot, target)
 
 
 def block_action(attacker: int, blocker: int) -> int:
-    return BLOCK_BASE + attacker * BOARD_SLOTS + blocker
+    return _BLOCK.encode(attacker, blocker)

@@ -49,6 +49,8 @@ nothing); activated abilities are addressed up to ``MAX_ABILITIES`` per card.
 
 from __future__ import annotations
 
+from tabletop.envs.core.cards.actions import ActionLayout
+
 MAX_HAND = 16
 MAX_TABLE = 24
 MAX_ABILITIES = 3
@@ -64,19 +66,49 @@ STRIKE_TARGETS = 1 + MAX_TABLE
 """Attack and breath targets: the other player (0) or their table position 0-23."""
 PLAYER_TARGET = 0
 
-PASS = 0
-PAY = 1
-PLAY_BASE = 2
-ACTIVATE_BASE = PLAY_BASE + MAX_HAND * REFS
-SACRIFICE_BASE = ACTIVATE_BASE + MAX_TABLE * MAX_ABILITIES * REFS
-GUARD_BASE = SACRIFICE_BASE + MAX_TABLE
-RESERVE_BASE = GUARD_BASE + MAX_TABLE
-CHOOSE_BASE = RESERVE_BASE + MAX_TABLE
-ATTACK_BASE = CHOOSE_BASE + REFS
-BREATH_BASE = ATTACK_BASE + MAX_TABLE * STRIKE_TARGETS
-DIRECT_BASE = BREATH_BASE + MAX_TABLE * MAX_BREATH * STRIKE_TARGETS
-REGEN_BASE = DIRECT_BASE + MAX_TABLE
-NUM_ACTIONS = REGEN_BASE + MAX_TABLE
+
+def _breath_fields(creature: int, amount: int, target: int) -> tuple[int, int, int]:
+    return creature, amount + 1, target
+
+
+LAYOUT = ActionLayout(
+    "hkk",
+    [
+        ("pass", ()),
+        ("pay", ()),
+        ("play", (MAX_HAND, REFS)),
+        ("activate", (MAX_TABLE, MAX_ABILITIES, REFS)),
+        ("sacrifice", (MAX_TABLE,)),
+        ("guard", (MAX_TABLE,)),
+        ("reserve", (MAX_TABLE,)),
+        ("choose", (REFS,)),
+        ("attack", (MAX_TABLE, STRIKE_TARGETS)),
+        ("breath", (MAX_TABLE, MAX_BREATH, STRIKE_TARGETS)),
+        ("direct", (MAX_TABLE,)),
+        ("regenerate", (MAX_TABLE,)),
+    ],
+    meanings={"breath": _breath_fields},
+)
+"""The ranges of the table above, in id order."""
+_PLAY, _ACTIVATE, _ATTACK, _BREATH = (
+    LAYOUT[name] for name in ("play", "activate", "attack", "breath")
+)
+
+PASS = LAYOUT["pass"].base
+PAY = LAYOUT["pay"].base
+PLAY_BASE = _PLAY.base
+ACTIVATE_BASE = _ACTIVATE.base
+SACRIFICE_BASE = LAYOUT["sacrifice"].base
+GUARD_BASE = LAYOUT["guard"].base
+RESERVE_BASE = LAYOUT["reserve"].base
+CHOOSE_BASE = LAYOUT["choose"].base
+ATTACK_BASE = _ATTACK.base
+BREATH_BASE = _BREATH.base
+DIRECT_BASE = LAYOUT["direct"].base
+REGEN_BASE = LAYOUT["regenerate"].base
+NUM_ACTIONS = LAYOUT.total
+decode = LAYOUT.decode
+"""``(kind, fields)`` of an action id, the inverse of the ``*_action`` functions."""
 
 
 def own_ref(position: int) -> int:
@@ -105,67 +137,18 @@ def decode_ref(ref: int) -> tuple[str, int]:
 
 
 def play_action(slot: int, ref: int = NO_REF) -> int:
-    return PLAY_BASE + slot * REFS + ref
+    return _PLAY.encode(slot, ref)
 
 
 def activate_action(position: int, ability: int, ref: int = NO_REF) -> int:
-    return ACTIVATE_BASE + (position * MAX_ABILITIES + ability) * REFS + ref
+    return _ACTIVATE.encode(position, ability, ref)
 
 
 def attack_action(attacker: int, target: int) -> int:
     """``target``: ``PLAYER_TARGET`` or 1 + the other player's table position."""
-    return ATTACK_BASE + attacker * STRIKE_TARGETS + target
+    return _ATTACK.encode(attacker, target)
 
 
 def breath_action(creature: int, amount: int, target: int) -> int:
     """Breathe ``amount`` (1-10) at ``target`` (as ``attack_action``'s)."""
-    return BREATH_BASE + (creature * MAX_BREATH + amount - 1) * STRIKE_TARGETS + target
-
-
-def decode(action: int) -> tuple[str, tuple[int, ...]]:
-    """``(kind, fields)`` of an action id, the inverse of the ``*_action`` functions."""
-    if action == PASS:
-        return "pass", ()
-    if action == PAY:
-        return "pay", ()
-    for kind, base, end in _RANGES:
-        if base <= action < end:
-            return kind, _FIELDS[kind](action - base)
-    raise ValueError(f"hkk: action {action} is outside 0..{NUM_ACTIONS - 1}")
-
-
-def _activate_fields(index: int) -> tuple[int, int, int]:
-    rest, ref = divmod(index, REFS)
-    return (*divmod(rest, MAX_ABILITIES), ref)
-
-
-def _breath_fields(index: int) -> tuple[int, int, int]:
-    rest, target = divmod(index, STRIKE_TARGETS)
-    creature, amount = divmod(rest, MAX_BREATH)
-    return creature, amount + 1, target
-
-
-_RANGES = (
-    ("play", PLAY_BASE, ACTIVATE_BASE),
-    ("activate", ACTIVATE_BASE, SACRIFICE_BASE),
-    ("sacrifice", SACRIFICE_BASE, GUARD_BASE),
-    ("guard", GUARD_BASE, RESERVE_BASE),
-    ("reserve", RESERVE_BASE, CHOOSE_BASE),
-    ("choose", CHOOSE_BASE, ATTACK_BASE),
-    ("attack", ATTACK_BASE, BREATH_BASE),
-    ("breath", BREATH_BASE, DIRECT_BASE),
-    ("direct", DIRECT_BASE, REGEN_BASE),
-    ("regenerate", REGEN_BASE, NUM_ACTIONS),
-)
-_FIELDS = {
-    "play": lambda index: divmod(index, REFS),
-    "activate": _activate_fields,
-    "sacrifice": lambda index: (index,),
-    "guard": lambda index: (index,),
-    "reserve": lambda index: (index,),
-    "choose": lambda index: (index,),
-    "attack": lambda index: divmod(index, STRIKE_TARGETS),
-    "breath": _breath_fields,
-    "direct": lambda index: (index,),
-    "regenerate": lambda index: (index,),
-}
+    return _BREATH.encode(creature, amount - 1, target)

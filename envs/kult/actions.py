@@ -24,6 +24,8 @@ The ranges, in id order (docs/games/kult.md has the same as a table):
 
 from __future__ import annotations
 
+from tabletop.envs.core.cards.actions import ActionLayout
+
 MAX_PLAYERS = 4
 STATIONS = 8
 SCENE = range(0, 4)
@@ -49,42 +51,91 @@ PUSH_COLOURS = NUM_COLOURS + 1
 ATTACH_TARGETS = MAX_PLAYERS * 9 + 1
 POOL_TARGET = MAX_PLAYERS * 9
 
-DONE = 0
-ATTRACT_BASE = 1
-RECRUIT_BASE = ATTRACT_BASE + STATIONS * ATTRACT_TARGETS
-PUSH_BASE = RECRUIT_BASE + len(CAST)
-PLAY_BASE = PUSH_BASE + PUSH_FROMS * PUSH_TOS * PUSH_COLOURS
-ATTACH_BASE = PLAY_BASE + MAX_HAND * MAX_PLAYERS * STATIONS
-COMMAND_BASE = ATTACH_BASE + MAX_HAND * ATTACH_TARGETS
-TURN_BASE = COMMAND_BASE + MAX_HAND
-INVOKE_BASE = TURN_BASE + STATIONS
-ATTACK_BASE = INVOKE_BASE + STATIONS
-DISCARD_BASE = ATTACK_BASE + len(CAST) * MAX_PLAYERS * len(CAST)
-NUM_ACTIONS = DISCARD_BASE + MAX_HAND
+
+def _attract_fields(source: int, target: int) -> tuple[int, int]:
+    return source, HUB if target == 0 else target - 1
+
+
+def _attach_fields(slot: int, target: int) -> tuple[int, int, int]:
+    """(slot, seat offset, station or HUB); the Pool as offset -1."""
+    if target == POOL_TARGET:
+        return slot, -1, POOL
+    offset, where = divmod(target, 9)
+    return slot, offset, where - 1
+
+
+def _attack_fields(attacker: int, offset: int, target: int) -> tuple[int, int, int]:
+    return attacker + CAST.start, offset, target + CAST.start
+
+
+LAYOUT = ActionLayout(
+    "kult",
+    [
+        ("done", ()),
+        ("attract", (STATIONS, ATTRACT_TARGETS)),
+        ("recruit", (len(CAST),)),
+        ("push", (PUSH_FROMS, PUSH_TOS, PUSH_COLOURS)),
+        ("play", (MAX_HAND, MAX_PLAYERS, STATIONS)),
+        ("attach", (MAX_HAND, ATTACH_TARGETS)),
+        ("command", (MAX_HAND,)),
+        ("turn", (STATIONS,)),
+        ("invoke", (STATIONS,)),
+        ("attack", (len(CAST), MAX_PLAYERS, len(CAST))),
+        ("discard", (MAX_HAND,)),
+    ],
+    meanings={
+        "attract": _attract_fields,
+        "recruit": lambda index: (index + CAST.start,),
+        "push": lambda source, target, colour: (source - 1, target, colour),
+        "attach": _attach_fields,
+        "attack": _attack_fields,
+    },
+)
+"""The ranges in id order; ``decode`` gives each its fields as the ``*_action`` functions
+take them."""
+_ATTRACT, _RECRUIT, _PUSH, _PLAY, _ATTACH, _ATTACK = (
+    LAYOUT[name] for name in ("attract", "recruit", "push", "play", "attach", "attack")
+)
+
+DONE = LAYOUT["done"].base
+ATTRACT_BASE = _ATTRACT.base
+RECRUIT_BASE = _RECRUIT.base
+PUSH_BASE = _PUSH.base
+PLAY_BASE = _PLAY.base
+ATTACH_BASE = _ATTACH.base
+COMMAND_BASE = LAYOUT["command"].base
+TURN_BASE = LAYOUT["turn"].base
+INVOKE_BASE = LAYOUT["invoke"].base
+ATTACK_BASE = _ATTACK.base
+DISCARD_BASE = LAYOUT["discard"].base
+NUM_ACTIONS = LAYOUT.total
+decode = LAYOUT.decode
+"""``(kind, fields)`` of an action id, e.g. ``("push", (HUB, 1, 0))``; the inverse of the
+``*_action`` functions below."""
 
 
 def attract_action(source: int, target: int) -> int:
     """From station ``source`` (0-7) to the Hub (``HUB``) or Scene station ``target`` (0-3)."""
-    return ATTRACT_BASE + source * ATTRACT_TARGETS + (0 if target == HUB else 1 + target)
+    return _ATTRACT.encode(source, 0 if target == HUB else 1 + target)
 
 
 def recruit_action(station: int) -> int:
-    return RECRUIT_BASE + station - CAST.start
+    return _RECRUIT.encode(station - CAST.start)
 
 
 def push_action(source: int, target: int, colour: int) -> int:
     """From the Hub (``HUB``) or station ``source`` to station ``target`` or ``POOL``;
     ``colour`` 0-4 (``effects.COLOURS``) or ``NO_COLOUR``."""
-    return PUSH_BASE + ((source + 1) * PUSH_TOS + target) * PUSH_COLOURS + colour
+    return _PUSH.encode(source + 1, target, colour)
 
 
 def play_action(slot: int, offset: int, station: int) -> int:
-    return PLAY_BASE + (slot * MAX_PLAYERS + offset) * STATIONS + station
+    return _PLAY.encode(slot, offset, station)
 
 
 def attach_action(slot: int, target: int) -> int:
     """``target``: ``attach_target(offset, station)`` or ``POOL_TARGET``."""
-    return ATTACH_BASE + slot * ATTACH_TARGETS + target
+    return _ATTACH.encode(slot, target)
 
 
 def attach_target(offset: int, station: int) -> int:
@@ -94,72 +145,4 @@ def attach_target(offset: int, station: int) -> int:
 
 def attack_action(attacker: int, offset: int, target: int) -> int:
     """Own Cast station ``attacker`` (4-7) attacks Cast station ``target`` of a seat."""
-    return ATTACK_BASE + ((attacker - CAST.start) * MAX_PLAYERS + offset) * 4 + target - CAST.start
-
-
-def decode(action: int) -> tuple[str, tuple[int, ...]]:
-    """``(kind, fields)`` of an action id, e.g. ``("push", (HUB, 1, 0))``; the inverse of
-    the ``*_action`` functions above."""
-    if action == DONE:
-        return "done", ()
-    for kind, base, end in _RANGES:
-        if base <= action < end:
-            return kind, _FIELDS[kind](action - base)
-    raise ValueError(f"kult: action {action} is outside 0..{NUM_ACTIONS - 1}")
-
-
-def _attract_fields(index: int) -> tuple[int, int]:
-    source, target = divmod(index, ATTRACT_TARGETS)
-    return source, HUB if target == 0 else target - 1
-
-
-def _push_fields(index: int) -> tuple[int, int, int]:
-    move, colour = divmod(index, PUSH_COLOURS)
-    source, target = divmod(move, PUSH_TOS)
-    return source - 1, target, colour
-
-
-def _play_fields(index: int) -> tuple[int, int, int]:
-    rest, station = divmod(index, STATIONS)
-    return (*divmod(rest, MAX_PLAYERS), station)
-
-
-def _attach_fields(index: int) -> tuple[int, int, int]:
-    """(slot, seat offset, station or HUB); the Pool as offset -1."""
-    slot, target = divmod(index, ATTACH_TARGETS)
-    if target == POOL_TARGET:
-        return slot, -1, POOL
-    offset, where = divmod(target, 9)
-    return slot, offset, where - 1
-
-
-def _attack_fields(index: int) -> tuple[int, int, int]:
-    rest, target = divmod(index, 4)
-    attacker, offset = divmod(rest, MAX_PLAYERS)
-    return attacker + CAST.start, offset, target + CAST.start
-
-
-_RANGES = (
-    ("attract", ATTRACT_BASE, RECRUIT_BASE),
-    ("recruit", RECRUIT_BASE, PUSH_BASE),
-    ("push", PUSH_BASE, PLAY_BASE),
-    ("play", PLAY_BASE, ATTACH_BASE),
-    ("attach", ATTACH_BASE, COMMAND_BASE),
-    ("command", COMMAND_BASE, TURN_BASE),
-    ("turn", TURN_BASE, INVOKE_BASE),
-    ("invoke", INVOKE_BASE, ATTACK_BASE),
-    ("attack", ATTACK_BASE, DISCARD_BASE),
-    ("discard", DISCARD_BASE, NUM_ACTIONS),
-)
-_FIELDS = {
-    "attract": _attract_fields,
-    "recruit": lambda index: (index + CAST.start,),
-    "push": _push_fields,
-    "play": _play_fields,
-    "attach": _attach_fields,
-    "command": lambda index: (index,),
-    "turn": lambda index: (index,),
-    "invoke": lambda index: (index,),
-    "attack": _attack_fields,
-    "discard": lambda index: (index,),
-}
+    return _ATTACK.encode(attacker - CAST.start, offset, target - CAST.start)
