@@ -87,10 +87,12 @@ def read_header(path: Path) -> GoldenHeader:
 
 def golden_options(spec: GameSpec, header: GoldenHeader) -> dict[str, Any]:
     """Options with which ``spec`` builds the game a golden file names: the defaults, a
-    bench setting, or the keyword arguments of the recorded ``repr`` when the game accepts
-    them as options (``KalevaGame(turn_limit=60)``), or those of them it accepts as written
-    (``KultGame(max_plies=60, pool='Starter pool 1.0')``: the pool shown by its version is
-    the default one) — whichever builds a game of that ``repr``."""
+    bench setting, the keyword arguments of the recorded ``repr`` when the game takes them
+    all as options (``KalevaGame(turn_limit=60)``), or those of them it takes as written,
+    the others left at their defaults (``HkkGame(pool='Starter pool 1.1', decks=('Skyfire',
+    'Venom'), ply_limit=600)`` is built with ``ply_limit=600`` alone: the ``repr`` shows the
+    default pool by its version and the default decks by their titles, forms those options
+    do not take) — whichever builds a game of that ``repr``."""
     for options in _candidate_options(spec, header.game):
         if _built_repr(spec, options) == header.game:
             return dict(options)

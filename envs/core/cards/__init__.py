@@ -5,8 +5,10 @@
 - ``zones``: card instances (an id per physical card) and zones with an owner and a
   visibility; one move operation that keeps who has seen each card; copies and card
   conservation checks.
-- ``hidden``: determinization from the zone model (``redeal``) and the one retry loop for
-  deals that must also fit what the observer knows (``resample_consistent``).
+- ``hidden``: determinization from the zone model (``redeal``); a game's
+  ``resample_hidden`` retries such deals until one fits what the observer knows beyond the
+  cards with ``resample_consistent`` of ``envs/core/engine.py``, the retry loop every game
+  shares.
 - ``vocabulary``: one registry per game of effect primitives (parameter schema, selectors,
   run function, traits for encoders and heuristics), typed selectors, conditions, trigger
   events and continuous effects; effects are parsed into typed objects at load.
