@@ -32,16 +32,18 @@ answer with instants when that saves a creature or turns a fight.
 It reads only what its seat may see: its own hand, both tables, the chain, the combat,
 both players' public figures and its legal actions; never the other hand or a deck, and
 it simulates nothing, so it needs no determinization. What a card does is read from its
-data (its type's figures, modifiers and effects by primitive), so a new card needs no new
+data (its type's figures and modifiers, and its effects through the appraisal each
+primitive has registered on the vocabulary, ``effects.VOCAB``), so a new card needs no new
 rule.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tabletop.envs.core.cards.vocabulary import Effect
 from tabletop.envs.hkk import combat, figures, plays
 from tabletop.envs.hkk.actions import (
     CHOOSE_BASE,
@@ -52,6 +54,7 @@ from tabletop.envs.hkk.actions import (
     decode_ref,
 )
 from tabletop.envs.hkk.cards import Building, Card, Creature, Instant
+from tabletop.envs.hkk.effects import VOCAB
 from tabletop.envs.hkk.steps import (
     AFTER_ATTACKS,
     DECLARE,
@@ -65,9 +68,6 @@ from tabletop.envs.hkk.zones import InPlay
 if TYPE_CHECKING:
     from tabletop.envs.hkk.engine import HkkState
 
-HARMFUL = frozenset({"damage", "poison", "passivate", "destroy", "exile", "bounce", "steal",
-                     "drain_vp", "cancel"})  # fmt: skip
-"""Primitives that hurt what they reach (a boost hurts when its figures are negative)."""
 RESERVE_VALUE = 2.0
 """A creature's worth beyond its figures: it brings magic points from the reserve."""
 PLAY_THRESHOLD = 0.5
@@ -141,84 +141,25 @@ def modifier_value(card: Card) -> float:
     return total
 
 
+# ----- effects' worth: appraisals registered on the vocabulary by primitive ------------------
+#
+# An appraisal ``(state, player, effect, reached) -> float`` is the good an effect does the
+# player whose card it is. On the table it is worked out card by card for the card's
+# controller (``_on_table``): harm to the other side is good.
+
+Reached = Sequence[InPlay]
+"""The table cards an effect reaches (none when it reaches a player or the discard pile)."""
+OnCard = Callable[["HkkState", InPlay, Effect], float]
+"""The good an effect does a card's controller: ``(state, entry, effect) -> float``."""
+
+
 def _side(state: HkkState, entry: InPlay, player: int) -> int:
     """+1 for ``player``'s card, -1 for the other player's."""
     return 1 if figures.controller(state, entry) == player else -1
 
 
-def _sign(effect: Any) -> int:
-    """-1 for an effect that hurts what it reaches, +1 for one that helps."""
-    if effect.do == "boost":
-        return 1 if effect.params.damage + effect.params.life >= 0 else -1
-    return -1 if effect.do in HARMFUL else 1
-
-
-def _on_creature(state: HkkState, entry: InPlay, effect: Any) -> float:
-    """The good ``effect`` does to creature ``entry`` for its controller (negative: harm)."""
-    remaining = figures.remaining(state, entry)
-    value = entry_value(state, entry)
-    match effect.do:
-        case "damage":
-            if effect.params.form in figures.held(state, entry).immunity:
-                return 0.0
-            return -value if effect.amount >= remaining else -0.1 * effect.amount
-        case "poison":
-            return -value if effect.counters + entry.poison >= remaining else -0.5 * effect.counters
-        case "destroy" | "exile" | "steal":
-            return -value
-        case "bounce":
-            return -0.6 * value
-        case "passivate":
-            return -1.0 if entry.active and entry.area != "guard" else 0.0
-        case "heal":
-            healed = min(effect.amount, entry.damage)
-            return value if remaining <= 0 < remaining + healed else 0.4 * healed
-        case "cure":
-            return 0.8 * entry.poison
-        case "boost":
-            return 0.4 * (effect.params.damage + effect.params.life)
-        case "grow":
-            return 1.5 * effect.counters
-        case "level_up":
-            return 1.5 * effect.levels
-        case "activate":
-            return 1.0 if not entry.active else 0.0
-    return 0.0
-
-
-def _on_entry(state: HkkState, entry: InPlay, effect: Any, player: int) -> float:
-    """The good ``effect`` on ``entry`` does ``player`` (harm to the other side is good)."""
-    side = _side(state, entry, player)
-    if figures.is_creature(entry):
-        gain = _on_creature(state, entry, effect)
-        return side * gain * (2.0 if effect.do == "steal" else 1.0)  # stolen: lost and won
-    worth = entry_value(state, entry)
-    if effect.do == "damage" and isinstance(entry.card, Building):
-        worth *= min(1.0, effect.amount / max(1, entry.card.structure - entry.damage))
-    return side * _sign(effect) * worth
-
-
-def _on_player(state: HkkState, player: int, effect: Any) -> float:
-    """The good an effect on a player (or its owner) does the card's ``player``; life and
-    magic points over their limits are lost (HK-2.1)."""
-    match effect.do:
-        case "damage":
-            return PLAYER_WEIGHT * effect.amount
-        case "drain_vp":
-            return 0.3 * min(effect.amount, state.vp[1 - player])
-        case "gain_life":
-            return 0.3 * min(effect.amount, figures.LIMIT - state.life[player])
-        case "gain_vp":
-            return 0.4 * min(effect.amount, figures.vp_limit(state, player) - state.vp[player])
-        case "draw":
-            return 1.5 * effect.cards
-        case "gain_components":
-            return 0.7 * effect.amount
-    return 0.0
-
-
-def _reached(state: HkkState, player: int, effect: Any, target: InPlay | None,
-             source: InPlay | None) -> Iterable[InPlay]:  # fmt: skip
+def _reached(state: HkkState, player: int, effect: Effect, target: InPlay | None,
+             source: InPlay | None) -> Reached:  # fmt: skip
     """The cards ``effect`` would reach, played by ``player``."""
     reach = effect.reach
     if reach is None or reach.how == "player":
@@ -234,23 +175,257 @@ def _reached(state: HkkState, player: int, effect: Any, target: InPlay | None,
     return [e for s in seats for e in state.tables[s] if e.area in areas]
 
 
-def effects_score(state: HkkState, player: int, effects: Sequence[Any],
+def effects_score(state: HkkState, player: int, effects: Sequence[Effect],
                   target: InPlay | None, source: InPlay | None = None) -> float:  # fmt: skip
-    """What ``effects`` would do for ``player`` with ``target`` chosen."""
+    """What ``effects`` would do for ``player`` with ``target`` chosen: each effect's
+    appraisal (registered on the vocabulary by primitive) of the cards it reaches."""
     total = 0.0
     for effect in effects:
-        reach = effect.reach
-        if reach is not None and reach.how == "answered":
-            continue
-        if reach is None or reach.how == "player":
-            total += _on_player(state, player, effect)
-            continue
-        if reach.area == "discard":
-            total += 3.0 if effect.do == "reanimate" else 0.0
-            continue
-        total += sum(_on_entry(state, e, effect, player)
-                     for e in _reached(state, player, effect, target, source))  # fmt: skip
+        appraise = VOCAB.primitives[effect.do].appraise
+        if appraise is not None:
+            total += appraise(
+                state, player, effect, _reached(state, player, effect, target, source)
+            )
     return total
+
+
+def _on_table(state: HkkState, player: int, effect: Effect, reached: Reached,
+              creature: OnCard, other: OnCard) -> float:  # fmt: skip
+    """The good ``effect`` does ``player`` on the cards it reaches: ``creature`` rates it on
+    a creature, ``other`` on any other card, both for the card's controller."""
+
+    def rated(entry: InPlay) -> float:
+        rate = creature if figures.is_creature(entry) else other
+        return _side(state, entry, player) * rate(state, entry, effect)
+
+    return sum(rated(e) for e in reached)
+
+
+def _at_player(effect: Effect) -> bool:
+    return effect.reach is None or effect.reach.how == "player"
+
+
+def _helped(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    """A card other than a creature that an effect helps: what the card is worth."""
+    return entry_value(state, entry)
+
+
+def _lost(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    """A card an effect removes or hurts (other than a creature, it has no finer rule):
+    its worth is lost to its controller."""
+    return -entry_value(state, entry)
+
+
+def _strengthens(effect: Effect) -> bool:
+    """A boost that adds more than it takes (a negative one is a malus)."""
+    return effect.params.damage + effect.params.life >= 0
+
+
+@VOCAB.appraisal("damage")
+def _damage(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    if _at_player(effect):
+        return PLAYER_WEIGHT * effect.amount
+    return _on_table(state, player, effect, reached, _damaged, _damaged_card)
+
+
+def _damaged(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    """A kill costs the creature's worth; a wound a little."""
+    if effect.params.form in figures.held(state, entry).immunity:
+        return 0.0
+    if effect.amount >= figures.remaining(state, entry):
+        return -entry_value(state, entry)
+    return -0.1 * effect.amount
+
+
+def _damaged_card(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    """A building loses its worth in proportion to the structure the damage takes."""
+    worth = entry_value(state, entry)
+    if isinstance(entry.card, Building):
+        worth *= min(1.0, effect.amount / max(1, entry.card.structure - entry.damage))
+    return -worth
+
+
+@VOCAB.appraisal("poison")
+def _poison(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return _on_table(state, player, effect, reached, _poisoned, _lost)
+
+
+def _poisoned(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    """Counters that will kill (HK-7.3) cost the creature's worth."""
+    if effect.counters + entry.poison >= figures.remaining(state, entry):
+        return -entry_value(state, entry)
+    return -0.5 * effect.counters
+
+
+@VOCAB.appraisal("destroy")
+@VOCAB.appraisal("exile")
+def _removal(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return _on_table(state, player, effect, reached, _lost, _lost)
+
+
+@VOCAB.appraisal("steal")
+def _steal(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return _on_table(state, player, effect, reached, _stolen, _lost)
+
+
+def _stolen(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    """Lost by its controller and won by the taker: twice its worth."""
+    return -2.0 * entry_value(state, entry)
+
+
+@VOCAB.appraisal("bounce")
+def _bounce(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return _on_table(state, player, effect, reached, _bounced, _lost)
+
+
+def _bounced(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    """Back to the hand: it may be played again, at a cost."""
+    return -0.6 * entry_value(state, entry)
+
+
+@VOCAB.appraisal("passivate")
+def _passivate(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return _on_table(state, player, effect, reached, _passivated, _lost)
+
+
+def _passivated(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    """An active creature of the reserve cannot move to the guard post (HK-1.4)."""
+    return -1.0 if entry.active and entry.area != "guard" else 0.0
+
+
+@VOCAB.appraisal("heal")
+def _heal(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return _on_table(state, player, effect, reached, _healed, _helped)
+
+
+def _healed(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    """Healing that raises a dying creature above 0 life saves its worth (HK-4.2)."""
+    remaining = figures.remaining(state, entry)
+    healed = min(effect.amount, entry.damage)
+    return entry_value(state, entry) if remaining <= 0 < remaining + healed else 0.4 * healed
+
+
+@VOCAB.appraisal("cure")
+def _cure(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return _on_table(state, player, effect, reached, _cured, _helped)
+
+
+def _cured(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    return 0.8 * entry.poison
+
+
+@VOCAB.appraisal("boost")
+def _boost(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return _on_table(state, player, effect, reached, _boosted, _boosted_card)
+
+
+def _boosted(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    return 0.4 * (effect.params.damage + effect.params.life)
+
+
+def _boosted_card(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    worth = entry_value(state, entry)
+    return worth if _strengthens(effect) else -worth
+
+
+@VOCAB.appraisal("grow")
+def _grow(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return _on_table(state, player, effect, reached, _grown, _helped)
+
+
+def _grown(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    return 1.5 * effect.counters
+
+
+@VOCAB.appraisal("level_up")
+def _level_up(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return _on_table(state, player, effect, reached, _levelled, _helped)
+
+
+def _levelled(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    return 1.5 * effect.levels
+
+
+@VOCAB.appraisal("activate")
+def _activate(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return _on_table(state, player, effect, reached, _activated, _helped)
+
+
+def _activated(state: HkkState, entry: InPlay, effect: Effect) -> float:
+    return 1.0 if not entry.active else 0.0
+
+
+@VOCAB.appraisal("reanimate")
+def _reanimate(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    """A creature back from the discard pile, whichever it is."""
+    return 3.0
+
+
+@VOCAB.appraisal("cancel")
+def _cancel(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return 0.0  # an answer is weighed by what it answers (``_answer``)
+
+
+# Life and magic points over their limits are lost (HK-2.1).
+
+
+@VOCAB.appraisal("drain_vp")
+def _drain_vp(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return 0.3 * min(effect.amount, state.vp[1 - player])
+
+
+@VOCAB.appraisal("gain_life")
+def _gain_life(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return 0.3 * min(effect.amount, figures.LIMIT - state.life[player])
+
+
+@VOCAB.appraisal("gain_vp")
+def _gain_vp(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return 0.4 * min(effect.amount, figures.vp_limit(state, player) - state.vp[player])
+
+
+@VOCAB.appraisal("draw")
+def _draw(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return 1.5 * effect.cards
+
+
+@VOCAB.appraisal("gain_components")
+def _gain_components(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+    return 0.7 * effect.amount
+
+
+# ----- effects in a fight: what they change of the fighters, by primitive --------------------
+
+
+def _boost_change(effect: Effect) -> tuple[int, int]:
+    return effect.params.damage, effect.params.life
+
+
+def _damage_change(effect: Effect) -> tuple[int, int]:
+    return 0, -effect.amount  # damage taken: life lost for the strike
+
+
+FIGHT_CHANGES: dict[str, Callable[[Effect], tuple[int, int]]] = {
+    "boost": _boost_change,
+    "damage": _damage_change,
+}
+"""Primitive name -> the (damage, life) an effect adds to each fighter it reaches."""
+
+
+def _always(effect: Effect) -> bool:
+    return True
+
+
+def _never(effect: Effect) -> bool:
+    return False
+
+
+KEPT_FOR_FIGHTS: dict[str, Callable[[Effect], bool]] = {
+    "heal": _always,
+    "boost": _strengthens,
+}
+"""Primitive name -> whether an instant with such an effect is better kept for a fight or a
+life-saving window than played in a main phase (a boost lasts one turn at most, HK-4.2)."""
 
 
 # ----- cards and abilities -------------------------------------------------------------------
@@ -326,8 +501,7 @@ def _answer_card(state: HkkState, player: int, action: int) -> bool:
     if not _is_card(state, player, action, Instant):
         return False
     card = state.card(state.hands[player][decode(action)[1][0]])
-    return any(e.do == "heal" or (e.do == "boost" and _sign(e) > 0)
-               for e in plays.effects_of(card, -1))  # fmt: skip
+    return any(KEPT_FOR_FIGHTS.get(e.do, _never)(e) for e in plays.effects_of(card, -1))
 
 
 def _is_card(state: HkkState, player: int, action: int, kind: type) -> bool:
@@ -374,7 +548,9 @@ def _answers(state: HkkState, player: int, action: int) -> bool:
     if kind != "play":
         return False
     card = state.card(state.hands[player][fields[0]])
-    return any(e.do == "cancel" for e in plays.effects_of(card, -1))
+    return any(
+        e.reach is not None and e.reach.how == "answered" for e in plays.effects_of(card, -1)
+    )
 
 
 def _save(state: HkkState, player: int, legal: list[int]) -> int:
@@ -440,15 +616,14 @@ def _tweak(state: HkkState, player: int, action: int) -> dict[int, list[int]]:
         target = _target(state, player, fields[2])
     tweak: dict[int, list[int]] = {}
     for effect in effects:
-        if effect.do not in ("boost", "damage"):
+        change_of = FIGHT_CHANGES.get(effect.do)
+        if change_of is None:
             continue
+        damage, life = change_of(effect)
         for entry in _reached(state, player, effect, target, source):
             change = tweak.setdefault(entry.iid, [0, 0])
-            if effect.do == "boost":
-                change[0] += effect.params.damage
-                change[1] += effect.params.life
-            else:
-                change[1] -= effect.amount
+            change[0] += damage
+            change[1] += life
     return tweak
 
 

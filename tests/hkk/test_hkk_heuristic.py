@@ -13,7 +13,9 @@ from hkk_positions import HOLD, act, declare_state, stacked
 
 from tabletop.agents.base import RandomAgent, play_game
 from tabletop.envs.core import checks
+from tabletop.envs.hkk import heuristic
 from tabletop.envs.hkk.cards import PACKAGED_DECKS
+from tabletop.envs.hkk.effects import VOCAB
 from tabletop.envs.hkk.engine import HkkGame, HkkState
 from tabletop.envs.hkk.heuristic import HkkHeuristic
 
@@ -185,3 +187,8 @@ def test_hk_6_3_the_defender_answers_with_the_instant_that_saves_its_guard() -> 
     act(state, "attack #0 Hill Giant at their #0 Gate Warden")
     assert state.current_player == 0
     assert chosen(state) == "play h0 Shield Ward on my #0 Gate Warden"
+
+
+def test_every_primitive_has_an_appraisal_and_the_fight_tables_name_primitives() -> None:
+    assert [n for n, p in VOCAB.primitives.items() if p.appraise is None] == []
+    assert set(heuristic.FIGHT_CHANGES) | set(heuristic.KEPT_FOR_FIGHTS) <= set(VOCAB.primitives)
