@@ -1,10 +1,10 @@
 """Package discovery for the repository's layout, which pyproject.toml alone cannot express.
 
-The repository root holds envs/, agents/, wrappers/, matches/, training/ and web/; installed,
-they live under one namespace, tabletop.*, never as bare top-level packages. Every package
-below those directories is found here, so adding a game (a new folder under envs/) needs no
-edit of a package list. Folders without Python code (a game's data/) are namespace packages,
-so that their files ship as package data by the glob in pyproject.toml.
+The repository root holds envs/, agents/, wrappers/, matches/, training/, web/ and cli/;
+installed, they live under one namespace, tabletop.*, never as bare top-level packages. Every
+package below those directories is found here, so adding a game (a new folder under envs/)
+needs no edit of a package list. Folders without Python code (a game's data/) are namespace
+packages, so that their files ship as package data by the glob in pyproject.toml.
 """
 
 from setuptools import find_namespace_packages, setup
@@ -16,6 +16,7 @@ NAMESPACE_DIRS = {
     "tabletop.matches": "matches",
     "tabletop.training": "training",
     "tabletop.web": "web",
+    "tabletop.cli": "cli",
 }
 
 

@@ -27,6 +27,9 @@ from tabletop.matches.results import numeric_stats
 
 RECORD_FORMAT = "tabletop-game-record"
 RECORD_VERSION = 1
+GAMES_LOG = "games.jsonl"
+"""The records a command writes beside its results (``eval --out``, ``balance --out``), which
+``tabletop replay`` finds when given their directory."""
 
 
 class RecordError(ValueError):

@@ -1,18 +1,21 @@
 """Result statistics and tables shared by every command that reports games or speeds.
 
 One place for the intervals (Wilson for rates, the normal approximation for means, median
-and spread for per-round speeds) and for the plain-text tables, so that ``eval``, ``bench``,
-``search`` and the training log compute and print figures the same way. What a game's
-result is for a seat is defined below the wrappers, in ``tabletop.agents.outcome``.
+and spread for per-round speeds, measured in ``interleaved_rounds``) and for the plain-text
+tables, so that ``eval``, ``bench``, ``search`` and the training log compute and print
+figures the same way. What a game's result is for a seat is defined below the wrappers, in
+``tabletop.agents.outcome``.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 Z95 = 1.959964
 """The standard normal quantile of a two-sided 95% interval."""
@@ -63,6 +66,18 @@ def ratio_spread(numerators: Sequence[float], denominators: Sequence[float]) -> 
     if len(numerators) != len(denominators):
         raise ValueError(f"{len(numerators)} numerators for {len(denominators)} denominators")
     return Spread.of([n / d for n, d in zip(numerators, denominators, strict=True)])
+
+
+def interleaved_rounds(measures: dict[str, Callable[[], T]], rounds: int) -> dict[str, list[T]]:
+    """Each measure once per round, the order reversed every other round (A B C, C B A,
+    A B C, ...) so that no figure always runs first, or always right after another;
+    name -> its value in each round."""
+    values: dict[str, list[T]] = {name: [] for name in measures}
+    order = list(measures)
+    for round_index in range(rounds):
+        for name in order if round_index % 2 == 0 else reversed(order):
+            values[name].append(measures[name]())
+    return values
 
 
 def numeric_stats(stats: dict[str, Any]) -> dict[str, float]:

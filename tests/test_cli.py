@@ -13,6 +13,11 @@ import pytest
 from sb3_contrib import MaskablePPO
 
 from tabletop.agents import AGENT_KINDS
+from tabletop.cli.evaluate import PROGRESS_EVERY_S, Progress
+from tabletop.cli.main import SUBCOMMANDS, build_parser, main
+from tabletop.cli.options import game_options
+from tabletop.cli.play import Seat
+from tabletop.cli.play import play as play_table
 from tabletop.envs import make, make_game, names
 from tabletop.envs import spec as game_spec
 from tabletop.envs.core.options import parse_option_value
@@ -20,11 +25,6 @@ from tabletop.envs.core.protocol import TERMINAL, Event
 from tabletop.envs.core.spec import ENV_OPTIONS
 from tabletop.matches.records import GameRecord
 from tabletop.matches.results import wilson_interval
-from tabletop.training.cli import SUBCOMMANDS, build_parser, main
-from tabletop.training.commandline import game_options
-from tabletop.training.evaluate import PROGRESS_EVERY_S, Progress
-from tabletop.training.play import Seat
-from tabletop.training.play import play as play_table
 from tabletop.wrappers import SingleAgentEnv
 
 MENU_LINE = re.compile(r"^\s+(\d+)\. (.+)$", re.MULTILINE)
@@ -80,7 +80,7 @@ def play(
 
 def test_console_script_runs_cli_main() -> None:
     (script,) = entry_points(group="console_scripts", name="tabletop")
-    assert script.value == "tabletop.training.cli:main"
+    assert script.value == "tabletop.cli.main:main"
 
 
 @pytest.mark.parametrize(
@@ -186,7 +186,7 @@ def test_play_leaves_quietly_at_end_of_input(
 
 
 def test_play_reads_real_stdin_until_it_closes() -> None:
-    command = "from tabletop.training.cli import main; raise SystemExit(main())"
+    command = "from tabletop.cli.main import main; raise SystemExit(main())"
     result = subprocess.run(
         [sys.executable, "-c", command, "play", "regicide", "--players", "3", "--seed", "2"],
         input="nonsense\n",
@@ -218,7 +218,7 @@ def test_watch_waits_its_pace_after_each_move_told(
     """Regression: --watch printed a whole game in two seconds. It waits one second a move
     by default, --pace seconds when given; a human's game waits only when asked."""
     waits: list[float] = []
-    monkeypatch.setattr("tabletop.training.play.time.sleep", waits.append)
+    monkeypatch.setattr("tabletop.cli.play.time.sleep", waits.append)
     watch = ["play", "kaleva", "--watch", "--seed", "1"]
     assert main(watch) == 0
     assert len(waits) > 10 and set(waits) == {1.0}
@@ -702,7 +702,7 @@ def test_eval_progress_reports_a_pair_when_done_and_otherwise_at_most_every_few_
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     clock = [0.0]
-    monkeypatch.setattr("tabletop.training.evaluate.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("tabletop.cli.evaluate.time.monotonic", lambda: clock[0])
     progress = Progress(games=3)
     record = GameRecord("kaleva", {}, 0, ("b", "a"), (), (), (1.0, -1.0), {})
     progress([record])

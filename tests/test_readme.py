@@ -6,7 +6,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from tabletop.training.cli import build_parser
+from tabletop.cli.main import build_parser
 
 README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
 

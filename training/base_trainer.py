@@ -32,14 +32,9 @@ from tabletop.agents.policy import (
     save_policy,
 )
 from tabletop.matches.records import GameRecord
+from tabletop.matches.schedules import pair_schedule, play_games
+from tabletop.matches.standings import TeamResult, pair_result, team_result
 from tabletop.matches.tally import Tally
-from tabletop.training.evaluate import (
-    TeamResult,
-    pair_result,
-    pair_schedule,
-    play_games,
-    team_result,
-)
 from tabletop.training.imitation import (
     Demonstrations,
     ImitationResult,

@@ -12,10 +12,7 @@ from pathlib import Path
 import pytest
 
 from tabletop import envs
-from tabletop.envs.core.spec import GameSpecError, frozen_options
-from tabletop.envs.gold_and_dust.cards import STARTER_POOL, data_path
-from tabletop.matches.records import read_records
-from tabletop.training.balance import (
+from tabletop.cli.balance import (
     BalanceReport,
     deck_specs,
     load_json,
@@ -23,7 +20,10 @@ from tabletop.training.balance import (
     schedule,
     summarise,
 )
-from tabletop.training.cli import main
+from tabletop.cli.main import main
+from tabletop.envs.core.spec import GameSpecError, frozen_options
+from tabletop.envs.gold_and_dust.cards import STARTER_POOL, data_path
+from tabletop.matches.records import read_records
 
 GAME = "gold_and_dust"
 CARDS = 20  # distinct cards per deck, two copies each: 40 cards and a Hero (GD-1.1)

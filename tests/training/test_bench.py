@@ -13,10 +13,8 @@ from typing import Any
 import pytest
 from pettingzoo import AECEnv
 
-from tabletop.envs import env_module
-from tabletop.matches.results import Spread, ratio_spread
-from tabletop.training import bench
-from tabletop.training.bench import (
+from tabletop.cli import bench
+from tabletop.cli.bench import (
     ENV_KINDS,
     MOVE_PARTS,
     PARTS_REFERENCE,
@@ -25,14 +23,15 @@ from tabletop.training.bench import (
     aec_moves_per_second,
     env_speed,
     game_env,
-    interleaved_rounds,
     reference_env,
     reference_speeds,
     speed_measures,
     wrapper_count,
 )
-from tabletop.training.cli import main
-from tabletop.training.commandline import CommandError
+from tabletop.cli.main import main
+from tabletop.cli.options import CommandError
+from tabletop.envs import env_module
+from tabletop.matches.results import Spread, interleaved_rounds, ratio_spread
 
 TINY = ["--games", "3", "--seconds", "0.02", "--rounds", "2"]
 

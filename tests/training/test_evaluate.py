@@ -12,19 +12,14 @@ from countdown_v0 import ResignAgent, TakeOneAgent
 
 from tabletop import envs
 from tabletop.agents import make_agent, play_game
+from tabletop.cli.evaluate import PlayerCountResult, evaluate, result_tables
+from tabletop.cli.main import main
 from tabletop.matches.plots import team_bars, win_rate_matrix
 from tabletop.matches.records import GameRecord, read_records
 from tabletop.matches.results import mean_interval, wilson_interval
-from tabletop.training.cli import main
+from tabletop.matches.schedules import pair_arrangements
+from tabletop.matches.standings import PairResult, team_result
 from tabletop.training.config import game_config
-from tabletop.training.evaluate import (
-    PairResult,
-    PlayerCountResult,
-    evaluate,
-    pair_arrangements,
-    result_tables,
-    team_result,
-)
 
 
 @pytest.fixture

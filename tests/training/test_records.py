@@ -10,6 +10,8 @@ import pytest
 
 from tabletop import envs
 from tabletop.agents import make_agent
+from tabletop.cli.main import main
+from tabletop.cli.replay import ReplayDivergedError, replay
 from tabletop.matches.records import (
     DecisionTiming,
     GameRecord,
@@ -18,8 +20,6 @@ from tabletop.matches.records import (
     play_record,
     read_records,
 )
-from tabletop.training.cli import main
-from tabletop.training.replay import ReplayDivergedError, replay
 
 DECKS = {"decks": ("thief", "mage")}
 

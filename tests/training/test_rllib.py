@@ -48,8 +48,8 @@ from tabletop.agents.policy import (
     new_policy,
     save_policy,
 )
+from tabletop.cli.main import main
 from tabletop.envs.core.protocol import IllegalActionError
-from tabletop.training.cli import main
 from tabletop.training.rllib.address import (
     LOOPBACK_ONLY,
     is_loopback,
@@ -96,7 +96,7 @@ TINY_FLAGS = [
     "--set=run.eval_games=4",
     "--set=rllib.train_batch=256",
 ]
-CLI = [sys.executable, "-c", "from tabletop.training.cli import main; raise SystemExit(main())"]
+CLI = [sys.executable, "-c", "from tabletop.cli.main import main; raise SystemExit(main())"]
 
 
 def tiny_settings(game: str, out: Path, steps: int, envs_per_runner: int = 2) -> TrainSettings:

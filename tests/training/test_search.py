@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tabletop.cli.main import main
+from tabletop.cli.search import Setting, measured_seat, report, won
 from tabletop.matches.records import read_records
-from tabletop.training.cli import main
-from tabletop.training.search import Setting, measured_seat, report, won
 
 
 def test_the_game_must_be_named(capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,9 +20,9 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 from tabletop import envs
 from tabletop.agents.policy import load_agent
-from tabletop.training.cli import build_parser, main
+from tabletop.cli.main import build_parser, main
+from tabletop.cli.train import config_overrides
 from tabletop.training.runs import TrainSettings
-from tabletop.training.train import config_overrides
 from tabletop.training.trainer import Trainer, final_step
 
 TINY = {
@@ -134,7 +134,7 @@ def test_every_competitive_game_trains_with_its_default_settings(tmp_path: Path,
 
 def test_killed_run_resumes_from_its_last_checkpoint(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    command = [sys.executable, "-c", "from tabletop.training.cli import main; main()"]
+    command = [sys.executable, "-c", "from tabletop.cli.main import main; main()"]
     flags = ["train", "regicide", f"--out={out}", "--steps=100000", "--no-progress", *TINY_FLAGS]
     process = subprocess.Popen([*command, *flags], stderr=subprocess.DEVNULL)
     try:

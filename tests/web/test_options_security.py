@@ -19,11 +19,11 @@ from fastapi.testclient import TestClient
 
 from tabletop import envs
 from tabletop.agents import RandomAgent
+from tabletop.cli.options import CommandError
+from tabletop.cli.serve import offered_policies
 from tabletop.envs.gold_and_dust.cards import data_path
 from tabletop.envs.hkk.cards import load_pool
 from tabletop.matches.records import append_records, play_record
-from tabletop.training.commandline import CommandError
-from tabletop.training.serve import offered_policies
 from tabletop.web.app import create_app
 from tabletop.web.replays import import_records
 from tabletop.web.store import TableStore

@@ -21,8 +21,8 @@ from fastapi.testclient import TestClient
 from tabletop import envs
 from tabletop.agents import RandomAgent
 from tabletop.agents.ismcts import ISMCTSAgent
+from tabletop.cli.main import main
 from tabletop.matches.records import append_records, play_record
-from tabletop.training.cli import main
 from tabletop.web.app import create_app
 from tabletop.web.store import TableStore
 

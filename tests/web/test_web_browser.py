@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tabletop import envs
-from tabletop.training.serve import start_in_subprocess
+from tabletop.cli.serve import start_in_subprocess
 
 sync_api = pytest.importorskip("playwright.sync_api")
 

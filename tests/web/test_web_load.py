@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tabletop.training.cli import main
-from tabletop.training.webload import percentile
+from tabletop.cli.main import main
+from tabletop.cli.webload import percentile
 
 
 def test_a_small_load_test_plays_every_game_to_its_end_and_loses_none(

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("uvicorn")
 
-from tabletop.training.serve import SERVE, start_in_subprocess
+from tabletop.cli.serve import SERVE, start_in_subprocess
 from tabletop.web.store import TableStore
 
 

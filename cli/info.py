@@ -17,12 +17,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from tabletop import envs
+from tabletop.cli.games import players_text, yes_no
+from tabletop.cli.options import CommandError, add_game_options, game_options
 from tabletop.envs.core.aec import DEFAULT_ILLEGAL_ACTION, ILLEGAL_ACTION_MODES
 from tabletop.envs.core.protocol import Game
 from tabletop.envs.core.spec import GameSpec
 from tabletop.matches.results import format_table
-from tabletop.training.commandline import CommandError, add_game_options, game_options
-from tabletop.training.games import players_text, yes_no
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

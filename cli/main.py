@@ -2,7 +2,7 @@
 
 Each subcommand module provides ``add_arguments(parser)`` and ``run(args) -> int`` and its
 docstring's first line as help, so a new subcommand is one line in ``SUBCOMMANDS``. The
-pieces they share (``CommandError``, game-option flags) live in ``commandline``, below them.
+pieces they share (``CommandError``, game-option flags) live in ``options``, below them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from tabletop.training import (
+from tabletop.cli import (
     balance,
     bench,
     evaluate,
@@ -26,7 +26,7 @@ from tabletop.training import (
     train,
     webload,
 )
-from tabletop.training.commandline import CommandError
+from tabletop.cli.options import CommandError
 
 SUBCOMMANDS: dict[str, ModuleType] = {
     "play": play,

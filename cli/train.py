@@ -25,7 +25,7 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tabletop.training.commandline import (
+from tabletop.cli.options import (
     CommandError,
     add_game_options,
     game_options,
@@ -117,13 +117,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_fps_benchmark(settings: TrainSettings, args: argparse.Namespace) -> None:
     if settings.backend == "sb3":
-        from tabletop.training.fps import print_fps_benchmark
+        from tabletop.training.speed import print_fps_benchmark
 
         print_fps_benchmark(settings)
         return
     os.environ.setdefault(LOOPBACK_ONLY, "0")
     try:
-        from tabletop.training.rllib.bench import print_rllib_benchmark
+        from tabletop.training.rllib.speed import print_rllib_benchmark
     except ImportError as error:
         raise _ray_missing(error) from error
     sb3 = TrainSettings.from_config(

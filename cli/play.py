@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 from tabletop import envs
 from tabletop.agents import Agent, agent_specs_help, make_agent, split_agent_specs
+from tabletop.cli.options import CommandError, add_game_options, engine_options
 from tabletop.envs.core.protocol import Event, Game, IllegalActionError, State, seat_name
-from tabletop.training.commandline import CommandError, add_game_options, engine_options
 
 HELP_COMMAND = "help"
 CARDS_COMMAND = "cards"

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import pettingzoo
@@ -43,17 +43,18 @@ from tabletop import envs
 from tabletop.agents import make_agent, play_game
 from tabletop.agents.ismcts import ISMCTS, SearchBudget
 from tabletop.agents.outcome import OUTCOMES, WIN, side_outcome, team_outcome
+from tabletop.cli.options import CommandError
 from tabletop.envs.core.protocol import Game, State
 from tabletop.matches.results import (
     Spread,
     format_interval,
     format_options,
     format_table,
+    interleaved_rounds,
     numeric_stats,
     ratio_spread,
 )
 from tabletop.matches.tally import Tally
-from tabletop.training.commandline import CommandError
 
 REFERENCE_ENVS = {
     "connect_four_v3": "classic/connect_four-v3",
@@ -274,21 +275,6 @@ def speed_measures(
 
 def _env_moves_per_second(make_env: Callable[[], AECEnv], seconds: float, seed: int) -> float:
     return aec_moves_per_second(make_env(), seconds, seed)
-
-
-T = TypeVar("T")
-
-
-def interleaved_rounds(measures: dict[str, Callable[[], T]], rounds: int) -> dict[str, list[T]]:
-    """Each measure once per round, the order reversed every other round (A B C, C B A,
-    A B C, ...) so that no figure always runs first, or always right after another;
-    name -> its value in each round."""
-    values: dict[str, list[T]] = {name: [] for name in measures}
-    order = list(measures)
-    for round_index in range(rounds):
-        for name in order if round_index % 2 == 0 else reversed(order):
-            values[name].append(measures[name]())
-    return values
 
 
 def _measure_setting(name: str, options: dict[str, Any], args: argparse.Namespace) -> GameResult:

@@ -25,72 +25,29 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import partial
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 from tabletop import envs
-from tabletop.agents import Agent, agent_specs_help, make_agent, split_agent_specs
-from tabletop.agents.outcome import DRAW, LOSS, WIN, side_outcome, team_outcome
-from tabletop.matches.records import GameRecord, append_records, play_record
-from tabletop.matches.results import (
-    format_interval,
-    format_table,
-    mean_interval,
+from tabletop.agents import agent_specs_help, split_agent_specs
+from tabletop.cli.options import CommandError, add_game_options, engine_options
+from tabletop.matches.records import GAMES_LOG, GameRecord
+from tabletop.matches.results import format_interval, format_table
+from tabletop.matches.schedules import AgentSource, Schedule, pair_schedule, play_schedule
+from tabletop.matches.standings import (
+    PairResult,
+    TeamResult,
+    first_seat_result,
+    pair_result,
+    ratings,
+    team_result,
 )
-from tabletop.matches.tally import Tally
-from tabletop.training.commandline import CommandError, add_game_options, engine_options
 from tabletop.training.config import game_config, registered_name
 
-AgentSource = str | Agent
-"""An agent spec (resolved where the game is played, e.g. in a worker) or an agent."""
-
-GAMES_PER_TASK = 25
-"""Games a worker plays per task: enough to amortise building its agents."""
-GAMES_LOG = "games.jsonl"
-"""The game records an evaluation with ``--out`` writes (``tabletop replay`` shows them)."""
 PROGRESS_EVERY_S = 5.0
 """``tabletop eval`` reports games done at most this often (and at the end of each pair)."""
-
-GamesDone = Callable[[Sequence[GameRecord]], None]
-"""Told of games as they finish (a worker's chunk at a time)."""
-
-
-@dataclass
-class PairResult:
-    """``a`` against ``b``, counted from ``a``'s side."""
-
-    a: str
-    b: str
-    games: int
-    wins: int
-    draws: int
-    losses: int
-    win_rate: float
-    win_ci95: tuple[float, float]
-    loss_rate: float
-    loss_ci95: tuple[float, float]
-
-
-@dataclass
-class TeamResult:
-    """One agent at every seat of a cooperative game."""
-
-    agent: str
-    games: int
-    wins: int
-    win_rate: float
-    win_ci95: tuple[float, float]
-    stats_mean: dict[str, float]
-    metric: str
-    """The game's ``best_metric``: ``win_rate`` or the ``stats()`` figure that ranks agents."""
-    metric_mean: float
-    metric_ci95: tuple[float, float] | None
-    """95% interval of ``metric_mean`` (Wilson for ``win_rate``); None from one game."""
-    distributions: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -104,224 +61,10 @@ class PlayerCountResult:
     teams: list[TeamResult] = field(default_factory=list)
 
 
-# ----- playing ------------------------------------------------------------------------------
-
-
-def play_games(
-    game_name: str,
-    options: dict[str, Any],
-    agents: dict[str, AgentSource],
-    schedule: Sequence[tuple[tuple[str, ...], int]],
-    agent_seed: int,
-    on_games: GamesDone | None = None,
-) -> list[GameRecord]:
-    """Play each ``(seat labels, game seed)`` of ``schedule``; ``agents`` maps labels to
-    agents or specs (built once here, each with its own seed). ``on_games`` is told of
-    each game as it ends."""
-    game = envs.make_game(game_name, **options)
-    built = build_agents(game_name, agents, agent_seed)
-    _limit_torch_threads()  # after building: policy agents import torch
-    records = []
-    for seats, game_seed in schedule:
-        record = play_record(game, options, game_seed, seats, [built[label] for label in seats])
-        records.append(record)
-        if on_games is not None:
-            on_games([record])
-    return records
-
-
-def build_agents(
-    game_name: str, agents: dict[str, AgentSource], agent_seed: int
-) -> dict[str, Agent]:
-    """Specs made into agents, each with its own seed; agents pass through."""
-    return {
-        label: make_agent(source, game_name, agent_seed + index)
-        if isinstance(source, str)
-        else source
-        for index, (label, source) in enumerate(agents.items())
-    }
-
-
-def _play_task(task: tuple) -> list[GameRecord]:
-    return play_games(*task)
-
-
-def _limit_torch_threads() -> None:
-    """One torch thread (if torch is loaded at all): a policy's forward pass on one
-    observation gains nothing from more, and on shared cores idle threads spin."""
-    torch = sys.modules.get("torch")
-    if torch is not None:
-        torch.set_num_threads(1)
-
-
-def play_schedule(
-    game_name: str,
-    options: dict[str, Any],
-    agents: dict[str, AgentSource],
-    schedule: Sequence[tuple[tuple[str, ...], int]],
-    *,
-    agent_seed: int = 0,
-    workers: int = 1,
-    games_log: Path | None = None,
-    on_games: GamesDone | None = None,
-) -> list[GameRecord]:
-    """``play_games`` split over ``workers`` processes (in order of ``schedule``); the
-    records are appended to ``games_log`` when given, and ``on_games`` is told of games as
-    they end."""
-    if workers <= 1:
-        records = play_games(game_name, options, agents, schedule, agent_seed, on_games)
-    else:
-        records = _play_in_workers(
-            game_name, options, agents, schedule, agent_seed, workers, on_games
-        )
-    if games_log is not None:
-        append_records(games_log, records)
-    return records
-
-
-def _play_in_workers(
-    game_name: str,
-    options: dict[str, Any],
-    agents: dict[str, AgentSource],
-    schedule: Sequence[tuple[tuple[str, ...], int]],
-    agent_seed: int,
-    workers: int,
-    on_games: GamesDone | None = None,
-) -> list[GameRecord]:
-    chunks = [schedule[i : i + GAMES_PER_TASK] for i in range(0, len(schedule), GAMES_PER_TASK)]
-    tasks = [
-        (game_name, options, agents, chunk, agent_seed + 1000 * index)
-        for index, chunk in enumerate(chunks)
-    ]
-    played = []
-    with ProcessPoolExecutor(workers, mp_context=get_context("forkserver")) as pool:
-        for records in pool.map(_play_task, tasks):
-            played += records
-            if on_games is not None:
-                on_games(records)
-    return played
-
-
-def pair_arrangements(a: str, b: str, num_players: int) -> list[tuple[str, ...]]:
-    """Every distinct arrangement of ``a`` alone at one seat against ``b`` at all others,
-    and the reverse: both seat orders when two play."""
-    arrangements: list[tuple[str, ...]] = []
-    for lone, field_agent in ((a, b), (b, a)):
-        for seat in range(num_players):
-            seats = tuple(lone if s == seat else field_agent for s in range(num_players))
-            if seats not in arrangements:
-                arrangements.append(seats)
-    return arrangements
-
-
-def pair_schedule(
-    a: str, b: str, num_players: int, games: int, seed: int
-) -> list[tuple[tuple[str, ...], int]]:
-    """``games`` games of ``a`` against ``b``: each deal (seed) is played in every
-    arrangement before the next deal, so seats are swapped equally."""
-    arrangements = pair_arrangements(a, b, num_players)
-    return [
-        (arrangements[g % len(arrangements)], seed + g // len(arrangements)) for g in range(games)
-    ]
-
-
-# ----- counting -----------------------------------------------------------------------------
-
-
-def pair_result(a: str, b: str, records: Sequence[GameRecord]) -> PairResult:
-    """``a``'s results against ``b``, each game seen with ``a``'s seats as one side."""
-    tally = Tally.of(record.side_outcome(a) for record in records)
-    return PairResult(a=a, b=b, **tally.figures_for(PairResult))
-
-
-def first_seat_result(records: Sequence[GameRecord]) -> dict[str, Any]:
-    """How often seat 0 wins outright; with seats swapped equally, agent strength cancels
-    and the remainder is the seat's advantage (no advantage: about 1 / players)."""
-    wins = sum(side_outcome(record.returns, 0) == WIN for record in records)
-    tally = Tally.of_wins(wins, len(records))
-    return {
-        **tally.figures(["games", "wins", "win_rate", "win_ci95"]),
-        "even_share": 1 / len(records[0].seats),
-    }
-
-
-def ratings(records: Sequence[GameRecord], labels: Sequence[str]) -> list[dict[str, Any]]:
-    """Plackett-Luce ratings from every game, in schedule order; sorted best first by the
-    conservative ``ordinal`` (mu - 3 sigma)."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    rating = {label: model.rating(name=label) for label in labels}
-    for record in records:
-        sides = sorted(set(record.seats))
-        rank = {WIN: 1, DRAW: 1, LOSS: 2}
-        ranks = [rank[record.side_outcome(side)] for side in sides]
-        updated = model.rate([[rating[side]] for side in sides], ranks=ranks)
-        for side, (new_rating,) in zip(sides, updated, strict=True):
-            rating[side] = new_rating
-    table = [
-        {"agent": label, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}
-        for label, r in rating.items()
-    ]
-    return sorted(table, key=lambda row: -row["ordinal"])
-
-
-def team_result(
-    label: str, records: Sequence[GameRecord], distribution_stats: Sequence[str], metric: str
-) -> TeamResult:
-    """``label``'s team figures; ``metric`` is the game's ``best_metric``."""
-    games = len(records)
-    tally = _team_tally(records)
-    sums: Counter[str] = Counter()
-    for record in records:
-        sums.update(record.stats)
-    distributions = {
-        key: dict(sorted(Counter(_stat_label(r.stats.get(key)) for r in records).items()))
-        for key in distribution_stats
-        if any(key in r.stats for r in records)  # e.g. grades exist only in solo games
-    }
-    return TeamResult(
-        agent=label,
-        **tally.figures_for(TeamResult),
-        stats_mean={key: total / games for key, total in sums.items()},
-        metric=metric,
-        distributions=distributions,
-        **_metric_figures(records, metric),
-    )
-
-
-def _team_tally(records: Sequence[GameRecord]) -> Tally:
-    wins = sum(team_outcome(record.returns) == WIN for record in records)
-    return Tally.of_wins(wins, len(records))
-
-
-def _metric_figures(records: Sequence[GameRecord], metric: str) -> dict[str, Any]:
-    """``metric_mean`` and ``metric_ci95`` of the games: the win rate with its Wilson
-    interval, or a ``stats()`` figure's mean with its normal-approximation interval."""
-    if metric == "win_rate":
-        tally = _team_tally(records)
-        return {"metric_mean": tally.rate(WIN), "metric_ci95": tally.interval(WIN)}
-    if any(metric not in record.stats for record in records):
-        known = ", ".join(sorted({key for record in records for key in record.stats}))
-        raise ValueError(f"best_metric {metric!r} is not a stats() figure of every game ({known})")
-    values = [record.stats[metric] for record in records]
-    mean = sum(values) / len(values)
-    return {"metric_mean": mean, "metric_ci95": mean_interval(values)}
-
-
-def _stat_label(value: float | None) -> str:
-    """A stat value as a distribution key; ``"-"`` for games that do not report it."""
-    if value is None:
-        return "-"
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
-
-
 # ----- a whole evaluation -------------------------------------------------------------------
 
 
-PlaySchedule = Callable[
-    [dict[str, AgentSource], Sequence[tuple[tuple[str, ...], int]]], list[GameRecord]
-]
+PlaySchedule = Callable[[dict[str, AgentSource], Schedule], list[GameRecord]]
 """play(agents, schedule): ``play_schedule`` with the game, its options and seeds bound."""
 
 

@@ -24,13 +24,12 @@ import ray
 
 from tabletop.agents.policy import NetworkSpec, env_metadata
 from tabletop.envs import make
-from tabletop.matches.results import Spread, ratio_spread
-from tabletop.training.bench import interleaved_rounds
-from tabletop.training.fps import training_steps_per_second
+from tabletop.matches.results import Spread, interleaved_rounds, ratio_spread
 from tabletop.training.rllib.cluster import check_cpus, connect
 from tabletop.training.rllib.config import ppo_config
 from tabletop.training.rllib.env import MAIN
 from tabletop.training.runs import TrainSettings
+from tabletop.training.speed import training_steps_per_second
 from tabletop.training.trainer import make_vec_env
 
 RUNNER_COUNTS = (0, 1, 2)

@@ -8,8 +8,8 @@ import statistics
 
 import pytest
 
-from tabletop.training import fps
-from tabletop.training.cli import main
+from tabletop.cli.main import main
+from tabletop.training import speed
 
 TINY_FLAGS = [
     "--set=ppo.n_steps=64",
@@ -44,14 +44,14 @@ def test_fps_ratio_is_the_median_of_ratios_within_rounds_that_alternate(
     of the per-round ratios (0.5, 0.5, 2.0) is not."""
     figures = iter([100.0, 200.0, 400.0, 200.0, 300.0, 150.0])  # in the order they run
     kinds: list[str] = []
-    monkeypatch.setattr(fps, "make_vec_env", lambda settings, seed: "game")
-    monkeypatch.setattr(fps, "zero_cost_vec_env", lambda settings: "zero-cost")
+    monkeypatch.setattr(speed, "make_vec_env", lambda settings, seed: "game")
+    monkeypatch.setattr(speed, "zero_cost_vec_env", lambda settings: "zero-cost")
 
     def steps_per_second(settings, vec_env: str) -> float:
         kinds.append(vec_env)
         return next(figures)
 
-    monkeypatch.setattr(fps, "training_steps_per_second", steps_per_second)
+    monkeypatch.setattr(speed, "training_steps_per_second", steps_per_second)
     assert main(["train", "kaleva", "--fps-benchmark", "--steps=64", *TINY_FLAGS]) == 0
     assert kinds == ["game", "zero-cost", "zero-cost", "game", "game", "zero-cost"]
     printed = capsys.readouterr().out

@@ -30,25 +30,25 @@ import math
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from multiprocessing import get_context
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from tabletop import envs
 from tabletop.agents import agent_specs_help, make_agent
 from tabletop.agents.outcome import side_outcome
+from tabletop.cli.options import CommandError, add_game_options, engine_options
 from tabletop.envs.core.protocol import Game, State
 from tabletop.envs.core.spec import DECKS_OPTION, GameSpec
-from tabletop.matches.records import GameRecord, append_records, play_record
+from tabletop.matches.records import GAMES_LOG, GameRecord, append_records, play_record
 from tabletop.matches.results import (
     format_interval,
     format_table,
     mean_interval,
 )
+from tabletop.matches.runner import run_tasks
 from tabletop.matches.tally import Tally
-from tabletop.training.commandline import CommandError, add_game_options, engine_options
 from tabletop.training.config import registered_name
 
 CARD_PLAYED = "card_played"
@@ -56,7 +56,6 @@ CARD_PLAYED = "card_played"
 card (``card``)."""
 RESULTS_JSON = "balance.json"
 RESULTS_PNG = "balance.png"
-GAMES_LOG = "games.jsonl"
 MAX_GAMES_PER_TASK = 25
 
 
@@ -232,15 +231,14 @@ def _deck_label(spec: GameSpec, text: str) -> str:
 # ----- playing ------------------------------------------------------------------------------
 
 
-Job = tuple[int, tuple[str, ...], int]
-"""(index, deck label per seat, game seed)."""
+Job = tuple[tuple[str, ...], int]
+"""(deck label per seat, game seed)."""
 
 
 def schedule(labels: Sequence[str], games: int, seed: int) -> list[Job]:
     """``games`` deals for each ordered pair of different decks, deal by deal."""
     pairs = list(itertools.permutations(labels, 2))
-    jobs = [(pair, seed + g) for pair in pairs for g in range(games)]
-    return [(index, pair, game_seed) for index, (pair, game_seed) in enumerate(jobs)]
+    return [(pair, seed + g) for pair in pairs for g in range(games)]
 
 
 def play_jobs(
@@ -249,22 +247,18 @@ def play_jobs(
     decks: dict[str, str],
     agent: str,
     jobs: Sequence[Job],
-) -> list[tuple[int, DeckGame, GameRecord]]:
+) -> list[tuple[DeckGame, GameRecord]]:
     """Play each job with ``agent`` at every seat (one fresh agent per seat and game)."""
     games: dict[tuple[str, ...], tuple[Game, dict[str, Any]]] = {}
     played = []
-    for index, pair, game_seed in jobs:
+    for pair, game_seed in jobs:
         if pair not in games:
             setting = {**options, DECKS_OPTION: tuple(decks[label] for label in pair)}
             games[pair] = (envs.make_game(game_name, **setting), setting)
         game, setting = games[pair]
         deck_game, record = play_one(game_name, game, setting, pair, game_seed, agent)
-        played.append((index, deck_game, record))
+        played.append((deck_game, record))
     return played
-
-
-def _play_task(task: tuple) -> list[tuple[int, DeckGame, GameRecord]]:
-    return play_jobs(*task)
 
 
 def play_one(
@@ -321,23 +315,18 @@ def play_all(
     whatever the workers, each record appended to ``games_log`` as its task finishes."""
     size = max(1, min(MAX_GAMES_PER_TASK, math.ceil(len(jobs) / (8 * max(workers, 1)))))
     chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
-    tasks = [(game_name, options, decks, agent, chunk) for chunk in chunks]
-    results: list[tuple[int, DeckGame, GameRecord]] = []
+    done = 0
 
-    def collect(done: list[tuple[int, DeckGame, GameRecord]]) -> None:
-        results.extend(done)
+    def collect(played: list[tuple[DeckGame, GameRecord]]) -> None:
+        nonlocal done
+        done += len(played)
         if games_log is not None:
-            append_records(games_log, [record for _, _, record in done])
-        print(f"{len(results)}/{len(jobs)} games", file=sys.stderr, flush=True)
+            append_records(games_log, [record for _, record in played])
+        print(f"{done}/{len(jobs)} games", file=sys.stderr, flush=True)
 
-    if workers <= 1:
-        for task in tasks:
-            collect(_play_task(task))
-    else:
-        with ProcessPoolExecutor(workers, mp_context=get_context("forkserver")) as pool:
-            for future in as_completed([pool.submit(_play_task, task) for task in tasks]):
-                collect(future.result())
-    return [deck_game for _, deck_game, _ in sorted(results, key=lambda item: item[0])]
+    play = partial(play_jobs, game_name, options, decks, agent)
+    played = run_tasks(play, chunks, workers, collect)
+    return [deck_game for chunk in played for deck_game, _ in chunk]
 
 
 # ----- counting -----------------------------------------------------------------------------

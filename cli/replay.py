@@ -18,11 +18,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tabletop import envs
+from tabletop.cli.options import CommandError
 from tabletop.envs.core.protocol import State, seat_name
-from tabletop.matches.records import GameRecord, RecordError, read_records
+from tabletop.matches.records import GAMES_LOG, GameRecord, RecordError, read_records
 from tabletop.matches.results import format_options
-from tabletop.training.commandline import CommandError
-from tabletop.training.evaluate import GAMES_LOG
 
 
 class ReplayDivergedError(ValueError):

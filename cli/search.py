@@ -22,17 +22,17 @@ the game reports one, and the agent's milliseconds and search iterations per dec
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from tabletop import envs
 from tabletop.agents import Agent, make_agent
 from tabletop.agents.outcome import WIN, side_outcome, team_outcome
+from tabletop.cli.options import CommandError, add_game_options, engine_options
 from tabletop.matches.records import (
     DecisionTiming,
     GameRecord,
@@ -41,8 +41,9 @@ from tabletop.matches.records import (
     play_record,
     read_records,
 )
-from tabletop.matches.results import format_interval, format_table, wilson_interval
-from tabletop.training.commandline import CommandError, add_game_options, engine_options
+from tabletop.matches.results import format_interval, format_table
+from tabletop.matches.runner import run_tasks
+from tabletop.matches.tally import Tally
 
 
 @dataclass(frozen=True)
@@ -138,26 +139,26 @@ def play_one(setting: Setting, seed: int, seat: int | None) -> GameRecord:
     return replace(record, timing=tuple(t and t.timing() for t in timed))
 
 
-def _play_one_packed(arguments: tuple[Setting, int, int | None]) -> GameRecord:
-    return play_one(*arguments)
+def _play_job(job: tuple[Setting, int, int | None]) -> GameRecord:
+    return play_one(*job)
 
 
 def run_games(
     setting: Setting, seeds: Sequence[int], workers: int, log_path: str | None
 ) -> list[GameRecord]:
-    """Play the games (in ``workers`` processes when more than one), logging each one."""
-    records = []
+    """Play the games (in ``workers`` processes when more than one), logging each one as
+    it ends."""
     seats: list[int | None] = [None]
     if setting.opponent is not None:
         seats = list(range(envs.make_game(setting.game, **dict(setting.options)).num_players))
     jobs = [(setting, seed, seat) for seed in seeds for seat in seats]
-    with multiprocessing.Pool(workers) if workers > 1 else _NoPool() as pool:
-        for record in pool.imap_unordered(_play_one_packed, jobs):
-            records.append(record)
-            if log_path:
-                append_records(log_path, [record])
-            _progress(record)
-    return records
+
+    def finished(record: GameRecord) -> None:
+        if log_path:
+            append_records(log_path, [record])
+        _progress(record)
+
+    return run_tasks(_play_job, jobs, workers, finished)
 
 
 def _progress(record: GameRecord) -> None:
@@ -169,20 +170,6 @@ def _progress(record: GameRecord) -> None:
         file=sys.stderr,
         flush=True,
     )
-
-
-class _NoPool:
-    """The in-process stand-in for ``multiprocessing.Pool`` with one worker."""
-
-    def __enter__(self) -> _NoPool:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    @staticmethod
-    def imap_unordered(function: Any, jobs: Iterable[Any]) -> Iterable[Any]:
-        return map(function, jobs)
 
 
 def _short_stats(stats: dict[str, float]) -> str:
@@ -202,7 +189,8 @@ def report(records: Sequence[GameRecord]) -> str:
 
 
 def _report_row(setting: Setting, group: list[GameRecord]) -> list[str]:
-    games, wins = len(group), sum(won(record) for record in group)
+    games = len(group)
+    tally = Tally.of_wins(sum(won(record) for record in group), games)
     timings = [total_timing(record) for record in group]
     decisions = sum(timing.decisions for timing in timings)
     keys = dict.fromkeys(key for record in group for key in record.stats if key != "grade")
@@ -217,8 +205,8 @@ def _report_row(setting: Setting, group: list[GameRecord]) -> list[str]:
         setting.agent,
         setting.opponent or "(itself)",
         str(games),
-        f"{wins / games:.3f}",
-        format_interval(wilson_interval(wins, games)),
+        f"{tally.rate(WIN):.3f}",
+        format_interval(tally.interval(WIN)),
         means,
         " ".join(f"{grade}:{grades[grade]}" for grade in sorted(grades)) or "-",
         f"{1000 * sum(timing.seconds for timing in timings) / max(decisions, 1):.0f}",

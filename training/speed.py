@@ -19,9 +19,8 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from tabletop import envs
 from tabletop.agents.policy import NetworkSpec, training_policy
-from tabletop.matches.results import Spread, ratio_spread
+from tabletop.matches.results import Spread, interleaved_rounds, ratio_spread
 from tabletop.training.base_trainer import TORCH_THREADS
-from tabletop.training.bench import interleaved_rounds
 from tabletop.training.runs import TrainSettings
 from tabletop.training.trainer import (
     make_training_env,

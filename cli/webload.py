@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tabletop.training.commandline import CommandError
+from tabletop.cli.options import CommandError
 
 if TYPE_CHECKING:
     from tabletop.web.store import TableStore
@@ -83,7 +83,7 @@ def load_test(
     import httpx
 
     from tabletop import envs
-    from tabletop.training.serve import start_in_subprocess
+    from tabletop.cli.serve import start_in_subprocess
     from tabletop.web.store import TableStore
 
     if game not in envs.names():

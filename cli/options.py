@@ -1,7 +1,7 @@
 """Command-line pieces every ``tabletop`` subcommand shares: the user-facing error and the
 game-option flags (their values read by ``envs.core.options``).
 
-Kept apart from the front end (``cli.py``), which imports the subcommands: a subcommand
+Kept apart from the entry point (``main``), which imports the subcommands: a subcommand
 imports these from here, below itself, so no module imports the one that imports it.
 """
 

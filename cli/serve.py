@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tabletop.training.commandline import CommandError
+from tabletop.cli.options import CommandError
 
 DEFAULT_DB = "tabletop.sqlite"
 SWITCH_INTERVAL = 0.0005
@@ -120,7 +120,7 @@ def bound_socket(host: str, port: int) -> socket.socket:
     return listener
 
 
-SERVE = "import sys; from tabletop.training.cli import main; sys.exit(main(sys.argv[1:]))"
+SERVE = "import sys; from tabletop.cli.main import main; sys.exit(main(sys.argv[1:]))"
 """``tabletop serve`` run by this interpreter (the console script may be another's)."""
 
 
