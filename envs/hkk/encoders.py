@@ -100,6 +100,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from tabletop.envs.core.cards.encoding import magnitude
 from tabletop.envs.core.layout import Layout, stack_layout
 from tabletop.envs.hkk import figures, plays
 from tabletop.envs.hkk.actions import MAX_HAND, MAX_TABLE
@@ -241,13 +242,6 @@ def flat_layout(pool: Pool | None = None) -> Layout:
 # ----- a card's data ---------------------------------------------------------------------------
 
 
-def _magnitude(effect: Any) -> float:
-    """An effect's size: the sum of its numeric parameters (an amount, counters, cards,
-    a boost's damage and life), or 1 for one without any."""
-    numbers = [v for _, v in effect.params if isinstance(v, int) and not isinstance(v, bool)]
-    return float(sum(abs(v) for v in numbers)) if numbers else 1.0
-
-
 def card_effects(card: Card) -> list[Any]:
     """Every effect the card can run: on play (taken or optional), in upkeep, through its
     activated abilities and its direct damage."""
@@ -262,7 +256,7 @@ def card_effects(card: Card) -> list[Any]:
 def _primitive_sums(effects: Iterable[Any]) -> list[float]:
     sums = dict.fromkeys(PRIMITIVES, 0.0)
     for effect in effects:
-        sums[effect.do] += _magnitude(effect)
+        sums[effect.do] += magnitude(effect.params, signed=False)
     return [sums[p] / 5 for p in PRIMITIVES]
 
 

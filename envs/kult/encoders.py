@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tabletop.envs.core.cards.encoding import magnitude
 from tabletop.envs.core.layout import stack_layout
 from tabletop.envs.kult import crosses
 from tabletop.envs.kult.actions import CAST, MAX_HAND, NUM_COLOURS, STATIONS
@@ -53,7 +54,7 @@ EFFECT_COLUMNS = tuple(
     for selector in (primitive.selectors or ("",))
 )
 """(trigger event, primitive, selector): one column per combination, the effects of that
-kind the card lists under that event, weighted by their size (``_magnitude``)."""
+kind the card lists under that event, weighted by their size (``encoding.magnitude``, signed)."""
 
 
 def _effect_name(column: tuple[str, str, str]) -> str:
@@ -266,20 +267,6 @@ def geometry(pool: Pool, players: int) -> Geometry:
     return cached[1]
 
 
-def _magnitude(effect: object) -> float:
-    """An effect's size: its numeric parameters summed and its list parameters counted
-    (``draw cards = 2`` is 2, ``gain_keys colours = [eye, eye]`` is 2), at least 1."""
-    total = 0.0
-    for value in effect.params.model_dump().values():  # type: ignore[attr-defined]
-        if isinstance(value, bool):
-            continue
-        if isinstance(value, int | float):
-            total += value
-        elif isinstance(value, list | tuple):
-            total += len(value)
-    return total if total else 1.0
-
-
 def static_features(card: Card, allegiances: Sequence[str]) -> list[float]:
     """The card's features from the data, in ``Geometry.static_names`` order."""
     statics = dict(card.statics)
@@ -287,7 +274,7 @@ def static_features(card: Card, allegiances: Sequence[str]) -> list[float]:
     colours = {(e, c): 0.0 for e in VOCAB.events for c in COLOURS}
     for event, listed in card.triggers.items():
         for effect in listed:
-            effects[event, effect.do, effect.to] += _magnitude(effect)
+            effects[event, effect.do, effect.to] += magnitude(effect.params, signed=True)
             for colour in getattr(effect.params, "colours", ()) or ():
                 colours[event, colour] += 1.0
     static_keys = getattr(statics.get("keys"), "colours", ()) or ()

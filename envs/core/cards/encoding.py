@@ -1,6 +1,7 @@
 """Encoder pieces from the zone model: a zone as counts per card definition, or as rows
-of per-card features. They read only the zones they are given: an encoder passes those its
-player may see (its own hand, public zones), and counts for the rest."""
+of per-card features, and an effect's size from its parameters. The zone pieces read only
+the zones they are given: an encoder passes those its player may see (its own hand, public
+zones), and counts for the rest."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from tabletop.envs.core.cards.vocabulary import Params
 from tabletop.envs.core.cards.zones import Table, iid_of
 
 
@@ -38,3 +40,20 @@ def zone_rows(
         if entry is not None:
             out[row] = features(table.cards[iid_of(entry)], entry)
     return out
+
+
+def magnitude(params: Params, *, signed: bool) -> float:
+    """An effect's size from its parameters, one number an encoder can give each effect of
+    a card: its numbers summed (``signed=False``: their absolute values, so that a boost of
+    +2 damage and -2 life is not 0) and its lists counted (``colours = [eye, eye]`` is 2);
+    flags and names do not count. 1 when that is 0, so that an effect with nothing to
+    measure still shows."""
+    total = 0.0
+    for _, value in params:
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int | float):
+            total += value if signed else abs(value)
+        elif isinstance(value, list | tuple):
+            total += len(value)
+    return total if total else 1.0

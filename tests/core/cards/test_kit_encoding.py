@@ -1,11 +1,13 @@
-"""The kit's encoder pieces: a zone as counts per card, a zone as rows of card features."""
+"""The kit's encoder pieces: a zone as counts per card, a zone as rows of card features, an
+effect's size from its parameters."""
 
 from __future__ import annotations
 
 import numpy as np
 from kit_table import POOL, ZONES, Unit
 
-from tabletop.envs.core.cards.encoding import zone_counts, zone_rows
+from tabletop.envs.core.cards.encoding import magnitude, zone_counts, zone_rows
+from tabletop.envs.core.cards.vocabulary import NoParams, Params
 from tabletop.envs.core.cards.zones import Table
 
 
@@ -40,3 +42,23 @@ def test_zone_rows_gives_a_row_per_position_padded_and_cut() -> None:
     assert rows.tolist() == [[1, 1.5], [0, 0], [3, 3.5], [0, 0]]
     hand = zone_rows(table, ("hand", 0), lambda card, iid: [card.index, iid], rows=2, width=2)
     assert hand.tolist() == [[0, 0], [2, 1]], "bare iids in a list zone; cut at two rows"
+
+
+class Mixed(Params):
+    damage: int = 0
+    life: int = 0
+    colours: tuple[str, ...] = ()
+    pierce: bool = False
+    form: str | None = None
+
+
+def test_magnitude_sums_numbers_signed_or_not_and_counts_lists() -> None:
+    params = Mixed(damage=2, life=-3, colours=("eye", "eye"), pierce=True, form="fire")
+    assert magnitude(params, signed=True) == 1.0, "2 - 3 + 2 colours; the flag and name not"
+    assert magnitude(params, signed=False) == 7.0
+    assert magnitude(Mixed(damage=2, life=-2), signed=False) == 4.0
+
+
+def test_magnitude_is_1_for_an_effect_with_nothing_to_measure() -> None:
+    assert magnitude(NoParams(), signed=True) == magnitude(NoParams(), signed=False) == 1.0
+    assert magnitude(Mixed(damage=2, life=-2), signed=True) == 1.0
