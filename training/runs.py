@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.envs.core.spec import ENV_OPTIONS
-from tabletop.training.config import check_known_keys, game_config, merged, run_network
+from tabletop.training.config import check_env_table, game_settings, is_cooperative, run_network
 
 CHECKPOINT = "checkpoint.zip"
 CHECKPOINT_INFO = "checkpoint.json"
@@ -65,7 +65,7 @@ class TrainSettings:
     out: str
     env_options: dict[str, Any]
     cooperative: bool
-    seat: str
+    seat: str | int
     best_metric: str
     ppo: dict[str, Any]
     network: dict[str, Any]
@@ -114,34 +114,31 @@ class TrainSettings:
         ``overrides`` replaces config keys (sub-tables merged), e.g. for tiny test runs.
         Under the ``rllib`` backend, ``envs`` is the games each sampling process steps
         together (``rllib.envs_per_env_runner`` unless given)."""
-        config = game_config(game)
-        settable = {key: value for key, value in config.items() if key != "cooperative"}
-        check_known_keys(settable, overrides or {})
-        network = run_network(game, config, overrides or {}, env_options or {})
-        config = merged(config, overrides or {})
-        run = merged(config["run"], config["quick"]) if quick else config["run"]
-        default_steps = config["quick_steps"] if quick else config["steps"]
-        default_envs = (
-            config["rllib"]["envs_per_env_runner"] if backend == "rllib" else config["envs"]
-        )
+        configured = game_settings(game)
+        config = configured.overlaid(overrides or {})
+        check_env_table(game, config.env)
+        network = run_network(game, configured, overrides or {}, env_options or {})
+        run = config.run.overlaid(config.quick.model_dump()) if quick else config.run
+        default_steps = config.quick_steps if quick else config.steps
+        default_envs = config.rllib.envs_per_env_runner if backend == "rllib" else config.envs
         return cls(
             game=game,
             steps=steps if steps is not None else default_steps,
             seed=seed,
             envs=n_envs if n_envs is not None else default_envs,
             out=out,
-            env_options={**config["env"], **(env_options or {})},
-            cooperative=config["cooperative"],
-            seat=config["seat"],
-            best_metric=config["best_metric"],
-            ppo=config["ppo"],
-            network=network,
-            selfplay=config["selfplay"],
-            run=run,
-            subprocesses=config["subprocesses"],
-            imitation=config["imitation"],
+            env_options={**config.env, **(env_options or {})},
+            cooperative=is_cooperative(game),
+            seat=config.seat,
+            best_metric=config.best_metric,
+            ppo=config.ppo.model_dump(),
+            network=network.model_dump(),
+            selfplay=config.selfplay.model_dump(),
+            run=run.model_dump(),
+            subprocesses=config.subprocesses,
+            imitation=config.imitation.model_dump(),
             backend=backend,
-            rllib=config["rllib"],
+            rllib=config.rllib.model_dump(),
         )
 
 

@@ -259,20 +259,6 @@ def test_envs_in_subprocesses_train_the_same_policy(tmp_path: Path) -> None:
         assert torch.equal(weights, in_subprocesses[name]), name
 
 
-def test_every_game_table_of_configs_toml_names_a_game_and_known_settings() -> None:
-    """A per-game table overrides ``[default]`` key by key: a typo there (or a table for a
-    game not registered) would pass silently, so each is checked like ``--set``."""
-    from tabletop.training.config import _all_configs, check_known_keys, game_config, run_network
-
-    configs = _all_configs()
-    for name, table in configs.items():
-        if name == "default":
-            continue
-        assert name in envs.names(), f"configs.toml: [{name}] is no registered game"
-        check_known_keys(configs["default"], table, f"{name}.")
-        run_network(name, game_config(name), {}, {})  # its encoders' networks, checked
-
-
 def observation_settings() -> list[tuple[str, dict[str, object]]]:
     """(game, env options) for every distinct observation the registry declares: each
     encoder with each of the game's declared option sets (``SPEC.bench_options``), one per
