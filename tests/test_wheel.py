@@ -16,7 +16,7 @@ from tabletop import envs
 
 REPO = Path(__file__).parents[1]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "envs", "agents", "wrappers", "matches",
-           "training", "web")  # fmt: skip
+           "training", "web", "cli")  # fmt: skip
 WEB_PAGES = ("lobby.html", "table.html", "replays.html", "replay.html", "view.js", "style.css")
 CACHES = "__pycache__"
 
@@ -86,3 +86,4 @@ def test_the_wheel_plays_every_registered_game_from_a_fresh_venv(tmp_path: Path)
     assert all(str(tmp_path / "venv") in line for line in played)
     shipped = set(zipfile.ZipFile(wheel).namelist())
     assert {f"tabletop/web/static/{page}" for page in WEB_PAGES} <= shipped
+    assert "tabletop/cli/main.py" in shipped  # the console script's entry point
