@@ -23,7 +23,7 @@ CITATION = re.compile(r"\b([A-Z]{2})-(\d+)(?:\.(\d+))?\b")
 """A rule id cited in prose or a docstring: ``RG-2.1``, ``KV-4``."""
 TEST_NAME = re.compile(r"\bdef test_([a-z]{2})_(\d+)(?:_(\d+))?(?=_|\()")
 """A rules test named after its rule: ``def test_rg_2_1_...`` checks RG-2.1."""
-CITING_SOURCES = ("tests", "envs", "agents", "training", "wrappers")
+CITING_SOURCES = ("tests", "envs", "agents", "training", "wrappers", "cli")
 """Folders whose text files cite rule ids (besides the README and the docs)."""
 
 
