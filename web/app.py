@@ -1,7 +1,9 @@
 """The web table's HTTP side: pages, the JSON API, and the agents' moves off the event loop.
 
 Pages are static files (``web/static``) whose scripts ask the API; the API answers JSON and
-every refusal is a 4xx with ``{"error": message}`` and nothing changed. Views are plain
+every refusal is a 4xx with ``{"error": message}`` and nothing changed. A JSON body is read
+into a request model (``NewTableBody``, ...), which refuses a missing, unknown or mistyped
+field before anything is done; ``request_problem`` words the refusal. Views are plain
 JSON data already, so they are sent as ``JSONResponse`` (FastAPI's generic encoding of a
 returned dict took ten times as long as building the view). Agents move in a
 thread pool, one move at a time per table at the table's pace, so a slow search holds up
@@ -30,11 +32,14 @@ from functools import partial
 from importlib.resources import files
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
+from fastapi import Body, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from starlette.exceptions import HTTPException
 
 from tabletop import envs
 from tabletop.envs.core.cards.data import POOL_OPTION
@@ -91,6 +96,15 @@ def create_app(
     async def refused(_request: Request, error: TableError) -> JSONResponse:
         return JSONResponse({"error": str(error)}, status_code=error.status)
 
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": request_problem(error, _body_model(request))}, 400)
+
+    @app.exception_handler(HTTPException)
+    async def http_refused(_request: Request, error: HTTPException) -> JSONResponse:
+        """FastAPI's own refusals (a body it cannot read, an unknown path) in the same shape."""
+        return JSONResponse({"error": str(error.detail)}, error.status_code, error.headers)
+
     _add_pages(app)
     _add_table_api(app, tables, runner)
     _add_replay_api(app, tables)
@@ -116,22 +130,99 @@ async def _page(html: str) -> HTMLResponse:
     return HTMLResponse(html)
 
 
+class RequestBody(BaseModel):
+    """A JSON body: typed fields, an unknown one refused. Strict, as JSON has types: ``"3"``
+    is no seed and ``1`` no flag. Each field's ``description`` says what it must be, which
+    a refusal quotes (``request_problem``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+SeatSpec = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+class NewTableBody(RequestBody):
+    """``POST /api/tables``; ``tables.create`` checks the game, options and seats."""
+
+    game: str = Field(description="a string")
+    seats: list[SeatSpec] = Field(description="a list of seat specs (human or an agent)")
+    options: dict[str, Any] = Field(default_factory=dict, description="an object")
+    seed: int | None = Field(default=None, description="an integer")
+    pace: float = Field(default=0.5, description="a number")
+    omniscient: bool = Field(default=False, description="true or false")
+
+
+class MoveBody(RequestBody):
+    """``POST /api/tables/{id}/moves``; the table checks the action (an action id)."""
+
+    token: str = Field(description="a string")
+    action: Any = Field(description="an action id")
+
+
+class PaceBody(RequestBody):
+    """``POST /api/tables/{id}/pace``; no token at a table of agents only."""
+
+    pace: float = Field(description="a number")
+    token: str | None = Field(default=None, description="a string")
+
+
+def _body_model(request: Request) -> type[RequestBody] | None:
+    """The request model of the route ``request`` was for; None if it takes no such body."""
+    body_field = getattr(request.scope.get("route"), "body_field", None)
+    model = body_field.field_info.annotation if body_field else None
+    return model if isinstance(model, type) and issubclass(model, RequestBody) else None
+
+
+def request_problem(error: RequestValidationError, model: type[RequestBody] | None) -> str:
+    """What is wrong with a request, worded for its sender: the body that is no JSON object,
+    then the missing fields, then the unknown ones, then the first field of a wrong type.
+    ``model`` is the route's request model: only one has fields to be missing or unknown."""
+    errors = error.errors()
+    body_errors = [e for e in errors if e["loc"][0] == "body"]
+    if not body_errors:
+        first = errors[0]
+        return f"{first['loc'][-1]}: {first['msg']}, got {first['input']!r}"
+    whole = [e for e in body_errors if len(e["loc"]) == 1 or e["type"] == "json_invalid"]
+    if whole:
+        return _body_problem(whole[0], error.body)
+    assert model is not None, "a field refused in a body of no request model"
+    missing = [str(e["loc"][1]) for e in body_errors if e["type"] == "missing"]
+    if missing:
+        return f"missing field(s): {', '.join(missing)}"
+    unknown = sorted(str(e["loc"][1]) for e in body_errors if e["type"] == "extra_forbidden")
+    if unknown:
+        return f"unknown field(s): {', '.join(unknown)}; known: {', '.join(model.model_fields)}"
+    name = str(body_errors[0]["loc"][1])
+    return f"{name} must be {model.model_fields[name].description}, got {error.body[name]!r}"
+
+
+def _body_problem(error: Any, body: Any) -> str:
+    """A body that is not a JSON object as a whole: not JSON (``body`` is its text), none,
+    or another value."""
+    if error["type"] == "json_invalid":
+        decoding = json.JSONDecodeError(error["ctx"]["error"], body, error["loc"][1])
+        return f"the request body is not JSON: {decoding}"
+    if error["type"] == "missing":
+        return "the request body is not JSON: it is empty"
+    if isinstance(error["input"], bytes):
+        return "the request body must be JSON, sent as Content-Type: application/json"
+    return f"the request body must be a JSON object, got {error['input']!r}"
+
+
 def _add_table_api(app: FastAPI, tables: Tables, runner: AgentRunner) -> None:
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
         return [game_entry(name, tables.policies) for name in envs.names()]
 
     @app.post("/api/tables", status_code=201)
-    async def new_table(request: Request) -> dict[str, Any]:
-        fields = _fields(await _json_body(request), required=("game", "seats"),
-                         optional=("options", "seed", "pace", "omniscient"))  # fmt: skip
+    async def new_table(body: NewTableBody) -> dict[str, Any]:
         table = tables.create(
-            _text(fields["game"], "game"),
-            parse_options(fields.get("options", {})),
-            _seats(fields["seats"]),
-            seed=_optional_int(fields.get("seed"), "seed"),
-            omniscient=_flag(fields.get("omniscient", False), "omniscient"),
-            pace=_number(fields.get("pace", 0.5), "pace"),
+            body.game,
+            parse_options(body.options),
+            body.seats,
+            seed=body.seed,
+            omniscient=body.omniscient,
+            pace=body.pace,
         )
         runner.wake(table)
         return links(table)
@@ -150,25 +241,22 @@ def _add_table_api(app: FastAPI, tables: Tables, runner: AgentRunner) -> None:
             return JSONResponse(table.shown(viewer))
 
     @app.post("/api/tables/{table_id}/moves")
-    async def move(table_id: str, request: Request) -> JSONResponse:
-        fields = _fields(await _json_body(request), required=("token", "action"), optional=())
+    async def move(table_id: str, body: MoveBody) -> JSONResponse:
         table = tables.get(table_id)
-        viewer = table.viewer(_text(fields["token"], "token"))
+        viewer = table.viewer(body.token)
         with table.lock:
-            table.human_move(viewer, fields["action"])
+            table.human_move(viewer, body.action)
             tables.save(table)
             answer = table.shown(viewer)
         runner.moved(table)
         return JSONResponse(answer)
 
     @app.post("/api/tables/{table_id}/pace")
-    async def pace(table_id: str, request: Request) -> dict[str, float]:
-        fields = _fields(await _json_body(request), required=("pace",), optional=("token",))
+    async def pace(table_id: str, body: PaceBody) -> dict[str, float]:
         table = tables.get(table_id)
-        token = fields.get("token")
-        table.viewer(None if token is None else _text(token, "token"), seat=0)
+        table.viewer(body.token, seat=0)
         with table.lock:
-            table.set_pace(_number(fields["pace"], "pace"))
+            table.set_pace(body.pace)
             tables.save(table)
         return {"pace": table.stored.pace}
 
@@ -189,8 +277,8 @@ def _add_replay_api(app: FastAPI, tables: Tables) -> None:
         return JSONResponse(replays.frame(table_id, ply))
 
     @app.post("/api/replays", status_code=201)
-    async def add_record(request: Request) -> dict[str, str]:
-        return {"id": import_record(tables.store, await _json_body(request))}
+    async def add_record(document: Annotated[Any, Body()]) -> dict[str, str]:
+        return {"id": import_record(tables.store, document)}
 
 
 class AgentRunner:
@@ -291,11 +379,9 @@ def links(table: LiveTable) -> dict[str, Any]:
     }
 
 
-def parse_options(options: Any) -> dict[str, Any]:
+def parse_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """Game options from JSON: text as on the command line (``"skyfire,venom"`` is a pair),
     lists as tuples, numbers and flags as they are."""
-    if not isinstance(options, dict):
-        raise TableError(f"options must be an object, got {options!r}")
     parsed = {}
     for key, value in options.items():
         if isinstance(value, str):
@@ -309,54 +395,3 @@ def parse_options(options: Any) -> dict[str, Any]:
 
 def _json_ready(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
-
-
-async def _json_body(request: Request) -> Any:
-    try:
-        return json.loads(await request.body())
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise TableError(f"the request body is not JSON: {error}") from None
-
-
-def _fields(body: Any, *, required: tuple[str, ...], optional: tuple[str, ...]) -> dict[str, Any]:
-    """``body`` as a JSON object with exactly these keys (an unknown one is refused)."""
-    if not isinstance(body, dict):
-        raise TableError(f"the request body must be a JSON object, got {body!r}")
-    missing = [key for key in required if key not in body]
-    unknown = sorted(set(body) - set(required) - set(optional))
-    if missing:
-        raise TableError(f"missing field(s): {', '.join(missing)}")
-    if unknown:
-        raise TableError(f"unknown field(s): {', '.join(unknown)}; known: "
-                         f"{', '.join((*required, *optional))}")  # fmt: skip
-    return body
-
-
-def _text(value: Any, name: str) -> str:
-    if not isinstance(value, str):
-        raise TableError(f"{name} must be a string, got {value!r}")
-    return value
-
-
-def _seats(value: Any) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(s, str) and s.strip() for s in value):
-        raise TableError(f"seats must be a list of seat specs (human or an agent), got {value!r}")
-    return [s.strip() for s in value]
-
-
-def _optional_int(value: Any, name: str) -> int | None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-        raise TableError(f"{name} must be an integer, got {value!r}")
-    return value
-
-
-def _number(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TableError(f"{name} must be a number, got {value!r}")
-    return float(value)
-
-
-def _flag(value: Any, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise TableError(f"{name} must be true or false, got {value!r}")
-    return value
