@@ -15,6 +15,10 @@ options checked by name (``check_option_validation``), independent clones
 and action notation that round-trips (``check_notation``). Failures raise
 ``AssertionError`` with what is needed to reproduce them: the game seed and the actions
 played.
+
+The checks that walk random positions take ``games`` (``Games``) as a number of random
+games of their own, or as recorded ``Trajectory``s (``random_trajectories``): a suite then
+draws each game setting's games once, and those checks all look at the same positions.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import math
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
@@ -128,6 +132,82 @@ class EnvPlaySummary:
 def _where(game_seed: int, actions: Sequence[int]) -> str:
     """How to reproduce a failure: the seed and the actions up to it."""
     return f"game.new_state(seed={game_seed}) after {len(actions)} plies, actions {list(actions)}"
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """One uniformly random game, recorded as its seed and actions (``random_trajectories``).
+
+    The checks that walk random positions (``Games``) can be handed the same trajectories,
+    so that a suite draws its games once per game setting and every check looks at the
+    same positions: a failure in one check is then a position the others saw too."""
+
+    game_seed: int
+    actions: tuple[int, ...]
+
+
+Games = int | Sequence[Trajectory]
+"""What a check walks: that many random games of its own (drawn from its ``seed``, each move
+drawn after the check has looked at the position), or recorded trajectories to replay."""
+
+
+def random_trajectories(game: Game, *, games: int, seed: int) -> tuple[Trajectory, ...]:
+    """``games`` uniformly random games of ``game``, played to their end and recorded."""
+    rng = random.Random(seed)
+    return tuple(
+        Trajectory(position.game_seed, tuple(position.actions))
+        for position in _positions(game, games, rng)
+        if position.state.is_terminal()
+    )
+
+
+@dataclass(frozen=True)
+class _Position:
+    """A position a check walks through, and how it was reached: ``actions`` is the walk's
+    own list, which grows once the check moves on (read ``where`` before that)."""
+
+    state: State
+    game_seed: int
+    actions: list[int]
+
+    @property
+    def where(self) -> str:
+        return _where(self.game_seed, self.actions)
+
+
+def _positions(game: Game, games: Games, rng: random.Random) -> Iterator[_Position]:
+    """Every position of ``games`` (the terminal ones included), in order. The state is the
+    walk's own and is played on once the caller moves on: a check that plays a position
+    itself plays a clone or a resample. Random games draw their seeds and moves from
+    ``rng``, each move after the caller has looked at the position; recorded ones replay
+    their seed and actions and leave ``rng`` to the check."""
+    recorded: Sequence[Trajectory | None] = [None] * games if isinstance(games, int) else games
+    for trajectory in recorded:
+        game_seed = rng.getrandbits(32) if trajectory is None else trajectory.game_seed
+        state = game.new_state(seed=game_seed)
+        actions: list[int] = []
+        while True:
+            yield _Position(state, game_seed, actions)
+            if state.is_terminal():
+                break
+            if trajectory is None:
+                action = rng.choice(state.legal_actions())
+            else:
+                action = _recorded_action(state, trajectory, len(actions))
+            state.apply(action)
+            actions.append(action)
+
+
+def _recorded_action(state: State, trajectory: Trajectory, ply: int) -> int:
+    """The trajectory's action at ``ply``, which must still be legal there (the seed and
+    the actions decide the game: ``check_seed_determinism``)."""
+    where = _where(trajectory.game_seed, trajectory.actions[:ply])
+    assert ply < len(trajectory.actions), f"the recorded game ended, this one did not: {where}"
+    action = trajectory.actions[ply]
+    assert action in state.legal_actions(), (
+        f"replaying a recorded game: action {action} is not legal any more: {where}"
+    )
+    return action
 
 
 def _snapshot(state: State) -> tuple[Any, ...]:
@@ -381,7 +461,7 @@ def check_no_leak(
     game: Game,
     encoder: Encoder,
     *,
-    games: int,
+    games: Games,
     seed: int,
     samples_per_state: int = 2,
     playout_fraction: float = 0.1,
@@ -389,7 +469,7 @@ def check_no_leak(
 ) -> LeakReport:
     """The encoder reads only what each player may see, and does read what they see.
 
-    At every state of ``games`` random games, for each player ``p``:
+    At every state of ``games`` (random games, or recorded ones), for each player ``p``:
     ``state.resample_hidden(p, rng)`` re-draws what ``p`` cannot see, so ``p``'s encoding
     must not change (else it leaks); the resampled state must be valid (same player to move,
     same legal actions if ``p`` moves, and a ``playout_fraction`` of them are played out to
@@ -399,25 +479,16 @@ def check_no_leak(
     """
     rng = random.Random(seed)
     report = LeakReport()
-    for _ in range(games):
-        game_seed = rng.getrandbits(32)
-        state = game.new_state(seed=game_seed)
-        actions: list[int] = []
-        while True:
-            _check_resamples(
-                state,
-                encoder,
-                rng,
-                samples_per_state,
-                playout_fraction,
-                report,
-                _where(game_seed, actions),
-            )
-            if state.is_terminal():
-                break
-            action = rng.choice(state.legal_actions())
-            state.apply(action)
-            actions.append(action)
+    for position in _positions(game, games, rng):
+        _check_resamples(
+            position.state,
+            encoder,
+            rng,
+            samples_per_state,
+            playout_fraction,
+            report,
+            position.where,
+        )
     assert report.sensitivity >= min_sensitivity, (
         f"encoder {encoder.name!r} v{encoder.version} looks blind: resampling another "
         f"player's hidden information changed a player's own encoding in only "
@@ -522,21 +593,22 @@ def check_no_text_leak(
     game: Game,
     encoders: Mapping[str, Encoder],
     *,
-    games: int,
+    games: Games,
     seed: int,
     resamples_per_state: int = 2,
     actions_per_state: int = 4,
 ) -> TextLeakReport:
     """What a player is shown of the moves reveals nothing they cannot see otherwise.
 
-    At every state ``s`` of ``games`` random games, for each observer ``o``: each of
-    ``resamples_per_state`` states ``s' = s.resample_hidden(o, rng)`` must show ``o`` the
-    same (``render(o)``, ``view(o)`` and the encodings of all ``encoders``, e.g. a game
-    module's ``ENCODERS``). Then ``actions_per_state`` legal moves ``a`` of ``s`` are played, and in
-    each ``s'`` the same ids where legal (plus as many others when ``o`` is not the mover);
-    whenever two of them look the same to ``o`` (the same view after the move, and the same
-    id if ``o`` is the mover, who knows their choice), ``action_to_string(a, o)`` must equal
-    ``action_to_string(a', o)`` and ``last_events(o)`` must be equal too. So a hidden card
+    At every state ``s`` of ``games`` (random games, or recorded ones), for each observer
+    ``o``: each of ``resamples_per_state`` states ``s' = s.resample_hidden(o, rng)`` must
+    show ``o`` the same (``render(o)``, ``view(o)`` and the encodings of all ``encoders``,
+    e.g. a game module's ``ENCODERS``). Then ``actions_per_state`` legal moves ``a`` of ``s``
+    are played, and in each ``s'`` the same ids where legal (plus as many others when ``o``
+    is not the mover); whenever two of them look the same to ``o`` (the same view after the
+    move, and the same id if ``o`` is the mover, who knows their choice),
+    ``action_to_string(a, o)`` must equal ``action_to_string(a', o)`` and ``last_events(o)``
+    must be equal too. So a hidden card
     or choice named in an observer text or an event is caught, and so is a fact an event
     states that ``o`` could not see in ``render(o)`` or an encoding.
 
@@ -548,29 +620,31 @@ def check_no_text_leak(
     check_help_text(game)
     rng = random.Random(seed)
     report = TextLeakReport()
-    for _ in range(games):
-        game_seed = rng.getrandbits(32)
-        state = game.new_state(seed=game_seed)
-        for observer in (None, *range(game.num_players)):
-            assert state.last_events(observer) == [], (
-                f"{game.name}: last_events({observer}) of a new state: "
-                f"{state.last_events(observer)}: {_where(game_seed, [])}"
-            )
-        actions: list[int] = []
-        while not state.is_terminal():
-            where = _where(game_seed, actions)
-            check_state_contract(state, where)
-            check_observer_texts(state, where)
-            check_views(state, where)
-            report.states += 1
-            for observer in range(game.num_players):
-                moves = _ShownMoves(state, observer, encoders, where, report)
-                moves.compare(rng, resamples_per_state, actions_per_state)
-            action = rng.choice(state.legal_actions())
-            state.apply(action)
-            actions.append(action)
-            check_events(state, _where(game_seed, actions))
+    for position in _positions(game, games, rng):
+        state, where = position.state, position.where
+        if position.actions:
+            check_events(state, where)
+        else:
+            _check_no_events_yet(state, where)
+        if state.is_terminal():
+            continue
+        check_state_contract(state, where)
+        check_observer_texts(state, where)
+        check_views(state, where)
+        report.states += 1
+        for observer in range(game.num_players):
+            moves = _ShownMoves(state, observer, encoders, where, report)
+            moves.compare(rng, resamples_per_state, actions_per_state)
     return report
+
+
+def _check_no_events_yet(state: State, where: str) -> None:
+    """Nothing has happened in a new state: no observer is told of an event."""
+    for observer in (None, *range(state.game.num_players)):
+        assert state.last_events(observer) == [], (
+            f"{state.game.name}: last_events({observer}) of a new state: "
+            f"{state.last_events(observer)}: {where}"
+        )
 
 
 @dataclass(frozen=True)
@@ -700,18 +774,22 @@ def _narration(move: _ShownMove, observer: int) -> str:
 
 
 def check_env_random_play(
-    env: AECEnv, *, games: int, seed: int, payoff: Payoff | None = None
+    env: AECEnv, *, games: Games, seed: int, payoff: Payoff | None = None
 ) -> EnvPlaySummary:
-    """Random AEC episodes through ``env`` (wrapped or raw): every mask from ``last()``
-    equals the engine's legal actions for the agent to move and is all zeros for the
-    others, observations lie in their spaces, every agent takes a dead step, and each
-    agent's summed step rewards equal the engine's ``returns()`` on termination. With a
-    ``payoff`` (the game's ``SPEC.payoff``), each episode's summed rewards must be of that
-    kind: equal for every agent, or summing to zero."""
+    """Random AEC episodes through ``env`` (wrapped or raw), or recorded games replayed
+    through it (``reset`` to their seed): every mask from ``last()`` equals the engine's
+    legal actions for the agent to move and is all zeros for the others, observations lie
+    in their spaces, every agent takes a dead step, and each agent's summed step rewards
+    equal the engine's ``returns()`` on termination. With a ``payoff`` (the game's
+    ``SPEC.payoff``), each episode's summed rewards must be of that kind: equal for every
+    agent, or summing to zero."""
     rng = np.random.default_rng(seed)
     summary = EnvPlaySummary()
-    for episode in range(games):
-        env.reset(seed=seed + episode)
+    recorded: Sequence[Trajectory | None] = [None] * games if isinstance(games, int) else games
+    for episode, trajectory in enumerate(recorded):
+        episode_seed = seed + episode if trajectory is None else trajectory.game_seed
+        env.reset(seed=episode_seed)
+        moves = iter(() if trajectory is None else trajectory.actions)
         totals = dict.fromkeys(env.agents, 0.0)
         finished: set[str] = set()
         for agent in env.agent_iter():
@@ -722,7 +800,9 @@ def check_env_random_play(
                 finished.add(agent)
                 action = None
             else:
-                action = _check_live_turn(env, agent, observation, rng)
+                legal = _check_live_turn(env, agent, observation)
+                action = legal[rng.integers(len(legal))] if trajectory is None else next(moves)
+                assert action in legal, f"{agent}: the recorded action {action} is not legal"
             env.step(action)
             summary.steps += 1
             for name, reward in env.rewards.items():
@@ -730,17 +810,15 @@ def check_env_random_play(
         assert finished == set(env.possible_agents), f"dead steps taken only by {finished}"
         _check_episode_returns(env, totals)
         if payoff is not None:
-            check_payoff(list(totals.values()), payoff, f"the episode of seed {seed + episode}")
+            check_payoff(list(totals.values()), payoff, f"the episode of seed {episode_seed}")
         summary.episodes += 1
         summary.returns.append(totals)
     return summary
 
 
-def _check_live_turn(
-    env: AECEnv, agent: str, observation: dict[str, np.ndarray], rng: np.random.Generator
-) -> int:
-    """Checks the masks of the agent to move and of everyone else; returns a random legal
-    action."""
+def _check_live_turn(env: AECEnv, agent: str, observation: dict[str, np.ndarray]) -> list[int]:
+    """Checks the masks of the agent to move and of everyone else; returns the legal
+    actions."""
     state = env.unwrapped.game_state
     assert env.possible_agents[state.current_player] == agent, (
         f"agent_selection {agent} but the engine's player is {state.current_player}"
@@ -750,7 +828,7 @@ def _check_live_turn(
     for other in env.agents:
         if other != agent:
             assert not env.observe(other)["action_mask"].any(), f"{other}: mask off turn"
-    return legal[rng.integers(len(legal))]
+    return legal
 
 
 def check_payoff(returns: Sequence[float], payoff: Payoff, where: str) -> None:
@@ -776,32 +854,31 @@ def _check_episode_returns(env: AECEnv, totals: dict[str, float]) -> None:
         )
 
 
-def check_seed_determinism(game: Game, *, games: int, seed: int, chance: bool) -> int:
-    """The seed decides the game: ``games`` random games are replayed from their seed and
-    actions and must match ply by ply (positions, every player's view, rewards, events).
-    With ``chance`` (``SPEC.chance``) some two seeds must deal different games; without it,
-    every seed deals the same one. Returns the plies compared."""
-    rng = random.Random(seed)
-    deals: set[str] = set()
+def check_seed_determinism(game: Game, *, games: Games, seed: int, chance: bool) -> int:
+    """The seed decides the game: ``games`` (random games, or recorded ones) are replayed
+    from their seed and actions and must match ply by ply (positions, every player's view,
+    rewards, events). With ``chance`` (``SPEC.chance``) some two seeds must deal different
+    games; without it, every seed deals the same one. Returns the plies compared."""
+    deals: list[str] = []
     compared = 0
-    for _ in range(games):
-        game_seed = rng.getrandbits(32)
-        state = game.new_state(seed=game_seed)
-        deals.add(state.render())
-        actions: list[int] = []
-        played = [_full_view(state)]
-        while not state.is_terminal():
-            actions.append(rng.choice(state.legal_actions()))
-            state.apply(actions[-1])
-            played.append(_full_view(state))
-        _check_replay_views(game, game_seed, actions, played)
-        compared += len(played)
+    played: list[tuple[Any, ...]] = []
+    for position in _positions(game, games, random.Random(seed)):
+        state = position.state
+        if not position.actions:
+            deals.append(state.render())
+            played = []
+        played.append(_full_view(state))
+        if state.is_terminal():
+            _check_replay_views(game, position.game_seed, list(position.actions), played)
+            compared += len(played)
     if chance:
-        assert games < 2 or len(deals) > 1, (
-            f"{game.name}: declared with chance, but {games} seeds all dealt the same game"
+        assert len(deals) < 2 or len(set(deals)) > 1, (
+            f"{game.name}: declared with chance, but {len(deals)} seeds all dealt the same game"
         )
     else:
-        assert len(deals) == 1, f"{game.name}: declared without chance, but seeds deal differently"
+        assert len(set(deals)) == 1, (
+            f"{game.name}: declared without chance, but seeds deal differently"
+        )
     return compared
 
 
@@ -820,28 +897,24 @@ def _check_replay_views(
 
 
 def check_clone_independence(
-    game: Game, *, games: int, seed: int, clone_fraction: float = 0.2
+    game: Game, *, games: Games, seed: int, clone_fraction: float = 0.2
 ) -> int:
     """A clone is a separate game with its own generator. At a ``clone_fraction`` of the
-    plies of ``games`` random games, a clone looks exactly like the original, playing it to
-    its end leaves the original as it was, and a second clone given the original's next
-    action (its chance included) ends up identical to the original. Returns the clones made."""
+    plies of ``games`` (random games, or recorded ones), a clone looks exactly like the
+    original, playing it to its end leaves the original as it was, and a second clone given
+    the original's next action (its chance included) ends up identical to the original.
+    Returns the clones made."""
     rng = random.Random(seed)
     clones = 0
-    for _ in range(games):
-        game_seed = rng.getrandbits(32)
-        state = game.new_state(seed=game_seed)
-        actions: list[int] = []
-        while not state.is_terminal():
-            where = _where(game_seed, actions)
+    follower: tuple[State, str] | None = None
+    for position in _positions(game, games, rng):
+        state = position.state
+        if follower is not None:
+            _check_clone_follows(follower[0], state, position.actions[-1], follower[1])
             follower = None
-            if rng.random() < clone_fraction:
-                _check_clone_playout(state, rng, where)
-                follower, clones = state.clone(), clones + 2
-            actions.append(rng.choice(state.legal_actions()))
-            state.apply(actions[-1])
-            if follower is not None:
-                _check_clone_follows(follower, state, actions[-1], where)
+        if not state.is_terminal() and rng.random() < clone_fraction:
+            _check_clone_playout(state, rng, position.where)
+            follower, clones = (state.clone(), position.where), clones + 2
     return clones
 
 
@@ -852,29 +925,24 @@ def _check_clone_playout(state: State, rng: random.Random, where: str) -> None:
     _check_playout(state, clone, rng, f"a clone taken at {where}")
 
 
-def check_notation(game: Game, *, games: int, seed: int) -> int:
-    """Action notation round-trips, at every position of ``games`` random games: every id
-    in the action space has a text, each legal action's text reads back as that action (so
-    no two legal actions share a text), and a text that names no action is refused with
-    ``IllegalActionError``. Returns the positions checked."""
-    rng = random.Random(seed)
+def check_notation(game: Game, *, games: Games, seed: int) -> int:
+    """Action notation round-trips, at every position of ``games`` (random games, or
+    recorded ones): every id in the action space has a text, each legal action's text reads
+    back as that action (so no two legal actions share a text), and a text that names no
+    action is refused with ``IllegalActionError``. Returns the positions checked."""
     positions = 0
-    for _ in range(games):
-        game_seed = rng.getrandbits(32)
-        state = game.new_state(seed=game_seed)
-        actions: list[int] = []
-        while not state.is_terminal():
-            where = _where(game_seed, actions)
-            _check_action_texts(state, where)
-            _check_round_trip(state, state.legal_actions(), where)
-            _assert_raises_illegal(
-                partial(state.string_to_action, UNKNOWN_ACTION_TEXT),
-                f"string_to_action({UNKNOWN_ACTION_TEXT!r})",
-                where,
-            )
-            positions += 1
-            actions.append(rng.choice(state.legal_actions()))
-            state.apply(actions[-1])
+    for position in _positions(game, games, random.Random(seed)):
+        state, where = position.state, position.where
+        if state.is_terminal():
+            continue
+        _check_action_texts(state, where)
+        _check_round_trip(state, state.legal_actions(), where)
+        _assert_raises_illegal(
+            partial(state.string_to_action, UNKNOWN_ACTION_TEXT),
+            f"string_to_action({UNKNOWN_ACTION_TEXT!r})",
+            where,
+        )
+        positions += 1
     return positions
 
 
@@ -1067,36 +1135,31 @@ def _cards_of(table: Table, counts: Counter[tuple[int, int, int]], owner: int, b
                        if (o, b) == (owner, batch) for _ in range(n)))  # fmt: skip
 
 
-def check_known_multisets(game: Game, *, games: int, seed: int) -> int:
+def check_known_multisets(game: Game, *, games: Games, seed: int) -> int:
     """A determinization forgets order, never membership (games on the card kit's ``Table``,
-    ``state.table``). At every state of ``games`` random games and for every seat,
-    ``resample_hidden(seat, rng)`` keeps the card of every instance the seat knows, and
-    each multiset the seat knows (``CardMemory``: the cards it saw go into one shuffle,
-    wherever they went since) holds the same cards. Returns the resamples checked: 0 for a game
-    whose states keep no ``Table``."""
+    ``state.table``). At every state of ``games`` (random games, or recorded ones) and for
+    every seat, ``resample_hidden(seat, rng)`` keeps the card of every instance the seat
+    knows, and each multiset the seat knows (``CardMemory``: the cards it saw go into one
+    shuffle, wherever they went since) holds the same cards. Returns the resamples checked:
+    0 for a game whose states keep no ``Table``."""
     rng = random.Random(seed)
     resamples = 0
-    for _ in range(games):
-        game_seed = rng.getrandbits(32)
-        state = game.new_state(seed=game_seed)
+    memory = CardMemory(game.num_players)
+    for position in _positions(game, games, rng):
+        state = position.state
         if not isinstance(getattr(state, "table", None), Table):
             return 0
-        memory = CardMemory(game.num_players)
-        actions: list[int] = []
-        while True:
-            memory.update(state.table)
-            for observer in range(game.num_players):
-                dealt = state.resample_hidden(observer, rng)
-                problem = memory.problem(state.table, dealt.table, observer)
-                assert problem is None, (
-                    f"{game.name}: resample_hidden({observer}) contradicts what player "
-                    f"{observer} knows: {problem}: {_where(game_seed, actions)}"
-                )
-                resamples += 1
-            if state.is_terminal():
-                break
-            actions.append(rng.choice(state.legal_actions()))
-            state.apply(actions[-1])
+        if not position.actions:
+            memory = CardMemory(game.num_players)
+        memory.update(state.table)
+        for observer in range(game.num_players):
+            dealt = state.resample_hidden(observer, rng)
+            problem = memory.problem(state.table, dealt.table, observer)
+            assert problem is None, (
+                f"{game.name}: resample_hidden({observer}) contradicts what player "
+                f"{observer} knows: {problem}: {position.where}"
+            )
+            resamples += 1
     return resamples
 
 
@@ -1110,33 +1173,29 @@ class PublicFactReport:
 
 
 def check_public_facts_encoded(
-    game: Game, encoders: Mapping[str, Encoder], *, games: int, seed: int
+    game: Game, encoders: Mapping[str, Encoder], *, games: Games, seed: int
 ) -> PublicFactReport:
     """Every public fact a game declares shows in every encoding, to every player.
 
-    At every state of ``games`` random games, each variant of the game's optional
-    ``public_fact_variants(state)`` (a copy that differs in one public fact, protocol.Game)
-    must encode differently from the state in each of ``encoders`` for each player: two
-    positions that differ in what every player sees must not look the same to a policy.
+    At every state of ``games`` (random games, or recorded ones), each variant of the game's
+    optional ``public_fact_variants(state)`` (a copy that differs in one public fact,
+    protocol.Game) must encode differently from the state in each of ``encoders`` for each
+    player: two positions that differ in what every player sees must not look the same to a
+    policy.
     A game without the hook has nothing to check (an empty report).
     """
     variants_of = getattr(game, "public_fact_variants", None)
     report = PublicFactReport()
     if variants_of is None:
         return report
-    rng = random.Random(seed)
-    for _ in range(games):
-        game_seed = rng.getrandbits(32)
-        state = game.new_state(seed=game_seed)
-        actions: list[int] = []
-        while not state.is_terminal():
-            for fact, variant in variants_of(state):
-                report.variants[fact] += 1
-                _assert_fact_encoded(state, variant, encoders, fact, _where(game_seed, actions))
-            report.states += 1
-            action = rng.choice(state.legal_actions())
-            state.apply(action)
-            actions.append(action)
+    for position in _positions(game, games, random.Random(seed)):
+        state = position.state
+        if state.is_terminal():
+            continue
+        for fact, variant in variants_of(state):
+            report.variants[fact] += 1
+            _assert_fact_encoded(state, variant, encoders, fact, position.where)
+        report.states += 1
     return report
 
 

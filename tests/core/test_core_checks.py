@@ -25,6 +25,7 @@ from tabletop.envs.core.checks import (
     check_notation,
     check_option_validation,
     check_seed_determinism,
+    random_trajectories,
     run_random_games,
 )
 from tabletop.envs.core.playthrough import (
@@ -331,17 +332,21 @@ def test_no_leak_catches_a_resample_that_redraws_what_the_observer_sees() -> Non
         check_no_leak(MutantGame(ResampleKeepsNothing), ToyFlatEncoder(), games=5, seed=0)
 
 
-def test_env_check_catches_a_wrong_mask() -> None:
-    class AllOnesMask(TabletopAEC):
-        def observe(self, agent: str) -> dict[str, np.ndarray]:
-            observation = super().observe(agent)
-            observation["action_mask"][:] = 1
-            return observation
+class AllOnesMask(TabletopAEC):
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        observation = super().observe(agent)
+        observation["action_mask"][:] = 1
+        return observation
 
+
+def all_ones_mask_env() -> AllOnesMask:
     raw = toy_v0.raw_env()
-    broken = AllOnesMask(raw.game, raw.encoder, metadata=raw.metadata)
+    return AllOnesMask(raw.game, raw.encoder, metadata=raw.metadata)
+
+
+def test_env_check_catches_a_wrong_mask() -> None:
     with pytest.raises(AssertionError, match="mask"):
-        check_env_random_play(broken, games=2, seed=0)
+        check_env_random_play(all_ones_mask_env(), games=2, seed=0)
 
 
 def test_illegal_action_error_is_a_value_error() -> None:
@@ -544,6 +549,85 @@ def test_env_check_catches_returns_of_another_payoff_kind() -> None:
         check_env_random_play(toy_v0.env(), games=5, seed=0, payoff=Payoff.ZERO_SUM)
     with pytest.raises(AssertionError, match="payoff identical, but the seats' returns differ"):
         check_env_random_play(toy_v0.env(), games=5, seed=0, payoff=Payoff.IDENTICAL)
+
+
+def test_random_trajectories_are_whole_games_drawn_from_the_seed() -> None:
+    game = ToyGame(num_players=3)
+    trajectories = random_trajectories(game, games=5, seed=0)
+    assert trajectories == random_trajectories(game, games=5, seed=0)
+    assert trajectories != random_trajectories(game, games=5, seed=1)
+    assert len({trajectory.game_seed for trajectory in trajectories}) == 5
+    for trajectory in trajectories:
+        state = game.new_state(seed=trajectory.game_seed)
+        for action in trajectory.actions:
+            state.apply(action)
+        assert state.is_terminal()
+
+
+def test_checks_walk_every_position_of_the_trajectories_they_are_given() -> None:
+    game = ToyGame(num_players=3)
+    trajectories = random_trajectories(game, games=4, seed=2)
+    plies = sum(len(trajectory.actions) for trajectory in trajectories)
+    assert check_notation(game, games=trajectories, seed=0) == plies
+    assert check_no_leak(game, ToyFlatEncoder(), games=trajectories, seed=0).states == plies + 4
+    assert (
+        check_no_text_leak(game, toy_v0.SPEC.encoders, games=trajectories, seed=0).states == plies
+    )
+    assert check_seed_determinism(game, games=trajectories, seed=0, chance=True) == plies + 4
+    summary = check_env_random_play(toy_v0.env(num_players=3), games=trajectories, seed=0)
+    assert summary.steps == plies + 3 * 4  # and a dead step for each agent
+
+
+def test_a_trajectory_the_game_no_longer_plays_is_refused() -> None:
+    trajectories = random_trajectories(ToyGame(), games=3, seed=0)
+    with pytest.raises(AssertionError, match="replaying a recorded game: action"):
+        check_notation(MutantGame(IgnoresSeed), games=trajectories, seed=0)
+
+
+BROKEN_OVER_TRAJECTORIES = {
+    "encoder leak": (
+        ToyGame(),
+        lambda game, games: check_no_leak(game, LeakyEncoder(), games=games, seed=0),
+        "leaks hidden information",
+    ),
+    "text leak": (
+        MutantGame(NamesTheKeptCards),
+        lambda game, games: check_no_text_leak(game, toy_v0.SPEC.encoders, games=games, seed=0),
+        "the action texts shown to player . leak hidden information",
+    ),
+    "notation": (
+        MutantGame(ReadsTheNextCardNumber),
+        lambda game, games: check_notation(game, games=games, seed=0),
+        r"action \d+ -> 'play \d+' -> \d+",
+    ),
+    "seed": (
+        MutantGame(DealsTheSameWhateverTheSeed),
+        lambda game, games: check_seed_determinism(game, games=games, seed=0, chance=True),
+        "declared with chance, but 20 seeds all dealt the same",
+    ),
+    "clones": (
+        MutantGame(ShallowClone),
+        lambda game, games: check_clone_independence(game, games=games, seed=0),
+        "to its end changed the original",
+    ),
+    "masks": (
+        ToyGame(),
+        lambda game, games: check_env_random_play(all_ones_mask_env(), games=games, seed=0),
+        "mask",
+    ),
+}
+"""Broken engines (and an encoder and an env) of the tests above, and the check that
+catches each, for the checks' walk over recorded games."""
+
+
+@pytest.mark.parametrize("broken", sorted(BROKEN_OVER_TRAJECTORIES))
+def test_checks_over_shared_trajectories_still_fail_on_broken_games(broken: str) -> None:
+    """Recorded from the game under test, as the conformance suite records each setting's
+    games once for all its checks."""
+    game, check, complaint = BROKEN_OVER_TRAJECTORIES[broken]
+    trajectories = random_trajectories(game, games=20, seed=0)
+    with pytest.raises(AssertionError, match=complaint):
+        check(game, trajectories)
 
 
 def record_golden(monkeypatch: pytest.MonkeyPatch, game: ToyGame, path: Path) -> None:
