@@ -4,6 +4,9 @@ The same MaskablePPO run (same settings, envs and steps) is timed on the game's 
 and on a zero-cost env with the same spaces, whose steps only hand back a stored observation
 and mask, in interleaved rounds. If the game's figure is close to the zero-cost one, the
 time goes into PPO itself and a faster engine would not speed training up.
+
+Training speed, beside the trainer it times (``tabletop bench``, in ``cli/bench.py``, times
+the engines and envs instead); ``rllib/speed.py`` is the same measure for the RLlib backend.
 """
 
 from __future__ import annotations
