@@ -155,8 +155,8 @@ PLAY_FEATURES = (
     "damage fresh enough to regenerate",
     *(f"holds immunity to {f}" for f in FORMS), "holds magic attack", "holds magic defence",
     "holds poison / 3", "holds invisible", "holds sees invisible", "holds flying",
-    "holds swimming", "holds regeneration / 5", "holds untargetable / 7",
-    "holds unaffected / 7",
+    "holds swimming", "holds untargetable / 7", "holds unaffected / 7",
+    "holds regeneration / 5",
 )  # fmt: skip
 CHAIN_FEATURES = (
     "a card played", "an ability", "ability number / 3", "depth from the top / 8",
