@@ -177,6 +177,8 @@ def _row(state: KultState, card: Card | None, marks: dict[str, float]) -> list[f
     """A card row: the position and state columns by name (``marks``, the others 0) and
     the card's data (zeros without a card)."""
     geo = geometry(state.game.pool, state.game.num_players)
+    unknown = set(marks) - {*geo.position_names, *geo.dynamic_names}
+    assert not unknown, f"not in the layout: {unknown}"
     position = [marks.get(name, 0.0) for name in geo.position_names]
     data = static_features(card, geo.allegiances) if card is not None else [0.0] * geo.C
     return [*position, *data, *(marks.get(name, 0.0) for name in geo.dynamic_names)]
