@@ -178,7 +178,9 @@ def _reached(state: HkkState, player: int, effect: Effect, target: InPlay | None
 def effects_score(state: HkkState, player: int, effects: Sequence[Effect],
                   target: InPlay | None, source: InPlay | None = None) -> float:  # fmt: skip
     """What ``effects`` would do for ``player`` with ``target`` chosen: each effect's
-    appraisal (registered on the vocabulary by primitive) of the cards it reaches."""
+    appraisal (registered on the vocabulary by primitive) of the cards it reaches. The
+    appraisal is looked up by the primitive's name: an effect loaded before this module
+    registered the appraisals holds its primitive as it was declared, without them."""
     total = 0.0
     for effect in effects:
         appraise = VOCAB.primitives[effect.do].appraise
@@ -211,8 +213,8 @@ def _helped(state: HkkState, entry: InPlay, effect: Effect) -> float:
 
 
 def _lost(state: HkkState, entry: InPlay, effect: Effect) -> float:
-    """A card an effect removes or hurts (other than a creature, it has no finer rule):
-    its worth is lost to its controller."""
+    """A card an effect removes (or a card other than a creature that it hurts): its
+    controller loses what it is worth."""
     return -entry_value(state, entry)
 
 
