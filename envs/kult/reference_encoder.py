@@ -22,6 +22,7 @@ from tabletop.envs.kult.actions import CAST, MAX_HAND, SCENE, STATIONS
 from tabletop.envs.kult.cards import BEING, Card
 from tabletop.envs.kult.encoders import FIGHT_RESULTS, STATIC_NAMES, geometry, static_features
 from tabletop.envs.kult.turns import OVER, PHASE_NAMES
+from tabletop.envs.kult.zones import Base
 
 if TYPE_CHECKING:
     from tabletop.envs.kult.engine import KultState
@@ -166,7 +167,7 @@ def _seat_block(state: KultState, seat: int) -> list[float]:
     ]
 
 
-def _tokens(bases: Iterable) -> int:
+def _tokens(bases: Iterable[Base | None]) -> int:
     return sum(base.tokens for base in bases if base is not None)
 
 
