@@ -95,7 +95,7 @@ class GoldDustHeuristic:
             value += sum(self._front_units(state, player)) * 0.5 * len(card.aura)
         context = Context(player, None, target)
         for effect in card.on_play:
-            appraise = effect.primitive.appraise
+            appraise = VOCAB.primitives[effect.do].appraise
             if appraise is not None:
                 value += appraise(state, player, effect, affected(state, context, effect.reach))
         return value + spend
