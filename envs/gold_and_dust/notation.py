@@ -28,7 +28,6 @@ from tabletop.envs.gold_and_dust.actions import (
     STRIKE_BASE,
 )
 from tabletop.envs.gold_and_dust.effects import ALLY
-from tabletop.envs.gold_and_dust.phases import PHASE_NAMES
 
 if TYPE_CHECKING:
     from tabletop.envs.gold_and_dust.engine import GoldDustState
@@ -108,7 +107,7 @@ def _observed(state: GoldDustState, action: int, mover: int) -> str:
     own, foe = unit_labels(state, active), unit_labels(state, enemy)
     who = f"Player {mover}"
     if action == DONE:
-        return f"{who} ends the {PHASE_NAMES[state.phase]} step"
+        return f"{who} ends the {state.phase_name} step"
     if action < MOVE_BASE:
         if action not in state._legal:
             return f"{who} plays a card from their hand"

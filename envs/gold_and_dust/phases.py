@@ -9,22 +9,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tabletop.envs.core.cards.phases import DRAW
+
 if TYPE_CHECKING:
     from tabletop.envs.gold_and_dust.engine import GoldDustState
 
 MAIN, SHOOT, ATTACK, BLOCK, STRIKE, OVER = range(6)
-PHASE_NAMES = ("main", "shoot", "attack", "block", "strike", "over")
-DRAW = -1
-"""``winner`` of a game ended by the turn limit."""
+"""The steps by number, as ``turns.PHASES`` declares them (and their names)."""
 
 
 def finish(state: GoldDustState, *, winner: int) -> None:
-    """GD-9.2: +1 win, -1 loss, 0 each for a draw."""
-    state.winner = winner
-    state.phase = OVER
+    """GD-9.2: +1 win, -1 loss, 0 each for a draw (``DRAW``: the turn limit), by the
+    kit's ``end_game``; then the event that says how."""
+    state.end_game(winner)
     if winner == DRAW:
         state._record("game_drawn", turns=state.turn)
     else:
-        state._reward(winner, 1.0)
-        state._reward(1 - winner, -1.0)
         state._record("game_won", player=winner, loser=1 - winner)

@@ -14,7 +14,7 @@ from tabletop.envs.gold_and_dust.cards import KEYWORDS, Card
 from tabletop.envs.gold_and_dust.effects import BACK, FRONT
 from tabletop.envs.gold_and_dust.narration import dice_text, roll_text
 from tabletop.envs.gold_and_dust.notation import slot_name, unit_labels
-from tabletop.envs.gold_and_dust.phases import DRAW, OVER, PHASE_NAMES
+from tabletop.envs.gold_and_dust.phases import DRAW, OVER
 
 if TYPE_CHECKING:
     from tabletop.envs.gold_and_dust.engine import GoldDustState
@@ -58,7 +58,7 @@ def status_line(state: GoldDustState) -> str:
         result = "draw (turn limit)" if state.winner == DRAW else f"player {state.winner} won"
         return f"Game over after {state.turn} turns: {result}"
     return (
-        f"Turn {state.turn}, player {state.active}'s turn; {PHASE_NAMES[state.phase]} step, "
+        f"Turn {state.turn}, player {state.active}'s turn; {state.phase_name} step, "
         f"player {state.current_player} decides"
     )
 

@@ -37,7 +37,7 @@ from typing import Any
 
 from tabletop.envs.core.cards.chain import Chain
 from tabletop.envs.core.cards.hidden import redeal
-from tabletop.envs.core.cards.phases import PhasedState
+from tabletop.envs.core.cards.phases import DRAW, PhasedState
 from tabletop.envs.core.cards.zones import Table
 from tabletop.envs.core.engine import copy_generator, resample_consistent, shows_real_choice
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
@@ -55,15 +55,13 @@ from tabletop.envs.hkk.cards import (
     load_pool,
 )
 from tabletop.envs.hkk.combat import Fight
-from tabletop.envs.hkk.steps import COMBAT, OVER, PHASE_NAMES, PREPARATION, SWAP, UPKEEP
+from tabletop.envs.hkk.steps import COMBAT, PHASE_NAMES, PREPARATION, SWAP, UPKEEP
 from tabletop.envs.hkk.zones import ZONES, InPlay, MarkWrites
 
 HAND_SIZE = 5  # HK-2.2
 START_LIFE = 20  # HK-2.1
 DEFAULT_PLY_LIMIT = 20_000
 """A safety net on decisions far above any real game (HK-2.3: no turn limit)."""
-DRAW = -1
-"""``HkkState.winner`` of a drawn game (HK-2.3)."""
 
 
 class HkkGame:
@@ -194,6 +192,7 @@ class HkkState(PhasedState):
     )  # fmt: skip
 
     PHASES = turns.PHASES
+    PHASE_NAMES = PHASE_NAMES  # the steps' numbering, checked against PHASES by the kit
 
     def __init__(self, game: HkkGame, rng: random.Random) -> None:
         self.game = game
@@ -281,14 +280,11 @@ class HkkState(PhasedState):
             self.finish(DRAW)
 
     def finish(self, winner: int) -> None:
-        """HK-2.4: +1 to the winner, -1 to the loser; 0 to both on a draw."""
-        self.winner = winner
-        self.phase = OVER
+        """HK-2.4: +1 to the winner, -1 to the loser; 0 to both on a draw (``DRAW``, HK-2.3),
+        by the kit's ``end_game``."""
+        self.end_game(winner)
         self.choice = None
         self.queued = []
-        if winner != DRAW:
-            self._reward(winner, 1.0)
-            self._reward(1 - winner, -1.0)
         self._record("game_over", winner=None if winner == DRAW else winner)
 
     def stats(self) -> dict[str, float]:

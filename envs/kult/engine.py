@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from tabletop.envs.core.cards.hidden import redeal
-from tabletop.envs.core.cards.phases import PhasedState
+from tabletop.envs.core.cards.phases import DRAW, PhasedState
 from tabletop.envs.core.cards.zones import Table
 from tabletop.envs.core.engine import (
     EngineState,
@@ -82,8 +82,6 @@ GAME_TYPES = {"continent": 5, "world": 10}
 """KU-2.4: tokens per player in the game (less one) and the Hub target to win."""
 DEFAULT_PLY_LIMIT = 400
 """KU-9.1's safety net: decisions (``apply`` calls) before the game is a draw."""
-DRAW = -1
-"""``KultState.winner`` of a game that reached the ply limit or stalled (KU-9.3)."""
 STALL_ROUNDS = 2
 """KU-9.3: rounds of turns (every seat one turn) without a decision that end the game as a
 draw. After the first such round every hand is as full as it will get and every card face
@@ -460,14 +458,11 @@ class KultState(PhasedState):
             self._finish(DRAW)
 
     def _finish(self, winner: int) -> None:
-        """KU-9.2: +1 to the winner and -1 to every other player; 0 to all on a draw."""
-        self.winner = winner
-        self.phase = OVER
+        """KU-9.2: +1 to the winner and -1 to every other player; 0 to all on a draw (the
+        kit's ``end_game``)."""
+        self.end_game(winner)
         self.restamp_all()  # the fight, if any, is over
         self.window = self.fight = self.pending_push = None
-        if winner != DRAW:
-            for seat in range(self.game.num_players):
-                self._reward(seat, 1.0 if seat == winner else -1.0)
         self._record(
             "game_over", winner=None if winner == DRAW else winner, plies=self.plies,
             tokens=None if winner == DRAW else self.hub_tokens[winner], stalled=self.stalled(),

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tabletop.envs.core.cards.phases import GameOver, Phase, ResponseWindow
+from tabletop.envs.core.cards.phases import GameOver, Phase, ResponseWindow, phase_names
 from tabletop.envs.kult import combat, crosses, plays
 from tabletop.envs.kult.actions import (
     DISCARD_BASE,
@@ -35,9 +35,6 @@ if TYPE_CHECKING:
     from tabletop.envs.kult.engine import KultState
 
 ATTRACT, RECRUIT_WINDOW, RECRUIT, ACTIONS, ATTACK, FIGHT_WINDOW, DISCARD, OVER = range(8)
-PHASE_NAMES = ("attract", "recruit window", "recruit", "actions", "attack", "fight window",
-               "discard", "over")  # fmt: skip
-"""Each phase's name as rendering and ``stats`` give it."""
 
 
 @dataclass
@@ -255,6 +252,8 @@ class Discard(Phase):
 
 PHASES = (Attract(), RecruitWindow(), Recruit(), Actions(), Attack(), FightWindow(), Discard(),
           GameOver())  # fmt: skip
+PHASE_NAMES = phase_names(PHASES)
+"""Each phase's name as rendering and ``stats`` give it."""
 
 
 def begin_turn(state: KultState, seat: int) -> None:
