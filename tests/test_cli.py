@@ -10,6 +10,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("sb3_contrib", reason="needs the [train] extra")
 from sb3_contrib import MaskablePPO
 
 from tabletop.agents import AGENT_KINDS

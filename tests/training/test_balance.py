@@ -128,6 +128,7 @@ def test_the_report_survives_a_json_round_trip(rigged: tuple[Path, Path, Path]) 
 def test_the_command_prints_and_saves_the_matrix(
     rigged: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    pytest.importorskip("matplotlib", reason="tabletop balance draws with the [train] extra")
     pool, giant, pauper = rigged
     out = tmp_path / "out"
     args = ["balance", GAME, "--decks", f"{giant},{pauper}", "--option", f"pool={pool}"]

@@ -6,8 +6,10 @@ import json
 import statistics
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pytest
+
+pytest.importorskip("matplotlib", reason="needs the [train] extra")
+import matplotlib.pyplot as plt
 from countdown_v0 import ResignAgent, TakeOneAgent
 
 from tabletop import envs

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+pytest.importorskip("torch", reason="needs the [train] extra")
 import torch
 from test_train import TINY, log_rows
 

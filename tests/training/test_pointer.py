@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
+pytest.importorskip("torch", reason="needs the [train] extra")
 import torch
 from gymnasium import spaces
 

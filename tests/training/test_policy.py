@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+pytest.importorskip("sb3_contrib", reason="needs the [train] extra")
 import torch
 from sb3_contrib import MaskablePPO
 

@@ -107,6 +107,7 @@ def test_replay_command_picks_a_game_and_explains_bad_input(
 
 
 def test_eval_records_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib", reason="tabletop eval draws with the [train] extra")
     args = ["--agents", "heuristic", "--players", "2", "--games", "2", "--out", str(tmp_path)]
     assert main(["eval", "regicide", *args]) == 0
     capsys.readouterr()

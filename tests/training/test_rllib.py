@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+pytest.importorskip("torch", reason="needs the [train] extra")
 import torch
 
 # The in-process run's local Ray on the loopback interface only (read when Ray is imported).
@@ -74,6 +76,9 @@ from tabletop.training.rllib.module import (
 )
 from tabletop.training.rllib.trainer import RLlibTrainer
 from tabletop.training.runs import LOG_FIELDS, TrainSettings
+
+# One xdist worker runs these one after another: two Ray clusters at once would share 2 cores.
+pytestmark = pytest.mark.xdist_group("ray")
 
 TINY = {
     "ppo": {"batch_size": 128, "n_epochs": 1},

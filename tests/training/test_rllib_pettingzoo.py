@@ -12,6 +12,8 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+
+pytest.importorskip("torch", reason="needs the [train] extra")
 import torch
 
 if os.environ.get("TABLETOP_REQUIRE_RAY") == "1":

@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("stable_baselines3", reason="needs the [train] extra")
 import torch
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 

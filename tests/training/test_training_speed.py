@@ -8,6 +8,7 @@ import statistics
 
 import pytest
 
+pytest.importorskip("sb3_contrib", reason="needs the [train] extra")
 from tabletop.cli.main import main
 from tabletop.training import speed
 

@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 from countdown_v0 import RESIGN, TAKE_ONE, TAKE_TWO, TAKE_TWO_PENALTY, ScriptedAgent, TakeOneAgent
 from countdown_v0 import env as countdown_env
+
+pytest.importorskip("sb3_contrib", reason="needs the [train] extra")
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 from stable_baselines3.common.env_checker import check_env
 from stable_baselines3.common.vec_env import SubprocVecEnv
