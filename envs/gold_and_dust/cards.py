@@ -26,17 +26,18 @@ from pydantic import (
 
 from tabletop.envs.core.cards.data import (
     CardPool,
+    DeckRules,
     FieldError,
     PackagedData,
-    PoolHeader,
+    PoolTable,
     StrictModel,
-    check_unique_names,
+    check_deck_size,
+    count_copies,
     data_error,
     find_named,
     listed_once,
-    read_toml,
+    read_pool,
     validate_record,
-    validate_records,
 )
 from tabletop.envs.core.cards.events import Triggers, triggers_of
 from tabletop.envs.core.cards.vocabulary import Effect
@@ -438,79 +439,59 @@ DATA = PackagedData("tabletop.envs.gold_and_dust", HEROES)
 """The packaged starter pool and the hero decks."""
 data_path = DATA.path
 STARTER_POOL = DATA.pool
-deck_path = DATA.deck_path
+DECK_RULES = DeckRules(
+    size=DECK_SIZE,
+    exact=True,
+    max_copies=MAX_COPIES,
+    size_rule="GD-1.1: a deck has exactly {size} cards (1 Hero + 40), this one has {total}",
+    copies_rule="no card may appear more than twice (GD-1.2)",
+)
+"""GD-1.1 and GD-1.2, checked by the kit (docs/card-format.md); the Hero counts as a card."""
+POOL_TABLES = (
+    PoolTable("hero", HeroDef, needed="a pool needs at least one [[hero]] (GD-1.1)"),
+    PoolTable("card", CardDef, needed="a pool needs [[card]] entries"),
+)
 
 
 def load_pool(path: str | Path | None = None) -> Pool:
     """The pool file at ``path`` (default: the packaged starter pool), validated."""
-    path = DATA.pool_path(path)
-    return parse_pool(read_toml(path), path.name)
+    return parse_pool(*DATA.read_pool(path))
 
 
 def parse_pool(data: dict[str, Any], source: str) -> Pool:
     """A pool from parsed TOML; ``source`` names the file in errors."""
-    header = {key: value for key, value in data.items() if key not in ("hero", "card")}
-    meta = validate_record(PoolHeader, header, source, None)
-    heroes = validate_records(HeroDef, data.get("hero", []), source, "hero")
-    cards = validate_records(CardDef, data.get("card", []), source, "card")
-    if not heroes:
-        raise data_error(source, "a pool needs at least one [[hero]] (GD-1.1)", field="hero")
-    if not cards:
-        raise data_error(source, "a pool needs [[card]] entries", field="card")
-    check_unique_names([*(h.name for h in heroes), *(c.name for c in cards)], source)
+    meta, records = read_pool(data, source, POOL_TABLES)
     return Pool(
         name=meta.name,
         version=meta.version,
         source=source,
-        heroes=tuple(_compile_hero(i, h) for i, h in enumerate(heroes)),
-        cards=tuple(_compile_card(i, c) for i, c in enumerate(cards)),
+        heroes=tuple(_compile_hero(i, h) for i, h in enumerate(records["hero"])),
+        cards=tuple(_compile_card(i, c) for i, c in enumerate(records["card"])),
     )
 
 
 def load_deck(spec: str | Path, pool: Pool) -> Deck:
     """A deck by packaged name (``"warrior"``, see ``HEROES``) or by file path, checked
     against ``pool`` and the deck rules; errors cite the rule id (GD-1.1, GD-1.2)."""
-    path = deck_path(spec)
-    return parse_deck(read_toml(path), pool, path.name)
+    data, source = DATA.read_deck(spec)
+    return parse_deck(data, pool, source)
 
 
 def parse_deck(data: dict[str, Any], pool: Pool, source: str) -> Deck:
-    """A deck from parsed TOML, validated against ``pool`` (GD-1.1, GD-1.2). Names are read
-    case-insensitively, as in notation, so copies are counted per card, not per spelling."""
+    """A deck from parsed TOML, validated against ``pool`` under ``DECK_RULES`` and one
+    Hero (GD-1.1)."""
     deck = validate_record(DeckFile, data, source, None)
-    entries: dict[tuple[str, int], Hero | Card] = {}  # one key per pool entry
-    copies_of: dict[tuple[str, int], int] = {}
-    spellings: dict[tuple[str, int], list[str]] = {}
-    for name, copies in deck.cards.items():
-        if copies < 1:
-            raise data_error(source, f"{copies} copies; list a card with 1 or 2", name, "cards")
-        entry = pool.hero_named(name) or pool.card_named(name)
-        if entry is None:
-            raise data_error(source, f"not in the pool {pool.name!r}", name, "cards")
-        key = (type(entry).__name__, entry.index)
-        entries[key] = entry
-        copies_of[key] = copies_of.get(key, 0) + copies
-        spellings.setdefault(key, []).append(name)
-    for key, copies in copies_of.items():
-        if copies > MAX_COPIES:
-            listed = spellings[key]
-            also = f" (listed as {', '.join(map(repr, listed))})" if len(listed) > 1 else ""
-            raise data_error(
-                source, f"{copies} copies{also}: no card may appear more than twice (GD-1.2)",
-                entries[key].name, "cards",
-            )  # fmt: skip
-    listed = [entries[key] for key, copies in copies_of.items() for _ in range(copies)]
-    heroes = [entry for entry in listed if isinstance(entry, Hero)]
-    cards = [entry.index for entry in listed if isinstance(entry, Card)]
+    counted = count_copies(
+        deck.cards, lambda name: pool.hero_named(name) or pool.card_named(name), pool.name,
+        DECK_RULES, source,
+    )  # fmt: skip
+    heroes = [entry for entry, copies in counted if isinstance(entry, Hero) for _ in range(copies)]
     if len(heroes) != 1:
         raise data_error(
             source, f"GD-1.1: a deck has exactly one Hero card, this one has {len(heroes)}",
             field="cards",
         )  # fmt: skip
-    total = len(cards) + len(heroes)
-    if total != DECK_SIZE:
-        raise data_error(
-            source, f"GD-1.1: a deck has exactly {DECK_SIZE} cards (1 Hero + 40), this one "
-            f"has {total}", field="cards",
-        )  # fmt: skip
+    check_deck_size(sum(copies for _, copies in counted), DECK_RULES, source)
+    cards = [entry.index for entry, copies in counted if isinstance(entry, Card)
+             for _ in range(copies)]  # fmt: skip
     return Deck(name=deck.name, source=source, hero=heroes[0], cards=tuple(cards))

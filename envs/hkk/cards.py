@@ -23,14 +23,15 @@ from pydantic import BeforeValidator, Field, PrivateAttr, field_validator, model
 
 from tabletop.envs.core.cards.data import (
     CardPool,
+    DeckRules,
     FieldError,
     PackagedData,
-    PoolHeader,
+    PoolTable,
     StrictModel,
-    check_unique_names,
-    data_error,
+    check_deck_size,
+    count_copies,
     listed_once,
-    read_toml,
+    read_pool,
     validate_record,
 )
 from tabletop.envs.core.cards.events import Triggers, triggers_of
@@ -664,75 +665,55 @@ DATA = PackagedData("tabletop.envs.hkk", PACKAGED_DECKS)
 data_path = DATA.path
 
 
+DECK_RULES = DeckRules(
+    size=DECK_MINIMUM,
+    exact=False,
+    max_copies=MAX_COPIES,
+    size_rule="a deck holds at least {size} cards (HK-1.1), this one {total}",
+    copies_rule="a deck holds at most {limit} of a card (HK-1.1)",
+)
+"""HK-1.1 for a friendly game, checked by the kit (docs/card-format.md); a tournament
+deck's minimum is ``TOURNAMENT_MINIMUM``."""
+POOL_TABLES = (
+    PoolTable(
+        "card",
+        schemas={kind: SCHEMAS[kind] for kind in CARD_TYPES},  # errors list them as HK-1.3
+        kind="type",
+        needed="a pool needs [[card]] entries",
+    ),
+)
+
+
 def load_pool(path: str | Path | None = None) -> Pool:
     """The pool file at ``path`` (default: the packaged starter pool), validated."""
-    path = DATA.pool_path(path)
-    return parse_pool(read_toml(path), path.name)
+    return parse_pool(*DATA.read_pool(path))
 
 
 def parse_pool(data: dict[str, Any], source: str) -> Pool:
-    """A pool from parsed TOML; ``source`` names the file in errors (HK-10.2)."""
-    header = {key: value for key, value in data.items() if key != "card"}
-    meta = validate_record(PoolHeader, header, source, None)
-    records = data.get("card", [])
-    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
-        raise data_error(source, "[[card]] must be an array of tables", field="card")
-    if not records:
-        raise data_error(source, "a pool needs [[card]] entries", field="card")
-    cards = [_validate_card(record, source, index) for index, record in enumerate(records)]
-    check_unique_names((card.name for card in cards), source)
+    """A pool from parsed TOML, each card validated by the schema of its ``type``;
+    ``source`` names the file in errors (HK-10.2)."""
+    meta, records = read_pool(data, source, POOL_TABLES)
     return Pool(
         name=meta.name,
         version=meta.version,
         source=source,
-        cards=tuple(_compile(index, card) for index, card in enumerate(cards)),
+        cards=tuple(_compile(index, card) for index, card in enumerate(records["card"])),
     )
-
-
-def _validate_card(record: dict[str, Any], source: str, index: int) -> _CardFields:
-    """A card record validated by the schema of its ``type``."""
-    name = record.get("name")
-    label = name if isinstance(name, str) and name else f"card #{index + 1}"
-    kind = record.get("type")
-    schema = SCHEMAS.get(kind) if isinstance(kind, str) else None
-    if schema is None:
-        known = ", ".join(CARD_TYPES)
-        raise data_error(source, f"unknown card type {kind!r}; known: {known}",
-                         label, "type")  # fmt: skip
-    return validate_record(schema, record, source, label)
 
 
 def load_deck(spec: str | Path, pool: Pool, minimum: int = DECK_MINIMUM) -> Deck:
     """A deck by packaged name (``PACKAGED_DECKS``) or file path, checked against ``pool``
     and the deck rules (HK-1.1); ``TOURNAMENT_MINIMUM`` for a tournament deck."""
-    path = DATA.deck_path(spec)
-    return parse_deck(read_toml(path), pool, path.name, minimum)
+    data, source = DATA.read_deck(spec)
+    return parse_deck(data, pool, source, minimum)
 
 
 def parse_deck(data: dict[str, Any], pool: Pool, source: str, minimum: int = DECK_MINIMUM) -> Deck:
-    """A deck from parsed TOML under HK-1.1: at least ``minimum`` cards of ``pool``, at most
-    ``MAX_COPIES`` of any card. Names are read case-insensitively, as notation is, so copies
-    are counted per card, not per spelling."""
+    """A deck from parsed TOML under HK-1.1 (``DECK_RULES``): at least ``minimum`` cards of
+    ``pool``, at most ``MAX_COPIES`` of any card."""
     deck = validate_record(DeckFile, data, source, None)
-    copies_of: dict[int, int] = {}
-    for name, copies in deck.cards.items():
-        card = pool.card_named(name)
-        if card is None:
-            raise data_error(source, f"not in the pool {pool.name!r}", name, "cards")
-        if copies < 1:
-            raise data_error(source, f"{copies} copies; list a card with 1 to 3", name, "cards")
-        copies_of[card.index] = copies_of.get(card.index, 0) + copies
-    for index, copies in copies_of.items():
-        if copies > MAX_COPIES:
-            raise data_error(
-                source, f"{copies} copies: a deck holds at most {MAX_COPIES} of a card (HK-1.1)",
-                pool.cards[index].name, "cards",
-            )  # fmt: skip
-    total = sum(copies_of.values())
-    if total < minimum:
-        raise data_error(
-            source, f"a deck holds at least {minimum} cards (HK-1.1), this one {total}",
-            field="cards",
-        )  # fmt: skip
-    cards = tuple(index for index, copies in copies_of.items() for _ in range(copies))
+    rules = dataclasses.replace(DECK_RULES, size=minimum)
+    counted = count_copies(deck.cards, pool.card_named, pool.name, rules, source)
+    check_deck_size(sum(copies for _, copies in counted), rules, source)
+    cards = tuple(card.index for card, copies in counted for _ in range(copies))
     return Deck(name=deck.name, text=deck.text, source=source, cards=cards)

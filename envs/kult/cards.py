@@ -26,16 +26,17 @@ from pydantic import (
 
 from tabletop.envs.core.cards.data import (
     CardPool,
+    DeckRules,
     FieldError,
     PackagedData,
-    PoolHeader,
+    PoolTable,
     StrictModel,
-    check_unique_names,
+    check_deck_size,
+    count_copies,
     data_error,
     find_named,
-    read_toml,
+    read_pool,
     validate_record,
-    validate_records,
 )
 from tabletop.envs.core.cards.events import Triggers, triggers_of
 from tabletop.envs.core.cards.vocabulary import Effect, Params
@@ -376,26 +377,33 @@ def _compile_arcanum(index: int, arcanum: ArcanumDef) -> Arcanum:
 DATA = PackagedData("tabletop.envs.kult", PACKAGED_DECKS)
 """The packaged starter pool and a deck per Arcanum."""
 data_path = DATA.path
-deck_path = DATA.deck_path
+
+
+DECK_RULES = DeckRules(
+    size=DECK_SIZE,
+    exact=True,
+    max_copies=MAX_COPIES,
+    size_rule="a deck holds exactly {size} cards besides its Arcanum, this one {total}",
+    copies_rule="a card at most {limit}",
+    unique_copies=1,
+    unique_rule="a unique card (KU-3.5) at most {limit}",
+)
+"""The deck rules [decision], checked by the kit (docs/card-format.md)."""
+POOL_TABLES = (
+    PoolTable("arcanum", ArcanumDef, needed="a pool needs at least one [[arcanum]] (KU-10.1)"),
+    PoolTable("card", CardDef, needed="a pool needs [[card]] entries"),
+)
 
 
 def load_pool(path: str | Path | None = None) -> Pool:
     """The pool file at ``path`` (default: the packaged starter pool), validated."""
-    path = DATA.pool_path(path)
-    return parse_pool(read_toml(path), path.name)
+    return parse_pool(*DATA.read_pool(path))
 
 
 def parse_pool(data: dict[str, Any], source: str) -> Pool:
     """A pool from parsed TOML; ``source`` names the file in errors."""
-    header = {key: value for key, value in data.items() if key not in ("arcanum", "card")}
-    meta = validate_record(PoolHeader, header, source, None)
-    arcana = validate_records(ArcanumDef, data.get("arcanum", []), source, "arcanum")
-    cards = validate_records(CardDef, data.get("card", []), source, "card")
-    if not arcana:
-        raise data_error(source, "a pool needs at least one [[arcanum]] (KU-10.1)", field="arcanum")
-    if not cards:
-        raise data_error(source, "a pool needs [[card]] entries", field="card")
-    check_unique_names([*(a.name for a in arcana), *(c.name for c in cards)], source)
+    meta, records = read_pool(data, source, POOL_TABLES)
+    arcana, cards = records["arcanum"], records["card"]
     allegiances = {a.allegiance for a in arcana}
     for card in cards:
         if card.allegiance not in allegiances | {NEUTRAL}:
@@ -414,49 +422,33 @@ def parse_pool(data: dict[str, Any], source: str) -> Pool:
 
 def load_deck(spec: str | Path, pool: Pool) -> Deck:
     """A deck by packaged name (``PACKAGED_DECKS``) or file path, checked against ``pool``."""
-    path = deck_path(spec)
-    return parse_deck(read_toml(path), pool, path.name)
+    data, source = DATA.read_deck(spec)
+    return parse_deck(data, pool, source)
 
 
 def parse_deck(data: dict[str, Any], pool: Pool, source: str) -> Deck:
-    """A deck from parsed TOML, under the deck rules [decision]: exactly ``DECK_SIZE``
-    cards of ``pool`` besides the Arcanum, at most ``MAX_COPIES`` of a card and one of a
-    unique card (KU-3.5), each Neutral or of the Arcanum's allegiance (KU-4.4: others could
-    never be played)."""
+    """A deck from parsed TOML, under ``DECK_RULES``: exactly ``DECK_SIZE`` cards of
+    ``pool`` besides the Arcanum, at most ``MAX_COPIES`` of a card and one of a unique card
+    (KU-3.5), each Neutral or of the Arcanum's allegiance (KU-4.4: others could never be
+    played)."""
     deck = validate_record(DeckFile, data, source, None)
     arcanum = pool.arcanum_named(deck.arcanum)
     if arcanum is None:
         raise data_error(source, f"no Arcanum {deck.arcanum!r} in {pool.name!r}", field="arcanum")
-    copies_of: dict[int, int] = {}
-    for name, copies in deck.cards.items():
-        card = pool.card_named(name)
-        if card is None:
-            raise data_error(source, f"not in the pool {pool.name!r}", name, "cards")
-        if isinstance(copies, bool) or copies < 1:
-            raise data_error(source, f"{copies} copies; list a card with 1 or more", name, "cards")
-        copies_of[card.index] = copies_of.get(card.index, 0) + copies
-    for index, copies in copies_of.items():
-        _check_copies(pool.cards[index], copies, arcanum, source)
-    total = sum(copies_of.values())
-    if total != DECK_SIZE:
-        raise data_error(
-            source, f"a deck holds exactly {DECK_SIZE} cards besides its Arcanum, this one "
-            f"{total}", field="cards",
-        )  # fmt: skip
-    cards = tuple(index for index, copies in copies_of.items() for _ in range(copies))
+
+    def check_allegiance(card: Card, copies: int) -> None:
+        if card.allegiance not in (NEUTRAL, arcanum.allegiance):
+            raise data_error(
+                source, f"allegiance {card.allegiance!r}: {arcanum.name} plays only Neutral "
+                f"and {arcanum.allegiance!r} cards (KU-4.4)", card.name, "cards",
+            )  # fmt: skip
+
+    counted = count_copies(
+        deck.cards, pool.card_named, pool.name, DECK_RULES, source, check_allegiance
+    )
+    check_deck_size(sum(copies for _, copies in counted), DECK_RULES, source)
+    cards = tuple(card.index for card, copies in counted for _ in range(copies))
     return Deck(name=deck.name, source=source, arcanum=arcanum, cards=cards)
-
-
-def _check_copies(card: Card, copies: int, arcanum: Arcanum, source: str) -> None:
-    limit = 1 if card.unique else MAX_COPIES
-    if copies > limit:
-        why = "a unique card (KU-3.5)" if card.unique else "a card"
-        raise data_error(source, f"{copies} copies: {why} at most {limit}", card.name, "cards")
-    if card.allegiance not in (NEUTRAL, arcanum.allegiance):
-        raise data_error(
-            source, f"allegiance {card.allegiance!r}: {arcanum.name} plays only Neutral and "
-            f"{arcanum.allegiance!r} cards (KU-4.4)", card.name, "cards",
-        )  # fmt: skip
 
 
 TIMINGS = {ANY: "any time", FIGHT: "during a fight", BEFORE_RECRUIT: "in a recruit window"}

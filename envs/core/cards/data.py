@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 import stat
 import tomllib
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from importlib import resources
 from os import PathLike
 from pathlib import Path
@@ -337,3 +337,145 @@ class PackagedData:
                 "nor a .toml file"
             )
         return path
+
+    def read_pool(self, path: str | Path | None) -> tuple[dict[str, Any], str]:
+        """The parsed pool file at ``path`` (``None``: the starter pool) and the name its
+        errors give it."""
+        path = self.pool_path(path)
+        return read_toml(path), path.name
+
+    def read_deck(self, spec: str | Path) -> tuple[dict[str, Any], str]:
+        """The parsed deck file of ``spec`` (as ``deck_path``) and the name its errors
+        give it."""
+        path = self.deck_path(spec)
+        return read_toml(path), path.name
+
+
+# ----- pools ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PoolTable:
+    """One array of tables of a pool file (``[[card]]``, ``[[hero]]``, ...): its records
+    are validated by ``schema``, or by ``schemas[record[kind]]`` where a record's
+    ``kind`` field picks its schema; ``needed`` is the problem an empty table is."""
+
+    key: str
+    schema: type[BaseModel] | None = None
+    schemas: Mapping[str, type[BaseModel]] | None = None
+    kind: str = "type"
+    needed: str = ""
+
+    def validate(self, records: Any, source: str) -> list[Any]:
+        if self.schema is not None:
+            return validate_records(self.schema, records, source, self.key)
+        if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+            raise data_error(source, f"[[{self.key}]] must be an array of tables", field=self.key)
+        return [self._validate_one(record, source, index) for index, record in enumerate(records)]
+
+    def _validate_one(self, record: dict[str, Any], source: str, index: int) -> Any:
+        label = _label(record, "name", self.key, index)
+        kind = record.get(self.kind)
+        schema = (self.schemas or {}).get(kind) if isinstance(kind, str) else None
+        if schema is None:
+            known = ", ".join(self.schemas or {})
+            raise data_error(source, f"unknown {self.key} {self.kind} {kind!r}; known: {known}",
+                             label, self.kind)  # fmt: skip
+        return validate_record(schema, record, source, label)
+
+
+def read_pool(
+    data: dict[str, Any], source: str, tables: Sequence[PoolTable]
+) -> tuple[PoolHeader, dict[str, list[Any]]]:
+    """A parsed pool file's header and the validated records of each of ``tables``: the
+    header first, then every table, then that none is empty, then that no two records
+    share a name (over all tables, as decks and notation find any of them by name)."""
+    keys = {table.key for table in tables}
+    header = {key: value for key, value in data.items() if key not in keys}
+    meta = validate_record(PoolHeader, header, source, None)
+    records = {table.key: table.validate(data.get(table.key, []), source) for table in tables}
+    for table in tables:
+        if not records[table.key]:
+            raise data_error(source, table.needed, field=table.key)
+    check_unique_names((record.name for table in tables for record in records[table.key]), source)
+    return meta, records
+
+
+# ----- decks ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeckRules:
+    """A game's deck-building rules as data, which ``count_copies`` and ``check_deck_size``
+    check. The ``*_rule`` texts are how an error states the rule, with its rule id:
+    ``size_rule`` with ``{size}`` and ``{total}``, ``copies_rule`` with ``{limit}``."""
+
+    size: int
+    """The cards a deck holds (every listed card counts), exactly or at least."""
+    exact: bool
+    """``True``: exactly ``size`` cards; ``False``: at least ``size``."""
+    max_copies: int
+    """Copies of one card a deck may hold."""
+    size_rule: str
+    copies_rule: str
+    unique_copies: int | None = None
+    """Copies of a card whose ``unique`` is true a deck may hold (``None``: no such cards)."""
+    unique_rule: str = ""
+
+
+def count_copies(
+    listed: Mapping[str, int],
+    find: Callable[[str], Any | None],
+    pool_name: str,
+    rules: DeckRules,
+    source: str,
+    check_entry: Callable[[Any, int], None] | None = None,
+) -> list[tuple[Any, int]]:
+    """The pool entries a deck's ``[cards]`` lists (name -> copies) with their copies, in
+    the order first listed. Names are found by ``find`` case-insensitively, as notation
+    reads them, so copies are counted per entry, not per spelling. Each entry is held to
+    ``rules``' copies, then to ``check_entry`` (a game's own rule, e.g. allegiance)."""
+    counted: dict[int, _Listed] = {}  # by id(entry): pool entries need not be hashable
+    for name, copies in listed.items():
+        entry = find(name)
+        if entry is None:
+            raise data_error(source, f"not in the pool {pool_name!r}", name, "cards")
+        if copies < 1:
+            problem = f"{copies} copies; list a card with 1 to {rules.max_copies}"
+            raise data_error(source, problem, name, "cards")
+        record = counted.setdefault(id(entry), _Listed(entry))
+        record.copies += copies
+        record.spellings.append(name)
+    for record in counted.values():
+        _check_limit(record, rules, source)
+        if check_entry is not None:
+            check_entry(record.entry, record.copies)
+    return [(record.entry, record.copies) for record in counted.values()]
+
+
+@dataclass
+class _Listed:
+    """A pool entry of a deck: its copies over every spelling it is listed under."""
+
+    entry: Any
+    copies: int = 0
+    spellings: list[str] = field(default_factory=list)
+
+
+def _check_limit(listed: _Listed, rules: DeckRules, source: str) -> None:
+    unique = rules.unique_copies is not None and getattr(listed.entry, "unique", False)
+    limit = rules.unique_copies if unique else rules.max_copies
+    if listed.copies > limit:
+        rule = rules.unique_rule if unique else rules.copies_rule
+        names = listed.spellings
+        also = f" (listed as {', '.join(map(repr, names))})" if len(names) > 1 else ""
+        problem = f"{listed.copies} copies{also}: {rule.format(limit=limit)}"
+        raise data_error(source, problem, listed.entry.name, "cards")
+
+
+def check_deck_size(total: int, rules: DeckRules, source: str) -> None:
+    """A deck of ``total`` cards holds as many as ``rules`` ask."""
+    refused = total != rules.size if rules.exact else total < rules.size
+    if refused:
+        problem = rules.size_rule.format(size=rules.size, total=total)
+        raise data_error(source, problem, field="cards")
