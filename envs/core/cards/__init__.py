@@ -1,7 +1,8 @@
 """The card-game kit: shared machinery for games whose cards are data, knowing no game.
 
 - ``data``: reading card and deck files (TOML) under size and shape limits, and one error
-  format naming the file, the card and the field.
+  format naming the file, the card and the field; a pool's arrays of tables and a game's
+  deck rules declared as data and checked here.
 - ``zones``: card instances (an id per physical card) and zones with an owner and a
   visibility; one move operation that keeps who has seen each card; copies and card
   conservation checks.
@@ -14,9 +15,11 @@
   events and continuous effects; effects are parsed into typed objects at load.
 - ``events``: triggers dispatched by event name, conditions checked, effects resolved.
 - ``continuous``: figures computed from the cards in play, cached until the table changes.
-- ``phases``: turn structure as phase objects, response windows for the non-active player.
+- ``phases``: turn structure as phase objects (each naming its phase), response windows
+  for the non-active player, and the one ending of a game (``end_game``).
 - ``chain``: a last-in-first-out chain of answers.
 - ``encoding``: a zone as counts per card, or as rows of per-card features.
+- ``actions``: a fixed action space as named mixed-radix blocks (``ActionLayout``).
 
 docs/adding-a-game.md ("A card game on the kit") walks through using it.
 """
