@@ -33,6 +33,7 @@ def conserved(state: KalevaState) -> None:
         assert all(f or not r for f, r in zip(filled, state.revealed[player], strict=True))
 
 
+@pytest.mark.slow
 def test_random_games_keep_every_invariant() -> None:
     summary = run_random_games(
         KalevaGame(), games=2000, seed=1, invariant=conserved, deep_check_fraction=0.02

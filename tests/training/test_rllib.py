@@ -352,6 +352,7 @@ def refused_cli(arguments: list[str], environment: dict[str, str]) -> str:
     return error
 
 
+@pytest.mark.slow
 def test_kaleva_trains_on_a_cluster_and_plays_back_as_an_opponent(
     tmp_path: Path, ray_cluster: dict[str, str]
 ) -> None:
@@ -399,6 +400,7 @@ def test_kaleva_trains_on_a_cluster_and_plays_back_as_an_opponent(
     assert pair["games"] == 4
 
 
+@pytest.mark.slow
 def test_a_failed_join_fails_at_once_and_leaves_no_run_behind(
     tmp_path: Path, ray_cluster: dict[str, str]
 ) -> None:
@@ -449,6 +451,7 @@ def test_a_loopback_address_sets_the_loopback_variable(monkeypatch) -> None:
     assert os.environ[LOOPBACK_ONLY] == "1"
 
 
+@pytest.mark.slow
 def test_a_killed_driver_resumes_from_its_last_checkpoint(
     tmp_path: Path, ray_cluster: dict[str, str]
 ) -> None:
@@ -477,6 +480,7 @@ def test_a_killed_driver_resumes_from_its_last_checkpoint(
     assert load_agent(out / "last_policy.pt").metadata.training_steps == resumed_to
 
 
+@pytest.mark.slow
 def test_a_resumed_run_samples_with_its_checkpoint_and_counts_every_finished_game(
     tmp_path: Path,
 ) -> None:
@@ -541,6 +545,7 @@ def test_regicide_trains_one_shared_policy_for_the_team_after_a_warm_start(
     assert policy.metadata.game_options == {"num_players": 2, "shaped_reward": True}
 
 
+@pytest.mark.slow
 def test_no_masked_action_reaches_the_env_and_a_lost_runner_is_replaced(tmp_path: Path) -> None:
     """In-process, on a private local Ray: every action RLlib took went through the env's
     check (no illegal one: the env would have raised), and after an env runner's process
