@@ -134,7 +134,7 @@ def close_declarations(state: HkkState) -> None:
             fight.strikes_back[defender] = attackers[0]
     doubled = tuple(d for d in defenders if len(fight.attackers_of(d)) == 2)
     if doubled:
-        state.offer(StrikeBackChoice(1 - state.active, doubled))
+        state.pending.offer(StrikeBackChoice(1 - state.active, doubled))
 
 
 @dataclass(frozen=True)
@@ -160,9 +160,9 @@ class StrikeBackChoice(plays.Choice):
                       attacker=[attacker, chosen.card.index])  # fmt: skip
         rest = self.defenders[1:]
         if rest:
-            state.choice = StrikeBackChoice(self.seat, rest)
+            state.pending.then(StrikeBackChoice(self.seat, rest))
         else:
-            state.done_choice()
+            state.pending.done()
 
 
 def _position(state: HkkState, seat: int, iid: int) -> int:
@@ -363,7 +363,7 @@ def offer_spoils(state: HkkState) -> bool:
             fight.offered.add(item.iid)
             takers = _takers(state, fight.hits.get(dying.iid, ()), item)
             if takers:
-                state.offer(SpoilsChoice(figures.controller(state, takers[0]), item.iid))
+                state.pending.offer(SpoilsChoice(figures.controller(state, takers[0]), item.iid))
                 offered = True
     return offered
 
@@ -413,4 +413,4 @@ class SpoilsChoice(plays.Choice):
             state.table.move(item, ("table", side), ("table", self.seat))
             item.host = killer.iid
             state._record("item_taken", player=self.seat, card=item.card.index)
-        state.done_choice()
+        state.pending.done()

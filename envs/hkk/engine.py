@@ -18,11 +18,12 @@ Reading a position (all public unless said):
   (nobody's: read only its size), ``discards[seat]``, ``voids[seat]``: instance ids,
   ``table.cards[iid]`` their ``cards.Card``;
 - ``phase`` (``PHASE_NAMES``), ``active``, ``player`` (who decides), ``priority``
-  and ``passes`` in a window, ``stack`` (the chain, HK-8.4: ``plays.Play`` items),
+  and ``passes`` in a window (read from ``priority_round``, the kit's ``PriorityRound``),
+  ``stack`` (the chain, HK-8.4: ``plays.Play`` items),
   ``shields`` (chain item, galetki iid) pairs a body part absorbed (HK-9.4),
   ``saving`` (a life-saving window is open, HK-4.2), ``wounds`` (creatures that may
-  regenerate now, HK-7.9), ``choice`` (a pending
-  ``plays.Choice``) and ``queued`` (those waiting behind it), ``fight``
+  regenerate now, HK-7.9), ``choice`` (a pending ``plays.Choice``) and ``queued`` (those
+  waiting behind it; both read from ``pending``, the kit's ``PendingDecisions``), ``fight``
   (``combat.Fight``, the swap's moves and the combat in progress);
 - ``quiet_turns``: turns in a row with both decks empty and no life changed (HK-2.3);
   ``winner`` once over (``DRAW`` for a draw).
@@ -37,7 +38,9 @@ from typing import Any
 
 from tabletop.envs.core.cards.chain import Chain
 from tabletop.envs.core.cards.hidden import redeal
-from tabletop.envs.core.cards.phases import DRAW, PhasedState
+from tabletop.envs.core.cards.pending import PendingDecisions, PendingPhasedState
+from tabletop.envs.core.cards.phases import DRAW
+from tabletop.envs.core.cards.priority import PriorityRound
 from tabletop.envs.core.cards.zones import Table
 from tabletop.envs.core.engine import copy_generator, resample_consistent, shows_real_choice
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
@@ -132,7 +135,8 @@ class HkkGame:
         state = HkkState(self, random.Random(seed))
         for seat, setup in enumerate(setups):
             _place_stacked(state, seat, setup)
-        state.active = state.priority = active
+        state.active = active
+        state.priority_round.restart(active)
         state.turns_taken = list(turns_taken)
         state.phase = PHASE_NAMES.index(phase)
         if PHASE_NAMES.index(phase) in (SWAP, *COMBAT):
@@ -180,13 +184,13 @@ def _place_stacked(state: HkkState, seat: int, setup: Mapping[str, Any]) -> None
                 placed.active = True
 
 
-class HkkState(PhasedState):
+class HkkState(PendingPhasedState):
     """One HKK position; see the module docstring for what it holds."""
 
     __slots__ = (
         "game", "rng", "table", "tables", "hands", "decks", "discards", "voids", "chain_cards",
         "life", "vp", "components", "turns_taken", "turn", "plies", "active", "phase",
-        "priority", "passes", "stack", "shields", "saving", "wounds", "choice", "queued",
+        "priority_round", "stack", "shields", "saving", "wounds", "pending",
         "fight", "quiet_turns", "memo", "memo_key", "mark_writes",
         "life_at_start", "winner", "counters", "_rewards", "_returns", "_legal",
     )  # fmt: skip
@@ -209,9 +213,9 @@ class HkkState(PhasedState):
         self.plies = 0
         self.active = 0
         self.phase = UPKEEP
-        self.priority = 0
-        self.passes = 0
-        self.stack = Chain(2)
+        self.priority_round = PriorityRound((0, 1))
+        """Priority in a window: who holds it, passes in a row (HK-8.4)."""
+        self.stack = Chain()
         self.shields: set[tuple[plays.Play, int]] = set()
         self.memo: dict[Any, Any] = {}
         """Figures remembered while the position they were worked out for holds
@@ -221,8 +225,8 @@ class HkkState(PhasedState):
         self.wounds: set[int] = set()
         """Creatures (iids) whose damage is fresh: taken since both players last passed in
         a row, so they may regenerate now (HK-7.9)."""
-        self.choice: plays.Choice | None = None
-        self.queued: list[plays.Choice] = []
+        self.pending = PendingDecisions()
+        """Decisions (``plays.Choice``) owed outside the phase order, the first one due."""
         self.fight: Fight | None = None
         self.quiet_turns = 0
         self.life_at_start = (START_LIFE, START_LIFE)
@@ -245,37 +249,32 @@ class HkkState(PhasedState):
 
     # ----- the protocol ---------------------------------------------------------------------
 
+    player = PendingPhasedState.current_player
+    """Who decides: a pending choice's chooser, else the phase's decider."""
+
     @property
-    def player(self) -> int:
-        """Who decides: a pending choice's chooser, else the phase's decider."""
-        if self.choice is not None:
-            return self.choice.seat
-        return self.PHASES[self.phase].decider(self)
+    def choice(self) -> plays.Choice | None:
+        """The decision due now outside the phase order, if any."""
+        return self.pending.due  # type: ignore[return-value]
 
-    current_player = player
+    @property
+    def queued(self) -> list[plays.Choice]:
+        """The decisions owed after ``choice``, in order."""
+        return self.pending.waiting  # type: ignore[return-value]
 
-    def offer(self, choice: plays.Choice) -> None:
-        """A decision outside the phase's order: now, or after the pending ones."""
-        if self.choice is None:
-            self.choice = choice
-        else:
-            self.queued.append(choice)
+    @property
+    def priority(self) -> int:
+        """Who has priority in a window (HK-8.4)."""
+        return self.priority_round.holder
 
-    def done_choice(self) -> None:
-        """The pending decision is taken: the next one queued, if any, comes up."""
-        self.choice = self.queued.pop(0) if self.queued else None
-
-    def _compute_legal(self) -> list[int]:
-        if self.choice is not None:
-            return self.choice.legal(self)
-        return self.PHASES[self.phase].legal(self)
+    @property
+    def passes(self) -> int:
+        """How many players passed in a row in a window (HK-8.4)."""
+        return self.priority_round.passes
 
     def _do(self, action: int) -> None:
         self.plies += 1
-        if self.choice is not None:
-            self.choice.apply(self, action)
-        else:
-            self.PHASES[self.phase].apply(self, action)
+        PendingPhasedState._do(self, action)  # (no super(): the cost of a lookup per move)
         if self.winner is None and self.plies >= self.game.ply_limit:
             self.finish(DRAW)
 
@@ -283,8 +282,7 @@ class HkkState(PhasedState):
         """HK-2.4: +1 to the winner, -1 to the loser; 0 to both on a draw (``DRAW``, HK-2.3),
         by the kit's ``end_game``."""
         self.end_game(winner)
-        self.choice = None
-        self.queued = []
+        self.pending.clear()
         self._record("game_over", winner=None if winner == DRAW else winner)
 
     def stats(self) -> dict[str, float]:
@@ -449,10 +447,11 @@ class HkkState(PhasedState):
                 entry.writes = other.mark_writes
         for name in ("life", "vp", "components", "turns_taken"):
             setattr(other, name, getattr(self, name)[:])
-        for name in ("turn", "plies", "active", "phase", "priority", "passes", "saving",
-                     "choice", "quiet_turns", "life_at_start", "winner"):  # fmt: skip
+        for name in ("turn", "plies", "active", "phase", "saving", "quiet_turns",
+                     "life_at_start", "winner"):  # fmt: skip
             setattr(other, name, getattr(self, name))
-        other.queued = self.queued[:]
+        other.priority_round = self.priority_round.copy()
+        other.pending = self.pending.copy()
         other.stack = self.stack.copy()
         other.shields = set(self.shields)
         other.wounds = set(self.wounds)

@@ -36,7 +36,7 @@ def gain_from(state: HkkState, seat: int, card: Card) -> None:
     their galetki instead, component by component (HK-4.5)."""
     amount = getattr(card, "components", 0)
     if isinstance(card, Mutant) and amount and galetki_of(state, seat):
-        state.offer(EatChoice(seat, amount, True))
+        state.pending.offer(EatChoice(seat, amount, True))
     else:
         state.gain_components(seat, amount)
 
@@ -60,8 +60,8 @@ def feed(state: HkkState, seat: int, position: int) -> None:
     components become counters on ``seat``'s galetki."""
     entry = state.tables[seat][position]
     state.leave(entry, "discard", gives=False)
-    state.offer(EatChoice(seat, entry.card.components, False))
-    state.passes = 0
+    state.pending.offer(EatChoice(seat, entry.card.components, False))
+    state.priority_round.acted()
 
 
 def sacrifice(state: HkkState, seat: int, position: int) -> None:
@@ -120,7 +120,7 @@ def shield(state: HkkState, seat: int, position: int) -> None:
     state.leave(part, "discard")
     state._record("shielded", player=seat, card=galetki.card.index, position=position,
                   part=part.card.index)  # fmt: skip
-    state.passes = 0
+    state.priority_round.acted()
 
 
 @dataclass(frozen=True)
@@ -147,6 +147,6 @@ class EatChoice(plays.Choice):
         else:
             state.tables[self.seat][action - CHOOSE_BASE - own_ref(0)].counters += 1
         if self.left > 1:
-            state.choice = EatChoice(self.seat, self.left - 1, self.may_take)
+            state.pending.then(EatChoice(self.seat, self.left - 1, self.may_take))
         else:
-            state.done_choice()
+            state.pending.done()

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tabletop.envs.core.cards.events import Context, resolve
+from tabletop.envs.core.cards.pending import Decision
 from tabletop.envs.hkk import figures
 from tabletop.envs.hkk.actions import (
     CHOOSE_BASE,
@@ -75,6 +76,8 @@ SAVING = ("heal", "boost", "grow")
 """Primitives that raise a creature's life: what a life-saving window allows (HK-4.2)."""
 TARGET_TYPES = {"adventurer": Adventurer, "galetki": Galetki, "building": Building,
                 "item": Item, "enchantment": Enchantment}  # fmt: skip
+CREATURE_REACHES = frozenset({"creature", "adventurer", "galetki"})
+"""Reaches whose cards are creatures in the guard post or the reserve."""
 
 
 @dataclass(frozen=True)
@@ -87,18 +90,10 @@ class Play:
     ability: int = -1
 
 
-class Choice:
+class Choice(Decision):
     """A pending decision outside the order of a phase (builders, an optional trigger, a
-    strike-back, an upkeep): who decides, what is legal, what an action does. Frozen
-    subclasses; applying one replaces or clears ``state.choice``."""
-
-    seat: int
-
-    def legal(self, state: HkkState) -> list[int]:
-        raise NotImplementedError
-
-    def apply(self, state: HkkState, action: int) -> None:
-        raise NotImplementedError
+    strike-back, an upkeep), one of the kit's ``Decision``: who decides, what is legal,
+    what an action does. Frozen subclasses; applying one moves ``state.pending`` on."""
 
 
 # ----- what a card or ability is, for protections and timing ---------------------------------
@@ -175,41 +170,22 @@ def find(state: HkkState, iid: int) -> InPlay | None:
 
 def matches(state: HkkState, seat: int, reach: Reach, entry: InPlay, kinds: frozenset[str]) -> bool:
     """Whether ``reach`` of an effect of ``seat``'s of ``kinds`` takes in ``entry``."""
-    return _matches_on(state, seat, reach, entry, figures.controller(state, entry), kinds)
+    return entry.iid in in_reach(state, seat, reach, kinds)
 
 
-def _matches_on(state: HkkState, seat: int, reach: Reach, entry: InPlay, side: int,
-                kinds: frozenset[str]) -> bool:  # fmt: skip
-    """``matches`` for ``entry`` on ``side``'s table."""
-    if (reach.side == "own" and side != seat) or (reach.side == "enemy" and side == seat):
-        return False
-    if reach.what in ("creature", "adventurer", "galetki"):
-        if entry.area not in ("guard", "reserve"):
-            return False
-        if reach.what != "creature" and not isinstance(entry.card, TARGET_TYPES[reach.what]):
-            return False
-        if reach.area == "guard_post" and entry.area != "guard":
-            return False
-        return not figures.untargetable(state, entry) & kinds
-    return isinstance(entry.card, TARGET_TYPES[reach.what])
-
-
-def candidates(state: HkkState, seat: int, reach: Reach, kinds: frozenset[str]) -> list[int]:
-    """The iids ``seat`` may choose for ``reach`` (HK-7.7: never one protected from it)."""
-    if reach.area == "discard":  # the first copy of each: copies in a pile are alike
-        first = {state.card(i).index: i for i in reversed(state.discards[seat])}
-        pile = state.discards[seat]
-        return [i for i in pile if first[state.card(i).index] == i
-                and may_come_back(state, seat, i)]  # fmt: skip
+def in_reach(state: HkkState, seat: int, reach: Reach, kinds: frozenset[str]) -> list[int]:
+    """The iids of the cards in play that ``reach`` of an effect of ``seat``'s of ``kinds``
+    takes in, table by table: on its ``side``, of its type (a creature in the guard post,
+    or in the reserve unless it reaches the guard post only), never one protected from
+    such effects (HK-7.7). The one test of cards in play against a selector: for the
+    targets offered (``candidates``) as for those reached (``matches``, ``reached``)."""
     sides = (seat,) if reach.side == "own" else (1 - seat,) if reach.side == "enemy" else (0, 1)
     what = reach.what
-    if what not in ("creature", "adventurer", "galetki"):
+    if what not in CREATURE_REACHES:
         kind = TARGET_TYPES[what]
         return [e.iid for side in sides for e in state.tables[side] if isinstance(e.card, kind)]
-    # ``_matches_on`` for each creature of ``sides``, in one loop
     kind = None if what == "creature" else TARGET_TYPES[what]
     guard_only = reach.area == "guard_post"
-    hiding = state.game.facts.untargetable
     found = []
     for side in sides:
         for e in state.tables[side]:
@@ -218,10 +194,21 @@ def candidates(state: HkkState, seat: int, reach: Reach, kinds: frozenset[str]) 
                 continue
             if kind is not None and not isinstance(e.card, kind):
                 continue
-            if e.card.index in hiding and figures.held(state, e).untargetable & kinds:
+            if figures.untargetable(state, e) & kinds:
                 continue
             found.append(e.iid)
     return found
+
+
+def candidates(state: HkkState, seat: int, reach: Reach, kinds: frozenset[str]) -> list[int]:
+    """The iids ``seat`` may choose for ``reach``: ``in_reach``, or in their discard pile
+    the first copy of each card that may come back."""
+    if reach.area == "discard":  # the first copy of each: copies in a pile are alike
+        first = {state.card(i).index: i for i in reversed(state.discards[seat])}
+        pile = state.discards[seat]
+        return [i for i in pile if first[state.card(i).index] == i
+                and may_come_back(state, seat, i)]  # fmt: skip
+    return in_reach(state, seat, reach, kinds)
 
 
 def may_come_back(state: HkkState, seat: int, iid: int) -> bool:
@@ -284,7 +271,7 @@ def card_plays(state: HkkState, seat: int) -> Iterator[int]:
         offered.add(card.index)
         if not affordable(state, seat, card):
             continue
-        if saving and not saves(effects_of(card, -1)):
+        if not opens(saving, effects_of(card, -1)):
             continue
         if card.condition is not None and not card.condition.holds(state, Context(seat, iid)):
             continue
@@ -295,6 +282,18 @@ def opening_save(state: HkkState) -> bool:
     """In a life-saving window only what raises life opens the chain (HK-4.2); once
     something is on it, every answer is open (a reaction may cancel the saving card)."""
     return state.saving and not state.stack.items
+
+
+def opens(saving: bool, effects: tuple[Any, ...]) -> bool:
+    """Whether a card or ability with ``effects`` may go on the chain as far as a
+    life-saving window goes: with ``saving`` (``opening_save``) only if it raises life."""
+    return not saving or saves(effects)
+
+
+def chain_allows(state: HkkState, card: Card) -> bool:
+    """Whether the chain lets ``card`` be played: a reaction needs an item of the kind it
+    answers on top (``may_answer``); any other card needs nothing."""
+    return not (isinstance(card, Instant) and card.reaction) or may_answer(state, card)
 
 
 def may_answer(state: HkkState, reaction: Instant) -> bool:
@@ -335,7 +334,7 @@ def builders(state: HkkState, seat: int) -> list[InPlay]:
 def _refs(state: HkkState, seat: int, card: Card) -> list[int]:
     """The refs a card may be played with: its targets, or ``NO_REF``; empty when it
     needs a target or an answer and has none."""
-    if isinstance(card, Instant) and card.reaction and not may_answer(state, card):
+    if not chain_allows(state, card):
         return []
     hosts = attach_candidates(state, seat, card)
     reach = chosen_reach(effects_of(card, -1))
@@ -361,9 +360,7 @@ def ability_uses(
     for position, index, entry, ability in ready:
         if not windows and ability.timing != "preparation":
             continue
-        if not payable(state, seat, entry, ability):
-            continue
-        if saving and not saves(ability.effects):
+        if not may_use(state, seat, entry, ability, saving):
             continue
         reach = chosen_reach(ability.effects)
         if reach is None:
@@ -411,6 +408,12 @@ def ready(state: HkkState, entry: InPlay, ability: Any) -> bool:
     return not (ability.level and entry.levels < ability.level)
 
 
+def may_use(state: HkkState, seat: int, entry: InPlay, ability: Any, saving: bool) -> bool:
+    """Whether ``seat`` may use its ``ready`` ability now, but for its target: it can pay
+    (``payable``), and the ability ``opens`` the chain (``saving``: ``opening_save``)."""
+    return payable(state, seat, entry, ability) and opens(saving, ability.effects)
+
+
 def payable(state: HkkState, seat: int, entry: InPlay, ability: Any) -> bool:
     """The rest of ``usable``: ``seat`` can pay the costs, and a creature is alive."""
     if not (state.vp[seat] >= ability.vp and state.life[seat] >= ability.life
@@ -445,7 +448,7 @@ def play_card(state: HkkState, seat: int, slot: int, target: int | None) -> None
             for helper in helpers:
                 helper.active = False
         else:
-            state.offer(BuildersChoice(seat, iid, card.builders))
+            state.pending.offer(BuildersChoice(seat, iid, card.builders))
             return
     elif isinstance(card, Item):
         state.components[seat] -= card.components
@@ -486,8 +489,7 @@ def _index(state: HkkState, iid: int | None) -> list[int] | None:
 def push(state: HkkState, seat: int, play: Play) -> None:
     """Put ``play`` on the chain; the other player has the next word (HK-8.4)."""
     state.stack.push(seat, play)
-    state.priority = 1 - seat
-    state.passes = 0
+    state.priority_round.answered(seat)
 
 
 @dataclass(frozen=True)
@@ -506,9 +508,9 @@ class BuildersChoice(Choice):
     def apply(self, state: HkkState, action: int) -> None:
         state.tables[self.seat][action - CHOOSE_BASE - own_ref(0)].active = False
         if self.needed > 1:
-            state.choice = BuildersChoice(self.seat, self.iid, self.needed - 1)
+            state.pending.then(BuildersChoice(self.seat, self.iid, self.needed - 1))
             return
-        state.done_choice()
+        state.pending.done()
         push(state, self.seat, Play(self.iid))
 
 
@@ -574,7 +576,7 @@ def _offer_optional(state: HkkState, seat: int, play: Play) -> None:
     if effects:
         choice = OptionalChoice(seat, play.iid, effects)
         if len(choice.legal(state)) > 1:
-            state.offer(choice)
+            state.pending.offer(choice)
 
 
 @dataclass(frozen=True)
@@ -596,7 +598,7 @@ class OptionalChoice(Choice):
     def apply(self, state: HkkState, action: int) -> None:
         """The choice is told in a public event (``trigger_used`` or ``trigger_declined``):
         what the trigger does may leave nothing to see by the end of the turn."""
-        state.done_choice()
+        state.pending.done()
         card = state.card(self.iid).index
         if action == PASS:
             state._record("trigger_declined", player=self.seat, card=card)
@@ -637,8 +639,8 @@ def reached(state: HkkState, context: Context, effect: Any) -> list[Any]:
             entry = find(state, entry.host)
         return [entry] if entry is not None and figures.is_creature(entry) else []
     if reach.how == "each":
-        return [e for side, table in enumerate(state.tables) for e in table
-                if _matches_on(state, seat, reach, e, side, kinds)]  # fmt: skip
+        taken = in_reach(state, seat, reach, kinds)
+        return [e for table in state.tables for e in table if e.iid in taken]
     if context.target is None:
         return []
     if reach.area == "discard":

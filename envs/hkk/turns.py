@@ -55,7 +55,6 @@ from tabletop.envs.hkk.steps import (
     HEALING,
     MAIN,
     MAIN2,
-    MAIN_PHASES,
     OVER,
     SACRIFICE,
     SAVE_BREATH,
@@ -81,11 +80,11 @@ NO_BOOST = (0, 0)
 def begin_turn(state: HkkState, seat: int) -> None:
     """HK-3.1 up to the upkeep: magic points, then the cards with upkeep business, in the
     order the active player picks (``UpkeepOrder``)."""
-    state.active = state.priority = seat
+    state.active = seat
+    state.priority_round.restart(seat)
     state.turn += 1
     state.turns_taken[seat] += 1
     state.phase = UPKEEP
-    state.passes = 0
     state.fight = None
     state.life_at_start = (state.life[0], state.life[1])
     state._record("turn_started", player=seat, turn=state.turn)
@@ -93,7 +92,7 @@ def begin_turn(state: HkkState, seat: int) -> None:
     state.gain_vp(seat, income)
     pending = tuple(e.iid for e in state.tables[seat] if _has_upkeep(e))
     if pending:
-        state.offer(UpkeepOrder(seat, pending))
+        state.pending.offer(UpkeepOrder(seat, pending))
 
 
 def _has_upkeep(entry: InPlay) -> bool:
@@ -116,7 +115,7 @@ class UpkeepOrder(plays.Choice):
 
     def apply(self, state: HkkState, action: int) -> None:
         if action == PASS:
-            state.done_choice()
+            state.pending.done()
             return
         position = action - CHOOSE_BASE - own_ref(0)
         entry = state.tables[self.seat][position]
@@ -124,16 +123,16 @@ class UpkeepOrder(plays.Choice):
         state._record("upkeep", player=self.seat, card=entry.card.index, position=position)
         _upkeep(state, self.seat, entry)
         if plays.find(state, entry.iid) is not None and _upkeeps(entry):
-            state.choice = UpkeepChoice(self.seat, entry.iid, rest)
+            state.pending.then(UpkeepChoice(self.seat, entry.iid, rest))
         else:
             _continue(state, self.seat, rest)
 
 
 def _continue(state: HkkState, seat: int, rest: tuple[int, ...]) -> None:
     if any(plays.find(state, iid) is not None for iid in rest):
-        state.choice = UpkeepOrder(seat, rest)
+        state.pending.then(UpkeepOrder(seat, rest))
     else:
-        state.done_choice()
+        state.pending.done()
 
 
 def _upkeep(state: HkkState, seat: int, entry: InPlay) -> None:
@@ -231,7 +230,7 @@ class Sacrifice(Phase):
         if kind == "activate":
             target = plays.iid_of_ref(state, seat, fields[2])
             plays.use_ability(state, seat, fields[0], fields[1], target)
-            item = state.stack.items.pop()
+            item = state.stack.pop()
             plays.resolve_play(state, item.controller, item.what)
             plays.kill_dying(state)
             return
@@ -247,8 +246,7 @@ def open_window(state: HkkState, phase: int) -> None:
     """A window begins: the active player has priority; one is a life-saving window while
     a creature is at 0 life or less (HK-4.2)."""
     state.phase = phase
-    state.priority = state.active
-    state.passes = 0
+    state.priority_round.restart(state.active)
     state.saving = bool(plays.dying(state))
     if phase not in (SAVE_BREATH, SAVE_STRIKE):
         state.wounds.clear()  # only these follow damage dealt outside a window (HK-7.9)
@@ -263,10 +261,10 @@ class Window(Phase):
         self.then = then
 
     def decider(self, state: HkkState) -> int:
-        return state.priority
+        return state.priority_round.holder
 
     def legal(self, state: HkkState) -> list[int]:
-        seat = state.priority
+        seat = state.priority_round.holder
         if not _may_act(state, seat):
             return [PASS]
         abilities, feeds, parts = _answers(state, seat)
@@ -281,7 +279,7 @@ class Window(Phase):
         if action == PASS:  # most actions in a window (no decoding needed)
             self._pass(state)
             return
-        seat = state.priority
+        seat = state.priority_round.holder
         kind, fields = decode(action)
         if kind == "play":
             plays.play_card(state, seat, fields[0], plays.iid_of_ref(state, seat, fields[1]))
@@ -294,12 +292,11 @@ class Window(Phase):
             _regenerate(state, seat, state.tables[seat][fields[0]])
 
     def _pass(self, state: HkkState) -> None:
-        state.passes += 1
-        if state.passes < 2:
-            state.priority = 1 - state.priority
+        """The player with priority passes; once both have in a row, the round closes and
+        a new one starts with the active player."""
+        if not state.priority_round.passed():
             return
-        state.passes = 0
-        state.priority = state.active
+        state.priority_round.restart(state.active)
         state.wounds.clear()  # the chance to regenerate passed with them (HK-7.9)
         chain = state.stack.items
         if chain:
@@ -321,38 +318,33 @@ def _may_act(state: HkkState, seat: int) -> bool:
     """Whether ``seat`` may have more than ``pass`` in a window: a quick look that rules
     out most windows (most of them find a player with nothing to answer with) before the
     full list is built. It never says no when ``Window.legal`` would offer something: it
-    asks for a card that may be played now (sorcery speed, or an affordable instant that
-    needs no chain it lacks), a usable ability, a card that may regenerate, an active
-    mutant showing components (feeding) or, with a chain, a body part (shielding). The
-    hand and the table are first scanned for an instant and damage without a Python loop
-    (most have neither)."""
+    asks ``plays``' own tests, but not for targets or play conditions, for a card that may
+    be played now (``sorcery_speed``, or an ``affordable`` instant the chain allows), an
+    ability ``may_use``, a card that may regenerate, an active mutant showing components
+    (feeding) or, with a chain, a body part (shielding). The hand and the table are first
+    scanned for an instant and damage without a Python loop (most have neither)."""
     hand = state.hands[seat]
-    chain = state.stack.items
-    vp = state.vp[seat]
     if hand:
-        if seat == state.active and state.phase in MAIN_PHASES and not chain and not state.saving:
-            return True  # (plays.sorcery_speed)
+        if plays.sorcery_speed(state, seat):
+            return True
         cards = state.table.cards
         if "instant" in map(_TYPE, map(cards.__getitem__, hand)):
             for iid in hand[:MAX_HAND]:
                 card = cards[iid]
-                if (isinstance(card, Instant) and vp >= card.cost
-                        and (not card.reaction or plays.may_answer(state, card))):  # fmt: skip
+                if (isinstance(card, Instant) and plays.affordable(state, seat, card)
+                        and plays.chain_allows(state, card)):  # fmt: skip
                     return True
     if state.wounds and any(map(_DAMAGE, state.tables[seat])):
         for entry in state.tables[seat][:MAX_TABLE]:
             if entry.damage and _can_regenerate(state, seat, entry):
                 return True
     abilities, feeds, parts = _answers(state, seat)
-    if feeds or (parts and chain):
+    if feeds or (parts and state.stack.items):
         return True
     if abilities:
-        saving = state.saving and not chain  # (plays.opening_save)
-        life, components = state.life[seat], state.components[seat]
-        for _, _, entry, ability in abilities:  # (plays.payable, the costs first)
-            if (vp >= ability.vp and life >= ability.life and components >= ability.components
-                    and (not saving or plays.saves(ability.effects))
-                    and plays.alive(state, entry)):  # fmt: skip
+        saving = plays.opening_save(state)
+        for _, _, entry, ability in abilities:
+            if plays.may_use(state, seat, entry, ability, saving):
                 return True
     return False
 
@@ -397,7 +389,7 @@ def _regenerate(state: HkkState, seat: int, entry: InPlay) -> None:
     entry.regenerated += 1
     state._record("regenerated", player=seat, card=entry.card.index,
                   position=state.tables[seat].index(entry))  # fmt: skip
-    state.passes = 0
+    state.priority_round.acted()
     if not plays.dying(state):
         state.saving = False
 

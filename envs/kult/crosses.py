@@ -8,9 +8,11 @@ Positions of a token: ``HUB``, a station 0-7 (stations 1-8), ``POOL``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tabletop.envs.kult.actions import CAST, HUB, POOL, SCENE
+from tabletop.envs.core.cards.pending import Decision
+from tabletop.envs.kult.actions import CAST, HUB, NO_COLOUR, POOL, SCENE, decode, push_action
 from tabletop.envs.kult.cards import BEING, PLACE, Card, Keys
 from tabletop.envs.kult.zones import Attachment, Base
 
@@ -327,7 +329,7 @@ def discard_from_cross(
     hold them, else to the Pool; without a winner they go outward as KU-8.1 says, with no
     colour: from a Cast card to the Pool; from a Scene card onto a Cast card of the same
     cross that can take it, else to the Pool. When more than one Cast card can take it,
-    the controller chooses (``state.pending_token``, answered by ``place_token``); the
+    the controller chooses (``StepOut``, a decision of ``state.pending``); the
     card waits on its station with its tokens until they have all stepped out, so every
     token is somewhere in sight at every decision."""
     if tokens_to is None and station in SCENE and state.crosses[seat][station].tokens:
@@ -349,22 +351,34 @@ def _step_out(state: KultState, seat: int, station: int) -> None:
     while base.tokens:
         targets = token_targets(state, seat)
         if len(targets) > 1:
-            state.pending_token = (seat, station)
+            state.pending.then(StepOut(seat, station))
             return
         base.tokens -= 1
         state.restamp(seat, station)
         _move_token(state, seat, station, (seat, targets[0]) if targets else None)
-    state.pending_token = None
+    state.pending.done()
     _leave(state, seat, station, None)
 
 
-def place_token(state: KultState, target: int) -> None:
-    """The controller's choice of the Cast card for a token stepping out (KU-8.1)."""
-    seat, station = state.pending_token
-    state.crosses[seat][station].tokens -= 1
-    state.restamp(seat, station)
-    _move_token(state, seat, station, (seat, target))
-    _step_out(state, seat, station)
+@dataclass(frozen=True)
+class StepOut(Decision):
+    """KU-8.1: ``seat`` chooses the Cast card onto which a token of its Scene card at
+    ``station``, leaving play, steps out (the pushes without colour onto those cards);
+    the card's other tokens follow (``_step_out``), this decision again while it owes one."""
+
+    seat: int
+    station: int
+
+    def legal(self, state: KultState) -> list[int]:
+        return [push_action(self.station, target, NO_COLOUR)
+                for target in token_targets(state, self.seat)]  # fmt: skip
+
+    def apply(self, state: KultState, action: int) -> None:
+        seat, station = self.seat, self.station
+        state.crosses[seat][station].tokens -= 1
+        state.restamp(seat, station)
+        _move_token(state, seat, station, (seat, decode(action)[1][1]))
+        _step_out(state, seat, station)
 
 
 def _leave(state: KultState, seat: int, station: int, tokens_to: tuple[int, int] | None) -> None:

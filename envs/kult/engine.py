@@ -21,10 +21,11 @@ Reading a position (what encoders and heuristics use; all public unless said):
   owner's, decks and Hub cards nobody's: read only sizes of what you may not see);
 - ``temp_keys[seat]``: temporary keys per colour this turn; ``keys(seat)`` all keys;
 - ``phase`` (``turns.ATTRACT`` …), ``active``, ``player`` (who decides), ``window`` (a
-  Commands window: ``seats``, ``responder``), ``fight`` (``combat.Fight``),
-  ``pending_push``, ``pending_token`` (``(seat, station)`` of a Scene card leaving play
-  whose token's Cast card its controller chooses, KU-8.1), ``recruited``, ``invoked``,
-  ``attacked``, ``embargo``;
+  Commands window, the kit's ``PriorityRound``: ``seats``, ``responder``), ``fight``
+  (``combat.Fight``), ``pending_push``, ``pending`` (the kit's decisions owed outside the
+  phases: ``crosses.StepOut``), ``pending_token`` (``(seat, station)`` of a Scene card
+  leaving play whose token's Cast card its controller chooses, KU-8.1, read from
+  ``pending``), ``recruited``, ``invoked``, ``attacked``, ``embargo``;
   ``last_fight``: the last decided fight (public, with its ``values`` and ``result``);
 - figures: ``holding_limit(seat, station)``, ``can_take``, ``combat_value``.
 """
@@ -38,7 +39,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from tabletop.envs.core.cards.hidden import redeal
-from tabletop.envs.core.cards.phases import DRAW, PhasedState
+from tabletop.envs.core.cards.pending import PendingDecisions, PendingPhasedState
+from tabletop.envs.core.cards.phases import DRAW
 from tabletop.envs.core.cards.zones import Table
 from tabletop.envs.core.engine import (
     EngineState,
@@ -54,13 +56,10 @@ from tabletop.envs.kult.actions import (
     DISCARD_BASE,
     MAX_HAND,
     MAX_PLAYERS,
-    NO_COLOUR,
     NUM_ACTIONS,
     PLAY_BASE,
     STATIONS,
     TURN_BASE,
-    decode,
-    push_action,
 )
 from tabletop.envs.kult.cards import (
     HAND_SIZE,
@@ -302,7 +301,7 @@ def _attach_stacked(state: KultState, seat: int, card: Card, station: int) -> No
     state.table.put(Attachment(iid, card, station), ("influences", seat))
 
 
-class KultState(PhasedState):
+class KultState(PendingPhasedState):
     """One Kult position: the cards on a kit ``Table``, tokens, keys, the phase and the
     business in progress (a Commands window, a fight, an owed push). See the module
     docstring for the fields an encoder or a heuristic reads."""
@@ -311,7 +310,7 @@ class KultState(PhasedState):
         "game", "rng", "table", "arcana", "hub_tokens", "pool_tokens", "temp_keys", "crosses",
         "influences", "pool_influences", "hands", "decks", "discards", "hub_cards", "turn",
         "plies", "active", "phase", "window", "fight", "last_fight", "pending_push",
-        "pending_token", "recruited", "invoked", "attacked", "embargo", "moves", "winner",
+        "pending", "recruited", "invoked", "attacked", "embargo", "moves", "winner",
         "decided_turn", "counters", "seat_stamps", "station_stamps", "pile_stamps", "encodings",
         "_rewards", "_returns", "_legal",
     )  # fmt: skip
@@ -339,7 +338,7 @@ class KultState(PhasedState):
         self.last_fight: Fight | None = None
         self.attacked = False
         self.pending_push: int | None = None
-        self.pending_token: tuple[int, int] | None = None
+        self.pending = PendingDecisions()
         self.recruited: set[int] = set()
         self.invoked: set[int] = set()
         self.embargo = False
@@ -377,24 +376,16 @@ class KultState(PhasedState):
 
     # ----- the protocol ---------------------------------------------------------------------
 
+    player = PendingPhasedState.current_player
+    """Who decides now: the controller of a card whose token steps out (KU-8.1), a
+    window's responder, else the active player."""
+
     @property
-    def player(self) -> int:
-        """Who decides now: the controller of a card whose token steps out (KU-8.1), a
-        window's responder, else the active player."""
-        if self.pending_token is not None:
-            return self.pending_token[0]
-        return self.PHASES[self.phase].decider(self)
-
-    current_player = player
-
-    def _compute_legal(self) -> list[int]:
-        """The phase's legal actions, or where a token of a Scene card that left play may
-        step out to (KU-8.1: the pushes without colour onto those Cast cards)."""
-        if self.pending_token is not None:
-            seat, station = self.pending_token
-            return [push_action(station, target, NO_COLOUR)
-                    for target in crosses.token_targets(self, seat)]  # fmt: skip
-        return self.PHASES[self.phase].legal(self)
+    def pending_token(self) -> tuple[int, int] | None:
+        """``(seat, station)`` of the Scene card whose token's Cast card ``seat`` chooses
+        now (KU-8.1), or ``None``."""
+        due = self.pending.due
+        return None if due is None else (due.seat, due.station)
 
     def apply(self, action: int) -> None:
         """One decision; a ply of KU-9.1's limit."""
@@ -443,10 +434,7 @@ class KultState(PhasedState):
             else None
         )  # only these actions name a hand card
         self.moves.append(Move(seat, action, card, self.window is not None))
-        if self.pending_token is not None:
-            crosses.place_token(self, decode(action)[1][1])
-        else:
-            self.PHASES[self.phase].apply(self, action)
+        PendingPhasedState._do(self, action)  # (no super(): the cost of a lookup per move)
         if self.phase == OVER:
             return
         target = self.game.target
@@ -616,7 +604,7 @@ class KultState(PhasedState):
         other.last_fight = self.last_fight  # decided: never changed again
         other.attacked = self.attacked
         other.pending_push = self.pending_push
-        other.pending_token = self.pending_token
+        other.pending = self.pending.copy()
         other.recruited = set(self.recruited)
         other.invoked = set(self.invoked)
         other.embargo = self.embargo

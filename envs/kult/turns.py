@@ -16,10 +16,10 @@ closes the same way).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tabletop.envs.core.cards.phases import GameOver, Phase, ResponseWindow, phase_names
+from tabletop.envs.core.cards.priority import PriorityRound
 from tabletop.envs.kult import combat, crosses, plays
 from tabletop.envs.kult.actions import (
     DISCARD_BASE,
@@ -37,28 +37,17 @@ if TYPE_CHECKING:
 ATTRACT, RECRUIT_WINDOW, RECRUIT, ACTIONS, ATTACK, FIGHT_WINDOW, DISCARD, OVER = range(8)
 
 
-@dataclass
-class Window:
-    """Who may still answer in a Commands window: ``seats`` in the order they answer,
-    the one answering now (``position``) and how many passed in a row; it closes when
-    every seat has passed in a row (KU-7's decision)."""
+class Window(PriorityRound):
+    """A Commands window: the kit's round of priority among the ``seats`` that may answer,
+    in the order they answer; it closes when every seat has passed in a row (KU-7's
+    decision)."""
 
-    seats: tuple[int, ...]
-    position: int = 0
-    passes: int = 0
+    __slots__ = ()
 
     @property
     def responder(self) -> int:
-        return self.seats[self.position]
-
-    def answered(self, passed: bool) -> bool:
-        """Move on after the responder passed or played; ``True`` once all passed in a row."""
-        self.passes = self.passes + 1 if passed else 0
-        self.position = (self.position + 1) % len(self.seats)
-        return self.passes >= len(self.seats)
-
-    def copy(self) -> Window:
-        return Window(self.seats, self.position, self.passes)
+        """The seat answering now (the round's holder)."""
+        return self.holder
 
 
 def seats_from(state: KultState, first: int, include_first: bool) -> tuple[int, ...]:
@@ -109,10 +98,10 @@ class CommandWindow(ResponseWindow):
         seat = state.window.responder
         plays.play_command(state, seat, decode(action)[1][0])
         if not state.is_terminal():
-            state.window.answered(passed=False)
+            state.window.answered(seat)
 
     def close(self, state: KultState) -> None:
-        if state.window.answered(passed=True):
+        if state.window.passed():
             state.window = None
             self.closed(state)
 

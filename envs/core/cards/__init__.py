@@ -17,7 +17,9 @@
 - ``continuous``: figures computed from the cards in play, cached until the table changes.
 - ``phases``: turn structure as phase objects (each naming its phase), response windows
   for the non-active player, and the one ending of a game (``end_game``).
-- ``chain``: a last-in-first-out chain of answers.
+- ``priority``: a round of passing priority: who holds it, passes in a row, when it closes.
+- ``chain``: a last-in-first-out chain of answers, answered in priority rounds.
+- ``pending``: decisions owed by a seat outside the phase order, asked before the phase.
 - ``encoding``: a zone as counts per card, or as rows of per-card features.
 - ``actions``: a fixed action space as named mixed-radix blocks (``ActionLayout``).
 

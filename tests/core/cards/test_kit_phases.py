@@ -1,4 +1,4 @@
-"""The kit's turn structure: phase objects, response windows, and the chain."""
+"""The kit's turn structure: phase objects and response windows."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from tabletop.envs.core.cards.chain import Chain, Pending
 from tabletop.envs.core.cards.phases import GameOver, Phase, PhasedState, ResponseWindow
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError
 
@@ -96,48 +95,3 @@ def test_the_game_over_phase_ends_the_game() -> None:
     state.apply(2)
     assert state.is_terminal() and state.current_player == TERMINAL
     assert state.legal_actions() == [] and GameOver().legal(state) == []
-
-
-def test_the_chain_resolves_last_in_first_out_once_everyone_passed() -> None:
-    chain = Chain(2)
-    assert not chain and chain.priority == -1
-    chain.push(0, "bolt")
-    assert chain and chain.priority == 1 and chain.top == Pending(0, "bolt")
-    assert chain.pass_priority() is None and chain.priority == 0
-    chain.push(0, "boost")  # the controller answers its own card
-    assert chain.priority == 1 and chain.passes == 0
-    chain.push(1, "counter")
-    assert chain.priority == 0
-    resolved = []
-    while chain:
-        item = chain.pass_priority() or chain.pass_priority()
-        assert item is not None
-        resolved.append(item)
-    assert resolved == [Pending(1, "counter"), Pending(0, "boost"), Pending(0, "bolt")]
-    assert chain.priority == -1
-
-
-def test_with_three_players_priority_goes_round_from_the_controllers_left() -> None:
-    chain = Chain(3)
-    chain.push(1, "spell")
-    seen = [chain.priority]
-    for _ in range(2):
-        assert chain.pass_priority() is None
-        seen.append(chain.priority)
-    assert seen == [2, 0, 1]
-    chain.push(1, "answer")
-    assert chain.priority == 2 and chain.passes == 0
-    assert chain.pass_priority() is None and chain.pass_priority() is None
-    assert chain.pass_priority() == Pending(1, "answer")
-    assert chain.priority == 2, "the spell below: priority again from the controller's left"
-    assert [chain.pass_priority() for _ in range(3)][-1] == Pending(1, "spell")
-
-
-def test_a_copied_chain_is_independent() -> None:
-    chain = Chain(2)
-    chain.push(0, "bolt")
-    copy = chain.copy()
-    copy.push(1, "counter")
-    assert copy.pass_priority() is None
-    assert chain.items == [Pending(0, "bolt")] and chain.priority == 1 and chain.passes == 0
-    assert [item.what for item in copy.items] == ["bolt", "counter"] and copy.passes == 1

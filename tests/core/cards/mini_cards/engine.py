@@ -25,6 +25,7 @@ from tabletop.envs.core.cards.continuous import Continuous, statics_in
 from tabletop.envs.core.cards.events import Context, dispatch
 from tabletop.envs.core.cards.hidden import redeal
 from tabletop.envs.core.cards.phases import GameOver, Phase, PhasedState, ResponseWindow
+from tabletop.envs.core.cards.priority import PriorityRound
 from tabletop.envs.core.cards.zones import SHARED, Permanent, Table, Visibility, ZoneSpec
 from tabletop.envs.core.engine import copy_generator, resample_consistent, shows_real_choice
 from tabletop.envs.core.protocol import Event, IllegalActionError
@@ -72,17 +73,21 @@ class Respond(ResponseWindow):
     name = "respond"
 
     def responder(self, state: MiniCardsState) -> int:
-        return state.chain.priority
+        return state.priority.holder
 
     def answers(self, state: MiniCardsState) -> list[int]:
-        return _playable(state, state.chain.priority, (INSTANT,))
+        return _playable(state, state.priority.holder, (INSTANT,))
 
     def answer(self, state: MiniCardsState, action: int) -> None:
-        state.play(state.chain.priority, action - 1)
+        state.play(state.priority.holder, action - 1)
 
     def close(self, state: MiniCardsState) -> None:
-        item = state.chain.pass_priority()
-        if item is not None:
+        """Both passed in a row: the top resolves, and priority for what is left starts
+        again from its controller's left."""
+        priority = state.priority
+        if priority.passed():
+            item = state.chain.pop()
+            priority.restart(priority.after(item.controller))
             state.resolve(item)
 
 
@@ -112,7 +117,8 @@ class MiniCardsGame:
 
 
 class MiniCardsState(PhasedState):
-    __slots__ = ("game", "_rng", "_legal", "_rewards", "_returns", "table", "chain", "figures")
+    __slots__ = ("game", "_rng", "_legal", "_rewards", "_returns", "table", "chain", "priority")
+    __slots__ += ("figures",)
     __slots__ += ("life", "turn", "phase", "active")
 
     PHASES = (Main(), Respond(), GameOver())
@@ -120,7 +126,7 @@ class MiniCardsState(PhasedState):
 
     def __init__(self, game: MiniCardsGame, rng: random.Random, table: Table) -> None:
         self.game, self._rng, self.table = game, rng, table
-        self.chain, self.figures = Chain(2), Continuous()
+        self.chain, self.priority, self.figures = Chain(), PriorityRound((0, 1)), Continuous()
         self.life, self.turn, self.phase, self.active = [LIFE, LIFE], 0, MAIN, 0
         self._rewards, self._returns, self._events = [0.0, 0.0], [0.0, 0.0], []
         for seat in (0, 1):
@@ -137,6 +143,7 @@ class MiniCardsState(PhasedState):
         iid = next(i for i in hand if self.table.cards[i].index == index)
         self.table.move(iid, ("hand", seat), STACK)
         self.chain.push(seat, iid)
+        self.priority.answered(seat)
         self.phase = RESPOND
         self._record("card_played", player=seat, card=self.table.cards[iid].name)
 
@@ -269,6 +276,7 @@ class MiniCardsState(PhasedState):
         twin = object.__new__(MiniCardsState)
         twin.game, twin._rng, twin._events = self.game, copy_generator(self._rng), self._events[:]
         twin.table, twin.chain = self.table.copy(), self.chain.copy()
+        twin.priority = self.priority.copy()
         twin.figures, twin.life, twin.turn = self.figures.copy(), self.life[:], self.turn
         twin.phase, twin.active, twin._legal = self.phase, self.active, self._legal[:]
         twin._rewards, twin._returns = self._rewards[:], self._returns[:]
