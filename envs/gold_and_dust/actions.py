@@ -68,3 +68,11 @@ def shoot_action(slot: int, target: int) -> int:
 
 def block_action(attacker: int, blocker: int) -> int:
     return _BLOCK.encode(attacker, blocker)
+
+
+move_action = LAYOUT["move"].encode
+"""``move_action(slot)``: own unit in ``slot`` moves up to the first row."""
+attack_action = LAYOUT["attack"].encode
+"""``attack_action(slot)``: own first-row unit in ``slot`` attacks."""
+strike_action = LAYOUT["strike"].encode
+"""``strike_action(target)``: 0 the enemy Hero, 1 + enemy unit slot."""

@@ -10,20 +10,7 @@ from __future__ import annotations
 
 from tabletop.envs.core.cards.events import Context
 from tabletop.envs.core.cards.vocabulary import Effect
-from tabletop.envs.gold_and_dust.actions import (
-    ATTACK_BASE,
-    BLOCK_BASE,
-    BOARD_SLOTS,
-    DONE,
-    HERO_TARGET,
-    MOVE_BASE,
-    NO_TARGET,
-    PLAY_BASE,
-    PLAY_TARGETS,
-    SHOOT_BASE,
-    SHOT_TARGETS,
-    STRIKE_BASE,
-)
+from tabletop.envs.gold_and_dust.actions import DONE, HERO_TARGET, NO_TARGET, decode
 from tabletop.envs.gold_and_dust.cards import UNIT, Card
 from tabletop.envs.gold_and_dust.effects import ALLY, FRONT, VOCAB, affected, mean_roll
 from tabletop.envs.gold_and_dust.engine import (
@@ -68,20 +55,19 @@ class GoldDustHeuristic:
     # ----- (B) play and move --------------------------------------------------------------
 
     def _main(self, state: GoldDustState, player: int, legal: list[int]) -> int:
-        plays = [a for a in legal if PLAY_BASE <= a < MOVE_BASE]
+        plays = _of_kind(legal, "play")
         if plays:
             score, action = max((self._play_score(state, player, a), -a) for a in plays)
             if score >= MIN_PLAY_SCORE:
                 return -action
-        for action in legal:
-            if MOVE_BASE <= action < SHOOT_BASE:
-                unit = state.boards[player][action - MOVE_BASE]
-                if not unit.card.ranged:
-                    return action
+        for action in _of_kind(legal, "move"):
+            (slot,) = decode(action)[1]
+            if not state.boards[player][slot].card.ranged:
+                return action
         return DONE
 
     def _play_score(self, state: GoldDustState, player: int, action: int) -> float:
-        hand_slot, code = divmod(action - PLAY_BASE, PLAY_TARGETS)
+        hand_slot, code = decode(action)[1]
         card = state.card(state.hand_cards[player][hand_slot])
         gold, dust = state.cost_of(player, card)
         spend = 0.1 * (gold + dust)  # spend resources: among equals, the bigger card
@@ -107,13 +93,13 @@ class GoldDustHeuristic:
     # ----- (C) shoot ----------------------------------------------------------------------
 
     def _shoot(self, state: GoldDustState, player: int, legal: list[int]) -> int:
-        shots = [a for a in legal if SHOOT_BASE <= a < ATTACK_BASE]
+        shots = _of_kind(legal, "shoot")
         if not shots:
             return DONE
         return max(shots, key=lambda a: (self._shot_score(state, player, a), -a))
 
     def _shot_score(self, state: GoldDustState, player: int, action: int) -> float:
-        slot, target = divmod(action - SHOOT_BASE, SHOT_TARGETS)
+        slot, target = decode(action)[1]
         shooter = state.boards[player][slot]
         return self._hit_score(state, player, shooter, target)
 
@@ -135,16 +121,13 @@ class GoldDustHeuristic:
     # ----- (D) attack ---------------------------------------------------------------------
 
     def _attack(self, state: GoldDustState, player: int, legal: list[int]) -> int:
-        attacks = [a for a in legal if ATTACK_BASE <= a < BLOCK_BASE]
+        attacks = _of_kind(legal, "attack")
         if not attacks:
             return DONE
         enemy = 1 - player
         threat = _expected_attack(state, enemy)
-        ours = sum(
-            state.attack_of(player, state.boards[player][a - ATTACK_BASE])
-            + mean_roll(state.boards[player][a - ATTACK_BASE].card.dice)
-            for a in attacks
-        )
+        attackers = [state.boards[player][decode(a)[1][0]] for a in attacks]
+        ours = sum(state.attack_of(player, u) + mean_roll(u.card.dice) for u in attackers)
         lethal = ours >= state.hp[enemy] + 2 * _blockers(state, enemy)
         if lethal or state.hp[player] > threat + DANGER_MARGIN:
             return attacks[0]
@@ -156,7 +139,7 @@ class GoldDustHeuristic:
     # ----- (E) block, as the defender -----------------------------------------------------
 
     def _block(self, state: GoldDustState, player: int, legal: list[int]) -> int:
-        blocks = [a for a in legal if BLOCK_BASE <= a < STRIKE_BASE]
+        blocks = _of_kind(legal, "block")
         attacker_side = 1 - player
         incoming = sum(
             state.attack_of(attacker_side, state.boards[attacker_side][slot])
@@ -167,7 +150,7 @@ class GoldDustHeuristic:
         in_danger = state.hp[player] <= incoming + DANGER_MARGIN
         best, best_score = DONE, 0.0
         for action in blocks:
-            attacker_slot, blocker_slot = divmod(action - BLOCK_BASE, BOARD_SLOTS)
+            attacker_slot, blocker_slot = decode(action)[1]
             attacker = state.boards[attacker_side][attacker_slot]
             blocker = state.boards[player][blocker_slot]
             hit = max(
@@ -187,8 +170,13 @@ class GoldDustHeuristic:
     def _strike(self, state: GoldDustState, player: int, legal: list[int]) -> int:
         striker = state.boards[player][state.strikes[0]]
         return max(
-            legal, key=lambda a: (self._hit_score(state, player, striker, a - STRIKE_BASE), -a)
+            legal, key=lambda a: (self._hit_score(state, player, striker, *decode(a)[1]), -a)
         )
+
+
+def _of_kind(legal: list[int], kind: str) -> list[int]:
+    """The actions of ``legal`` in the action block ``kind`` (``actions.LAYOUT``), in order."""
+    return [action for action in legal if decode(action)[0] == kind]
 
 
 def _ahead(state: GoldDustState, player: int) -> bool:

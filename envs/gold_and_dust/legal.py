@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING
 
 from tabletop.envs.gold_and_dust.actions import (
     ARTIFACT_SLOTS,
-    ATTACK_BASE,
     HERO_TARGET,
-    MOVE_BASE,
     NO_TARGET,
-    STRIKE_BASE,
+    attack_action,
     block_action,
+    move_action,
     play_action,
     shoot_action,
+    strike_action,
 )
 from tabletop.envs.gold_and_dust.cards import ARTIFACT, SPELL, UNIT, Aim, Card
 from tabletop.envs.gold_and_dust.effects import ALLY, BACK, FRONT
@@ -79,7 +79,7 @@ def play_targets(state: GoldDustState, aim: Aim) -> list[int]:
 
 def moves(state: GoldDustState) -> list[int]:
     return [
-        MOVE_BASE + slot
+        move_action(slot)
         for slot, unit in enumerate(state.boards[state.active])
         if unit is not None
         and unit.row == BACK
@@ -104,7 +104,7 @@ def shots(state: GoldDustState) -> list[int]:
 def attacks(state: GoldDustState) -> list[int]:
     """GD-7.1: attackers come from the first row; ranged units attack by shooting."""
     return [
-        ATTACK_BASE + slot
+        attack_action(slot)
         for slot, unit in enumerate(state.boards[state.active])
         if unit is not None
         and unit.row == FRONT
@@ -136,8 +136,8 @@ def blocks(state: GoldDustState) -> list[int]:
 
 def strikes(state: GoldDustState) -> list[int]:
     """GD-7.4: the enemy Hero or any living unit of the enemy's second row."""
-    actions = [STRIKE_BASE]
+    actions = [strike_action(0)]
     for slot, unit in enumerate(state.boards[1 - state.active]):
         if unit is not None and not unit.dead and unit.row == BACK:
-            actions.append(STRIKE_BASE + 1 + slot)
+            actions.append(strike_action(1 + slot))
     return actions

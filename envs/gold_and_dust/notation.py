@@ -13,19 +13,10 @@ from typing import TYPE_CHECKING
 
 from tabletop.envs.core.protocol import TERMINAL, IllegalActionError
 from tabletop.envs.gold_and_dust.actions import (
-    ATTACK_BASE,
-    BLOCK_BASE,
-    BOARD_SLOTS,
-    DONE,
     HERO_TARGET,
-    MOVE_BASE,
     NO_TARGET,
     NUM_ACTIONS,
-    PLAY_BASE,
-    PLAY_TARGETS,
-    SHOOT_BASE,
-    SHOT_TARGETS,
-    STRIKE_BASE,
+    decode,
 )
 from tabletop.envs.gold_and_dust.effects import ALLY
 
@@ -81,24 +72,23 @@ def action_to_string(state: GoldDustState, action: int, observer: int | None = N
 
 def _notation(state: GoldDustState, action: int) -> str:
     own, foe = unit_labels(state, state.active), unit_labels(state, 1 - state.active)
-    if action == DONE:
-        return "done"
-    if action < MOVE_BASE:
-        hand_slot, target = divmod(action - PLAY_BASE, PLAY_TARGETS)
-        name, aimed = play_parts(state, hand_slot, target)
-        return f"play {name}" + (f">{aimed[1]}" if aimed else "")
-    if action < SHOOT_BASE:
-        return f"move {slot_name(own, action - MOVE_BASE)} up"
-    if action < ATTACK_BASE:
-        slot, target = divmod(action - SHOOT_BASE, SHOT_TARGETS)
-        return f"shoot {slot_name(own, slot)}>{_target_name(foe, target)}"
-    if action < BLOCK_BASE:
-        return f"attack {slot_name(own, action - ATTACK_BASE)}"
-    if action < STRIKE_BASE:
-        attacker, blocker = divmod(action - BLOCK_BASE, BOARD_SLOTS)
-        return f"block {slot_name(own, attacker)} with {slot_name(foe, blocker)}"
-    striker = slot_name(own, state.strikes[0]) if state.strikes else "nobody"
-    return f"strike {striker}>{_target_name(foe, action - STRIKE_BASE)}"
+    match decode(action):
+        case "done", ():
+            return "done"
+        case "play", (hand_slot, target):
+            name, aimed = play_parts(state, hand_slot, target)
+            return f"play {name}" + (f">{aimed[1]}" if aimed else "")
+        case "move", (slot,):
+            return f"move {slot_name(own, slot)} up"
+        case "shoot", (slot, target):
+            return f"shoot {slot_name(own, slot)}>{_target_name(foe, target)}"
+        case "attack", (slot,):
+            return f"attack {slot_name(own, slot)}"
+        case "block", (attacker, blocker):
+            return f"block {slot_name(own, attacker)} with {slot_name(foe, blocker)}"
+        case _, (target,):  # strike
+            striker = slot_name(own, state.strikes[0]) if state.strikes else "nobody"
+            return f"strike {striker}>{_target_name(foe, target)}"
 
 
 def _observed(state: GoldDustState, action: int, mover: int) -> str:
@@ -106,28 +96,28 @@ def _observed(state: GoldDustState, action: int, mover: int) -> str:
     active, enemy = state.active, 1 - state.active
     own, foe = unit_labels(state, active), unit_labels(state, enemy)
     who = f"Player {mover}"
-    if action == DONE:
-        return f"{who} ends the {state.phase_name} step"
-    if action < MOVE_BASE:
-        if action not in state._legal:
-            return f"{who} plays a card from their hand"
-        name, aimed = play_parts(state, *divmod(action - PLAY_BASE, PLAY_TARGETS))
-        return f"{who} plays {name}" + (f" on player {aimed[0]}'s {aimed[1]}" if aimed else "")
-    if action < SHOOT_BASE:
-        return f"{who} moves {slot_name(own, action - MOVE_BASE)} up to the first row"
-    if action < ATTACK_BASE:
-        slot, target = divmod(action - SHOOT_BASE, SHOT_TARGETS)
-        shot = f"player {enemy}'s {_target_name(foe, target)}"
-        return f"{who}'s {slot_name(own, slot)} shoots {shot}"
-    if action < BLOCK_BASE:
-        return f"{who} attacks with {slot_name(own, action - ATTACK_BASE)}"
-    if action < STRIKE_BASE:
-        attacker, blocker = divmod(action - BLOCK_BASE, BOARD_SLOTS)
-        blocked = f"player {active}'s {slot_name(own, attacker)}"
-        return f"{who} blocks {blocked} with {slot_name(foe, blocker)}"
-    striker = slot_name(own, state.strikes[0]) if state.strikes else "nobody"
-    hit = f"player {enemy}'s {_target_name(foe, action - STRIKE_BASE)}"
-    return f"{who}'s {striker} strikes {hit}"
+    match decode(action):
+        case "done", ():
+            return f"{who} ends the {state.phase_name} step"
+        case "play", (hand_slot, target):
+            if action not in state._legal:
+                return f"{who} plays a card from their hand"
+            name, aimed = play_parts(state, hand_slot, target)
+            return f"{who} plays {name}" + (f" on player {aimed[0]}'s {aimed[1]}" if aimed else "")
+        case "move", (slot,):
+            return f"{who} moves {slot_name(own, slot)} up to the first row"
+        case "shoot", (slot, target):
+            shot = f"player {enemy}'s {_target_name(foe, target)}"
+            return f"{who}'s {slot_name(own, slot)} shoots {shot}"
+        case "attack", (slot,):
+            return f"{who} attacks with {slot_name(own, slot)}"
+        case "block", (attacker, blocker):
+            blocked = f"player {active}'s {slot_name(own, attacker)}"
+            return f"{who} blocks {blocked} with {slot_name(foe, blocker)}"
+        case _, (target,):  # strike
+            striker = slot_name(own, state.strikes[0]) if state.strikes else "nobody"
+            hit = f"player {enemy}'s {_target_name(foe, target)}"
+            return f"{who}'s {striker} strikes {hit}"
 
 
 def play_parts(

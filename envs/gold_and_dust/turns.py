@@ -16,19 +16,7 @@ from typing import TYPE_CHECKING
 from tabletop.envs.core.cards.events import Context, dispatch
 from tabletop.envs.core.cards.phases import GameOver, Phase, ResponseWindow
 from tabletop.envs.gold_and_dust import combat, legal, plays
-from tabletop.envs.gold_and_dust.actions import (
-    ATTACK_BASE,
-    BLOCK_BASE,
-    BOARD_SLOTS,
-    DONE,
-    MAX_HAND,
-    MOVE_BASE,
-    PLAY_BASE,
-    PLAY_TARGETS,
-    SHOOT_BASE,
-    SHOT_TARGETS,
-    STRIKE_BASE,
-)
+from tabletop.envs.gold_and_dust.actions import DONE, MAX_HAND, decode
 from tabletop.envs.gold_and_dust.phases import ATTACK, BLOCK, DRAW, MAIN, OVER, SHOOT, finish
 
 if TYPE_CHECKING:
@@ -46,10 +34,12 @@ class Main(Phase):
     def apply(self, state: GoldDustState, action: int) -> None:
         if action == DONE:
             state.phase = SHOOT
-        elif action < MOVE_BASE:
-            plays.play(state, *divmod(action - PLAY_BASE, PLAY_TARGETS))
+            return
+        kind, fields = decode(action)
+        if kind == "play":
+            plays.play(state, *fields)
         else:
-            plays.move(state, action - MOVE_BASE)
+            plays.move(state, *fields)
 
 
 class Shoot(Phase):
@@ -62,7 +52,7 @@ class Shoot(Phase):
 
     def apply(self, state: GoldDustState, action: int) -> None:
         if action != DONE:
-            combat.shoot(state, *divmod(action - SHOOT_BASE, SHOT_TARGETS))
+            combat.shoot(state, *decode(action)[1])
             return
         combat.bury_dead(state)  # on_death effects may end the game
         if state.phase != OVER:
@@ -79,7 +69,7 @@ class Attack(Phase):
 
     def apply(self, state: GoldDustState, action: int) -> None:
         if action != DONE:
-            combat.declare_attacker(state, action - ATTACK_BASE)
+            combat.declare_attacker(state, *decode(action)[1])
         elif state.attackers:
             state.phase = BLOCK
         else:
@@ -100,7 +90,7 @@ class Block(ResponseWindow):
         return legal.blocks(state)
 
     def answer(self, state: GoldDustState, action: int) -> None:
-        combat.block(state, *divmod(action - BLOCK_BASE, BOARD_SLOTS))
+        combat.block(state, *decode(action)[1])
 
     def close(self, state: GoldDustState) -> None:
         combat.resolve_blocks(state)
@@ -116,7 +106,7 @@ class Strike(Phase):
         return legal.strikes(state)
 
     def apply(self, state: GoldDustState, action: int) -> None:
-        combat.strike(state, action - STRIKE_BASE)
+        combat.strike(state, *decode(action)[1])
         end_turn_after_strikes(state)
 
 

@@ -9,19 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tabletop.envs.core.view import area, hidden_piece, make_view, piece, player
-from tabletop.envs.gold_and_dust.actions import (
-    ATTACK_BASE,
-    BLOCK_BASE,
-    BOARD_SLOTS,
-    DONE,
-    HERO_TARGET,
-    MOVE_BASE,
-    PLAY_BASE,
-    PLAY_TARGETS,
-    SHOOT_BASE,
-    SHOT_TARGETS,
-    STRIKE_BASE,
-)
+from tabletop.envs.gold_and_dust.actions import HERO_TARGET, decode
 from tabletop.envs.gold_and_dust.cards import UNIT, Card
 from tabletop.envs.gold_and_dust.effects import BACK, FRONT
 from tabletop.envs.gold_and_dust.notation import hand_labels, play_parts, unit_labels
@@ -62,27 +50,25 @@ def move_pieces(state: GoldDustState, action: int) -> list[str]:
     that moves, shoots, attacks or strikes and what it hits, an attacker and its blocker;
     none for ``done``."""
     active, enemy = state.active, 1 - state.active
-    if action == DONE:
-        return []
-    if action < MOVE_BASE:
-        hand_slot, target = divmod(action - PLAY_BASE, PLAY_TARGETS)
-        card = f"hand{active}/{hand_slot}"
-        _, aimed = play_parts(state, hand_slot, target)
-        if aimed is None:
-            return [card]
-        side = aimed[0]
-        return [card, _hero_id(side) if target == HERO_TARGET else _unit_id(side, target - 2)]
-    if action < SHOOT_BASE:
-        return [_unit_id(active, action - MOVE_BASE)]
-    if action < ATTACK_BASE:
-        slot, target = divmod(action - SHOOT_BASE, SHOT_TARGETS)
-        return [_unit_id(active, slot), _shot_target_id(enemy, target)]
-    if action < BLOCK_BASE:
-        return [_unit_id(active, action - ATTACK_BASE)]
-    if action < STRIKE_BASE:
-        attacker, blocker = divmod(action - BLOCK_BASE, BOARD_SLOTS)
-        return [_unit_id(active, attacker), _unit_id(enemy, blocker)]
-    return [_unit_id(active, state.strikes[0]), _shot_target_id(enemy, action - STRIKE_BASE)]
+    match decode(action):
+        case "done", ():
+            return []
+        case "play", (hand_slot, target):
+            card = f"hand{active}/{hand_slot}"
+            _, aimed = play_parts(state, hand_slot, target)
+            if aimed is None:
+                return [card]
+            side = aimed[0]
+            hit = _hero_id(side) if target == HERO_TARGET else _unit_id(side, target - 2)
+            return [card, hit]
+        case "move" | "attack", (slot,):
+            return [_unit_id(active, slot)]
+        case "shoot", (slot, target):
+            return [_unit_id(active, slot), _shot_target_id(enemy, target)]
+        case "block", (attacker, blocker):
+            return [_unit_id(active, attacker), _unit_id(enemy, blocker)]
+        case _, (target,):  # strike
+            return [_unit_id(active, state.strikes[0]), _shot_target_id(enemy, target)]
 
 
 def _hero_id(seat: int) -> str:
