@@ -44,7 +44,7 @@ from tabletop.matches.standings import (
     ratings,
     team_result,
 )
-from tabletop.training.config import game_config, registered_name
+from tabletop.training.config import GameConfig, game_settings, is_cooperative, registered_name
 
 PROGRESS_EVERY_S = 5.0
 """``tabletop eval`` reports games done at most this often (and at the end of each pair)."""
@@ -84,7 +84,8 @@ def evaluate(
     ``agents`` are specs, or labels mapped to specs or agents. Every game's record is
     appended to ``games_log`` when given; with ``progress``, games done are reported on
     stderr (``Progress``)."""
-    config = game_config(game_name)
+    config = game_settings(game_name)
+    cooperative = is_cooperative(game_name)
     if not isinstance(agents, dict):
         agents = {spec: spec for spec in agents}
     results = []
@@ -105,7 +106,7 @@ def evaluate(
             games_log=games_log,
             on_games=Progress(games, counting) if progress else None,
         )
-        if config["cooperative"]:
+        if cooperative:
             results.append(_cooperative(play, players, agents, games, seed, config))
         else:
             results.append(_competitive(play, players, agents, games, seed))
@@ -168,15 +169,13 @@ def _cooperative(
     agents: dict[str, AgentSource],
     games: int,
     seed: int,
-    config: dict[str, Any],
+    config: GameConfig,
 ) -> PlayerCountResult:
     teams = []
     for label in agents:
         schedule = [((label,) * players, seed + g) for g in range(games)]
         records = play({label: agents[label]}, schedule)
-        teams.append(
-            team_result(label, records, config["distribution_stats"], config["best_metric"])
-        )
+        teams.append(team_result(label, records, config.distribution_stats, config.best_metric))
     return PlayerCountResult(num_players=players, mode="cooperative", teams=teams)
 
 

@@ -126,15 +126,7 @@ def _print_fps_benchmark(settings: TrainSettings, args: argparse.Namespace) -> N
         from tabletop.training.rllib.speed import print_rllib_benchmark
     except ImportError as error:
         raise _ray_missing(error) from error
-    sb3 = TrainSettings.from_config(
-        settings.game,
-        out=settings.out,
-        steps=settings.steps,
-        seed=settings.seed,
-        quick=args.quick,
-        env_options=game_options(args),
-        overrides=config_overrides(args.set),
-    )
+    sb3 = _configured_settings(args, settings.game, settings.out, settings.steps, settings.seed)
     print_rllib_benchmark(sb3, settings)
 
 
@@ -208,7 +200,7 @@ def _settings(args: argparse.Namespace, game: str, out: str) -> TrainSettings:
     if args.env_runners is not None:
         if args.env_runners < 0:
             raise ValueError(f"--env-runners must be 0 or more, got {args.env_runners}")
-        settings.rllib["env_runners"] = args.env_runners
+        settings.rllib = settings.rllib.overlaid({"env_runners": args.env_runners})
     return settings
 
 
@@ -224,7 +216,7 @@ def _resumed_settings(args: argparse.Namespace, game: str, out: str) -> TrainSet
         )
     if not settings_path.exists():
         raise FileNotFoundError(f"{out} holds no run to resume ({SETTINGS} is missing)")
-    settings = TrainSettings(**json.loads(settings_path.read_text(encoding="utf-8")))
+    settings = TrainSettings.from_json(json.loads(settings_path.read_text(encoding="utf-8")))
     if settings.game != game:
         raise ValueError(f"{out} is a {settings.game} run, not a {game} run")
     if args.backend is not None and args.backend != settings.backend:
@@ -241,14 +233,32 @@ def _new_settings(args: argparse.Namespace, game: str, out: str) -> TrainSetting
             f"{out} already holds a run: --resume continues it, --overwrite starts it over "
             "(deleting it), or pass another --out"
         )
+    return _configured_settings(
+        args, game, out, args.steps, args.seed, n_envs=args.envs, backend=args.backend or "sb3"
+    )
+
+
+def _configured_settings(
+    args: argparse.Namespace,
+    game: str,
+    out: str,
+    steps: int | None,
+    seed: int,
+    *,
+    n_envs: int | None = None,
+    backend: str = "sb3",
+) -> TrainSettings:
+    """``TrainSettings.from_config`` with the command line's --quick, game options and
+    --set: the settings of a new run, and of the SB3 run an rllib --fps-benchmark compares
+    with (its own envs, the configured ones)."""
     return TrainSettings.from_config(
         game,
         out=out,
-        steps=args.steps,
-        seed=args.seed,
-        n_envs=args.envs,
+        steps=steps,
+        seed=seed,
+        n_envs=n_envs,
         quick=args.quick,
         env_options=game_options(args),
         overrides=config_overrides(args.set),
-        backend=args.backend or "sb3",
+        backend=backend,
     )

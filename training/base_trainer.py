@@ -76,12 +76,12 @@ def opponent_pool(settings: TrainSettings, seed: int) -> OpponentPool | None:
         return None
     baselines = {
         spec: make_agent(spec, settings.game, seed + index)
-        for index, spec in enumerate(settings.selfplay["baselines"])
+        for index, spec in enumerate(settings.selfplay.baselines)
     }
     return OpponentPool(
         baselines,
-        baseline_share=settings.selfplay["baseline_share"],
-        max_snapshots=settings.selfplay["max_snapshots"],
+        baseline_share=settings.selfplay.baseline_share,
+        max_snapshots=settings.selfplay.max_snapshots,
     )
 
 
@@ -169,7 +169,7 @@ class BaseTrainer(ABC):
         self.out = Path(settings.out)
         self.overwrite = overwrite
         self.progress = progress
-        self.network = NetworkSpec(**settings.network)
+        self.network = NetworkSpec(**settings.network.model_dump())
         probe = envs.make(settings.game, **settings.env_options)
         self.encoder = probe.unwrapped.encoder
         self.game = probe.unwrapped.game
@@ -215,7 +215,7 @@ class BaseTrainer(ABC):
             if self.overwrite:
                 delete_run(self.out)
             self.out.mkdir(parents=True, exist_ok=True)
-            write_json(self.out / SETTINGS, asdict(self.settings))
+            write_json(self.out / SETTINGS, self.settings.to_json())
         self.log = RunLog(self.out / LOG, self.info.steps if self.resumed else None)
 
     def _read_checkpoint_info(self) -> CheckpointInfo:
@@ -269,7 +269,7 @@ class BaseTrainer(ABC):
             for path in sorted((self.out / SNAPSHOTS).glob("step_*.pt"))
             if int(path.stem.removeprefix("step_")) <= self.info.steps
         ]
-        return files[-self.settings.selfplay["max_snapshots"] :]
+        return files[-self.settings.selfplay.max_snapshots :]
 
     def save_last_policy(self) -> None:
         self.save_policy(self.out / LAST_POLICY)
@@ -286,14 +286,14 @@ class BaseTrainer(ABC):
             rates = {"team": team.win_rate}
         else:
             rates, values = {}, {}
-            for spec in self.settings.selfplay["baselines"]:
+            for spec in self.settings.selfplay.baselines:
                 rates[spec] = values[spec] = self._pair(learner, spec)
         self._keep_best(sum(values.values()) / len(values))
         return rates
 
     def _pair(self, learner: PolicyAgent, spec: str) -> float:
         settings = self.settings
-        games = settings.run["eval_games"]
+        games = settings.run.eval_games
         seed = settings.seed + EVAL_SEED_OFFSET
         players = envs.make_game(settings.game, **settings.game_options).num_players
         schedule = pair_schedule("learner", spec, players, games, seed)
@@ -309,7 +309,7 @@ class BaseTrainer(ABC):
         settings = self.settings
         seed = settings.seed + EVAL_SEED_OFFSET
         players = envs.make_game(settings.game, **settings.game_options).num_players
-        schedule = [((label,) * players, seed + g) for g in range(settings.run["eval_games"])]
+        schedule = [((label,) * players, seed + g) for g in range(settings.run.eval_games)]
         records = play_games(settings.game, settings.game_options, {label: agent}, schedule, seed)
         team = team_result(label, records, [], settings.best_metric)
         phase, opponent = ("eval", "self") if label == "learner" else ("baseline", label)
@@ -322,7 +322,7 @@ class BaseTrainer(ABC):
     def log_baselines(self) -> None:
         """In a cooperative game the baselines play as whole teams: measured once, on the
         evaluation deals, as the lines a learning curve has to cross."""
-        for spec in self.settings.selfplay["baselines"]:
+        for spec in self.settings.selfplay.baselines:
             self._team(spec, spec)
 
     def _metric_value(self, win_rate: float, stats_mean: dict[str, float]) -> float:
@@ -385,19 +385,19 @@ class BaseTrainer(ABC):
         began = time.perf_counter()
         seed = settings.seed + IMITATION_SEED_OFFSET
         gather = partial(collect, settings.game, settings.game_options, self.encoder,
-                         gamma=settings.ppo["gamma"])  # fmt: skip
-        demos, split = gather(options["games"], seed)
+                         gamma=settings.ppo.gamma)  # fmt: skip
+        demos, split = gather(options.games, seed)
         held_out = demos.part(slice(split, None))
         training = demos.part(slice(0, split))
         losses = self._fit(policy, training, held_out, seed)
-        rounds, games = options["dagger_rounds"], options["dagger_games"]
+        rounds, games = options.dagger_rounds, options.dagger_games
         for index in range(rounds):
-            first = seed + options["games"] + index * games
+            first = seed + options.games + index * games
             more, _ = gather(games, first, learner=sampling_actor(policy))
             training = Demonstrations.joined(training, more)
             losses = self._fit(policy, training, held_out, first)
-        result = ImitationResult(options["games"], len(training) + len(held_out),
-                                 options["epochs"], *losses, time.perf_counter() - began,
+        result = ImitationResult(options.games, len(training) + len(held_out),
+                                 options.epochs, *losses, time.perf_counter() - began,
                                  rounds, games)  # fmt: skip
         write_json(self.out / IMITATION, asdict(result))
         return result
@@ -414,13 +414,13 @@ class BaseTrainer(ABC):
         options = self.settings.imitation
         return imitate(
             policy, training, held_out,
-            epochs=options["epochs"], batch_size=options["batch_size"],
-            learning_rate=options["learning_rate"], vf_coef=self.settings.ppo["vf_coef"],
+            epochs=options.epochs, batch_size=options.batch_size,
+            learning_rate=options.learning_rate, vf_coef=self.settings.ppo.vf_coef,
             seed=seed,
         )  # fmt: skip
 
     def wants_warm_start(self) -> bool:
-        return not self.resumed and self.settings.imitation["games"] > 0
+        return not self.resumed and self.settings.imitation.games > 0
 
     def report_warm_start(self, result: ImitationResult) -> None:
         dagger = f" and {result.dagger_rounds} DAgger rounds of {result.dagger_games}"
@@ -450,14 +450,14 @@ class RunProgress:
     def __init__(self, trainer: BaseTrainer) -> None:
         self.trainer = trainer
         settings = trainer.settings
-        window = settings.run["window"]
+        window = settings.run.window
         self.recent: defaultdict[str, deque[RecentGame]] = defaultdict(lambda: deque(maxlen=window))
         self.every = {
-            "checkpoint": settings.run["checkpoint_every"],
-            "eval": settings.run["eval_every"],
+            "checkpoint": settings.run.checkpoint_every,
+            "eval": settings.run.eval_every,
         }
         if not settings.cooperative:
-            self.every["snapshot"] = settings.selfplay["snapshot_every"]
+            self.every["snapshot"] = settings.selfplay.snapshot_every
         steps = trainer.steps
         self.due = {duty: (steps // every + 1) * every for duty, every in self.every.items()}
         self.bar: tqdm | None = None

@@ -229,11 +229,6 @@ def is_cooperative(game_name: str) -> bool:
     return not envs.spec(game_name).competitive
 
 
-def game_config(game_name: str) -> dict[str, Any]:
-    """``game_settings`` as plain data, with ``cooperative`` (``is_cooperative``)."""
-    return {**game_settings(game_name).model_dump(), "cooperative": is_cooperative(game_name)}
-
-
 def registered_name(name: str) -> str:
     """The registry's name of a game given as ``"regicide"`` or ``"regicide_v0"``: the
     key of its per-game settings."""

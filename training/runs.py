@@ -6,15 +6,29 @@ machinery that trains (``trainer.py``, which needs torch), so that neither impor
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from tabletop.envs.core.spec import ENV_OPTIONS
-from tabletop.training.config import check_env_table, game_settings, is_cooperative, run_network
+from tabletop.training.config import (
+    DEFAULT_TABLE,
+    ConfigTable,
+    ImitationSettings,
+    NetworkSettings,
+    PPOSettings,
+    RLlibSettings,
+    RunSettings,
+    SelfPlaySettings,
+    check_env_table,
+    game_settings,
+    is_cooperative,
+    run_network,
+)
 
 CHECKPOINT = "checkpoint.zip"
 CHECKPOINT_INFO = "checkpoint.json"
@@ -56,7 +70,8 @@ own figures in a cooperative game, measured once)."""
 
 @dataclass
 class TrainSettings:
-    """Everything that defines a run; saved in the run directory and reused by --resume."""
+    """Everything that defines a run; saved in the run directory (``to_json``) and reused
+    by --resume (``from_json``). Each configs.toml table is its typed model."""
 
     game: str
     steps: int
@@ -67,22 +82,38 @@ class TrainSettings:
     cooperative: bool
     seat: str | int
     best_metric: str
-    ppo: dict[str, Any]
-    network: dict[str, Any]
-    selfplay: dict[str, Any]
-    run: dict[str, Any]
-    subprocesses: bool = False
+    ppo: PPOSettings
+    network: NetworkSettings
+    selfplay: SelfPlaySettings
+    run: RunSettings
+    subprocesses: bool
     """Run the envs in SubprocVecEnv workers (when more than one) instead of in-process."""
-    imitation: dict[str, Any] = field(default_factory=lambda: {"games": 0})
+    imitation: ImitationSettings
     """The warm start from the heuristic (training/imitation.py); ``games`` 0 is none."""
-    backend: str = "sb3"
+    backend: str
     """What learns: ``sb3`` (MaskablePPO on this machine) or ``rllib`` (Ray RLlib's PPO)."""
-    rllib: dict[str, Any] = field(default_factory=dict)
+    rllib: RLlibSettings
     """The ``rllib`` backend's own settings (configs.toml ``[default.rllib]``)."""
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown backend {self.backend!r}; known: {', '.join(BACKENDS)}")
+
+    def to_json(self) -> dict[str, Any]:
+        """``settings.json``: the fields in order, each table as a JSON object."""
+        return {item.name: _plain(getattr(self, item.name)) for item in fields(self)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TrainSettings:
+        """The settings ``to_json`` saved, each table checked as its model. A run saved
+        before a setting existed gets what it meant then: in-process envs, the ``sb3``
+        backend, and ``[default]``'s value of a missing table key (no warm start)."""
+        default = game_settings(DEFAULT_TABLE)
+        tables = {
+            name: getattr(default, name).overlaid(data.get(name, {}), SETTINGS, f"{name}.")
+            for name in SAVED_TABLES
+        }
+        return cls(**{"subprocesses": False, "backend": "sb3", **data, **tables})
 
     @property
     def game_options(self) -> dict[str, Any]:
@@ -131,15 +162,24 @@ class TrainSettings:
             cooperative=is_cooperative(game),
             seat=config.seat,
             best_metric=config.best_metric,
-            ppo=config.ppo.model_dump(),
-            network=network.model_dump(),
-            selfplay=config.selfplay.model_dump(),
-            run=run.model_dump(),
+            ppo=config.ppo,
+            network=network,
+            selfplay=config.selfplay,
+            run=run,
             subprocesses=config.subprocesses,
-            imitation=config.imitation.model_dump(),
+            imitation=config.imitation,
             backend=backend,
-            rllib=config.rllib.model_dump(),
+            rllib=config.rllib,
         )
+
+
+SAVED_TABLES = ("ppo", "network", "selfplay", "run", "imitation", "rllib")
+"""The configs.toml tables a run keeps, each a typed model in ``TrainSettings``."""
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as data of its own (a table's dict, a copy), as ``asdict`` gives it."""
+    return value.model_dump() if isinstance(value, ConfigTable) else copy.deepcopy(value)
 
 
 @dataclass

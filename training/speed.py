@@ -73,7 +73,7 @@ def make_zero_cost_env(settings: TrainSettings, seed: int, single_thread: bool) 
 def training_steps_per_second(settings: TrainSettings, vec_env: VecEnv) -> float:
     """Steps/s of ``settings.steps`` steps of MaskablePPO on ``vec_env`` (model built first)."""
     raw = envs.make(settings.game, **settings.env_options).unwrapped
-    network = NetworkSpec(**settings.network)
+    network = NetworkSpec(**settings.network.model_dump())
     policy_class, policy_kwargs = training_policy(network, raw.game, raw.encoder.name)
     model = MaskablePPO(
         policy_class,
@@ -81,7 +81,7 @@ def training_steps_per_second(settings: TrainSettings, vec_env: VecEnv) -> float
         seed=settings.seed,
         device="cpu",
         policy_kwargs=policy_kwargs,
-        **settings.ppo,
+        **settings.ppo.model_dump(),
     )
     start = time.perf_counter()
     model.learn(settings.steps)

@@ -89,7 +89,7 @@ class Trainer(BaseTrainer):
             device="cpu",
             tensorboard_log=str(self.out / TENSORBOARD),
             policy_kwargs=policy_kwargs,
-            **self.settings.ppo,
+            **self.settings.ppo.model_dump(),
         )
 
     def _resumed_model(self) -> MaskablePPO:

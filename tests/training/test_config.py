@@ -4,6 +4,7 @@ the file, the table and the key."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -13,12 +14,14 @@ from tabletop.training.config import (
     CONFIG_PATH,
     DEFAULT_TABLE,
     check_env_table,
-    game_config,
     game_settings,
+    is_cooperative,
     read_configs,
     run_network,
 )
-from tabletop.training.runs import TrainSettings
+from tabletop.training.runs import TrainSettings, write_json
+
+FIXTURES = Path(__file__).with_name("fixtures")
 
 PACKAGED = CONFIG_PATH.read_text(encoding="utf-8")
 
@@ -52,11 +55,11 @@ def test_a_games_table_lays_over_default_key_by_key_and_overrides_over_both(
     settings = TrainSettings.from_config(
         "kult", out=str(tmp_path), quick=True, overrides={"ppo": {"n_steps": 64}, "seat": 1}
     )
-    assert settings.ppo == {**kult.ppo.model_dump(), "n_steps": 64}
+    assert settings.ppo == kult.ppo.model_copy(update={"n_steps": 64})
     assert settings.seat == 1  # a fixed seat
-    assert settings.run == {**kult.run.model_dump(), **kult.quick.model_dump()}  # --quick
+    assert settings.run == kult.run.model_copy(update=kult.quick.model_dump())  # --quick
     assert settings.steps == kult.quick_steps
-    assert game_config("regicide")["cooperative"] and not game_config("kult")["cooperative"]
+    assert is_cooperative("regicide") and not is_cooperative("kult")
 
 
 @pytest.mark.parametrize(
@@ -120,3 +123,49 @@ def test_a_network_by_encoder_table_is_checked_against_network(tmp_path: Path) -
     configs = read_configs(configs_file(tmp_path, text))
     with pytest.raises(ValueError, match=r"unknown setting 'network_by_encoder\.entity\.rowz'"):
         run_network("hkk", configs["hkk"], {}, {})
+
+
+@pytest.mark.parametrize(
+    ("fixture", "game", "arguments"),
+    [
+        ("settings_kaleva_rllib.json", "kaleva",
+         {"backend": "rllib", "overrides": {"rllib": {"env_runners": 2}}}),
+        ("settings_regicide_tiny.json", "regicide",
+         {"steps": 192, "overrides": {"envs": 1, "ppo": {"n_steps": 64, "batch_size": 64,
+          "n_epochs": 1}, "network": {"net_arch": [16]}, "selfplay": {"snapshot_every": 64},
+          "run": {"checkpoint_every": 128, "eval_every": 128, "eval_games": 4},
+          "imitation": {"games": 2, "epochs": 1}}}),
+    ],
+)  # fmt: skip
+def test_a_saved_settings_json_reads_as_typed_tables_and_is_written_back_the_same(
+    tmp_path: Path, fixture: str, game: str, arguments: dict
+) -> None:
+    """The fixtures are ``settings.json`` files written before the tables were typed models:
+    a run saved then resumes with the same settings, and a run now saves the same file."""
+    saved = FIXTURES / fixture
+    settings = TrainSettings.from_json(json.loads(saved.read_text(encoding="utf-8")))
+    assert settings == TrainSettings.from_config(game, out=f"runs/{game}", **arguments)
+    assert settings.selfplay.baselines == ["random", "heuristic"]
+    write_json(tmp_path / "settings.json", settings.to_json())
+    assert (tmp_path / "settings.json").read_text("utf-8") == saved.read_text("utf-8")
+
+
+def test_settings_saved_before_a_setting_existed_get_what_it_meant_then() -> None:
+    """A run saved before the warm start, the rllib backend or in-process envs existed:
+    no warm start, sb3, SubprocVecEnv workers only when asked for; a table key added since
+    (``network.rows``) takes ``[default]``'s."""
+    data = json.loads((FIXTURES / "settings_regicide_tiny.json").read_text(encoding="utf-8"))
+    for key in ("imitation", "rllib", "backend", "subprocesses"):
+        del data[key]
+    del data["network"]["rows"]
+    settings = TrainSettings.from_json(data)
+    assert settings.imitation.games == 0 and settings.backend == "sb3"
+    assert not settings.subprocesses and settings.network.rows == []
+    assert settings.network.net_arch == [16]
+
+
+def test_a_mistaken_saved_setting_is_refused_naming_the_file_and_key() -> None:
+    data = json.loads((FIXTURES / "settings_regicide_tiny.json").read_text(encoding="utf-8"))
+    data["ppo"]["n_step"] = 64
+    with pytest.raises(ValueError, match=r"settings\.json: unknown setting 'ppo\.n_step'"):
+        TrainSettings.from_json(data)

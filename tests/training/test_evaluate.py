@@ -21,7 +21,7 @@ from tabletop.matches.records import GameRecord, read_records
 from tabletop.matches.results import mean_interval, wilson_interval
 from tabletop.matches.schedules import pair_arrangements
 from tabletop.matches.standings import PairResult, team_result
-from tabletop.training.config import game_config
+from tabletop.training.config import game_settings
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def test_cooperative_figures_match_direct_play() -> None:
     wins = sum(s.returns()[0] > 0 for s in states)
     assert (team.games, team.wins) == (12, wins)
     assert team.stats_mean["enemies_defeated"] == pytest.approx(enemies)
-    assert team.metric == game_config("regicide")["best_metric"] == "enemies_defeated"
+    assert team.metric == game_settings("regicide").best_metric == "enemies_defeated"
     assert team.metric_mean == pytest.approx(enemies)
 
 

@@ -23,7 +23,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -111,7 +110,7 @@ def tiny_settings(game: str, out: Path, steps: int, envs_per_runner: int = 2) ->
 
 
 def env_of(settings: TrainSettings, seed: int = 0) -> TabletopMultiAgentEnv:
-    return TabletopMultiAgentEnv({"settings": asdict(settings), "seed": seed})
+    return TabletopMultiAgentEnv({"settings": settings.to_json(), "seed": seed})
 
 
 def log_rows(out: Path) -> list[dict[str, str]]:
@@ -193,7 +192,7 @@ def test_regicide_env_seats_main_everywhere_with_the_team_reward(tmp_path: Path)
 
 def test_filled_snapshot_slots_are_seated_as_modules(tmp_path: Path) -> None:
     settings = tiny_settings("kaleva", tmp_path, 1000)
-    settings.selfplay["baseline_share"] = 0.0
+    settings.selfplay = settings.selfplay.overlaid({"baseline_share": 0.0})
     env = env_of(settings)
     env.reset(seed=3)
     assert env.agents == [f"p{env.learner_seat}:main"]  # no slot filled: a baseline plays
@@ -223,7 +222,7 @@ def test_module_masks_illegal_actions_and_matches_the_exported_policy(tmp_path: 
     settings = tiny_settings("kaleva", tmp_path, 1000)
     probe = envs.make("kaleva")
     metadata = env_metadata(probe, seed=0, game_options={})
-    network = NetworkSpec(**settings.network)
+    network = NetworkSpec(**settings.network.model_dump())
     env = env_of(settings)
     spec = RLModuleSpec(
         module_class=MaskedPolicyModule,
@@ -251,12 +250,12 @@ def test_module_masks_illegal_actions_and_matches_the_exported_policy(tmp_path: 
 
 def test_ppo_settings_map_every_key_and_refuse_what_rllib_lacks(tmp_path: Path) -> None:
     settings = tiny_settings("kaleva", tmp_path, 1000)
-    mapped = ppo_training(settings.ppo, 512)
-    assert mapped["lr"] == settings.ppo["learning_rate"]
+    mapped = ppo_training(settings.ppo.model_dump(), 512)
+    assert mapped["lr"] == settings.ppo.learning_rate
     assert mapped["num_epochs"] == 1 and mapped["minibatch_size"] == 128
     assert mapped["use_kl_loss"] is False and mapped["train_batch_size_per_learner"] == 512
     with pytest.raises(ValueError, match="no RLlib equivalent: target_kl"):
-        ppo_training({**settings.ppo, "target_kl": 0.01}, 512)
+        ppo_training({**settings.ppo.model_dump(), "target_kl": 0.01}, 512)
     pointer = NetworkSpec(net_arch=[16], activation="ReLU", rows=[8])
     metadata = env_metadata(envs.make("kaleva"), seed=0, game_options={})
     with pytest.raises(ValueError, match="pointer network"):
@@ -272,7 +271,7 @@ def test_backend_flags_are_checked(tmp_path: Path, capsys) -> None:
     assert "invalid choice: 'ray'" in capsys.readouterr().err
     out.mkdir()
     settings = tiny_settings("kaleva", out, 1000)
-    (out / "settings.json").write_text(json.dumps(asdict(settings)))
+    (out / "settings.json").write_text(json.dumps(settings.to_json()))
     assert main(["train", "kaleva", f"--out={out}", "--resume", "--backend=sb3"]) == 2
     assert "is a --backend rllib run, not sb3" in capsys.readouterr().err
     hkk = tmp_path / "hkk"
@@ -492,7 +491,7 @@ def test_a_resumed_run_samples_with_its_checkpoint_and_counts_every_finished_gam
     bounded by iterations, not time: it ends at the first iteration that finished more
     than one game."""
     settings = tiny_settings("kaleva", tmp_path / "run", 100_000)
-    settings.rllib["env_runners"] = 1
+    settings.rllib = settings.rllib.overlaid({"env_runners": 1})
     trainer = RLlibTrainer(settings, resume=False, progress=False)
     try:
         trainer.train_iteration()
@@ -551,7 +550,7 @@ def test_no_masked_action_reaches_the_env_and_a_lost_runner_is_replaced(tmp_path
     check (no illegal one: the env would have raised), and after an env runner's process
     is killed, training goes on with a restarted runner that knows the league."""
     settings = tiny_settings("kaleva", tmp_path / "run", 100_000)
-    settings.rllib["env_runners"] = 1
+    settings.rllib = settings.rllib.overlaid({"env_runners": 1})
     trainer = RLlibTrainer(settings, resume=False, progress=False)
     try:
         runners = trainer.algo.env_runner_group

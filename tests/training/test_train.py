@@ -46,6 +46,10 @@ TINY_FLAGS = [
     "--set=run.eval_games=4",
 ]
 
+HEAD_SETTINGS = Path(__file__).with_name("fixtures") / "settings_regicide_tiny.json"
+"""The ``settings.json`` of ``tiny_settings("regicide", Path("runs/regicide"), 192)`` as
+written before the settings' tables were typed models (dicts, saved with ``asdict``)."""
+
 
 def tiny_settings(game: str, out: Path, steps: int) -> TrainSettings:
     return TrainSettings.from_config(game, out=str(out), steps=steps, overrides=TINY)
@@ -85,8 +89,13 @@ def test_cooperative_tiny_run_then_resume(tmp_path: Path) -> None:
     assert best.metadata.training_steps in (128, 192)
     assert best.metadata.game_options == {"num_players": 2, "shaped_reward": True}
 
+    written = (out / "settings.json").read_text(encoding="utf-8")
+    assert written == HEAD_SETTINGS.read_text(encoding="utf-8").replace(
+        '"runs/regicide"', json.dumps(str(out))
+    )  # settings.json as the code before typed settings wrote it
     moved = tmp_path / "moved"
     shutil.copytree(out, moved)
+    shutil.copy(HEAD_SETTINGS, moved / "settings.json")  # a run written by that code resumes
     assert main(["train", "regicide", f"--out={moved}", "--resume", "--steps=320"]) == 0
     assert checkpoint_steps(moved) == 320 and checkpoint_steps(out) == 192
     eval_steps = [int(r["step"]) for r in log_rows(moved) if r["phase"] == "eval"]
@@ -125,7 +134,7 @@ def test_every_competitive_game_trains_with_its_default_settings(tmp_path: Path,
     info = Trainer(settings, resume=False, progress=False).run()
     assert info.steps == checkpoint_steps(out) == 128
     rows = log_rows(out)
-    baselines = set(settings.selfplay["baselines"])
+    baselines = set(settings.selfplay.baselines)
     assert baselines <= {"random", "heuristic"}
     assert {r["opponent"] for r in rows if r["phase"] == "eval"} == baselines
     assert {r["opponent"] for r in rows if r["phase"] == "train"} <= baselines | {"self-play"}
@@ -294,7 +303,8 @@ def test_every_observation_a_game_declares_trains_evaluates_and_loads(
         game, out=str(out), steps=64, env_options=options, overrides=overrides
     )
     assert Trainer(settings, resume=False, progress=False).run().steps == 64
-    assert json.loads((out / "settings.json").read_text())["network"] == settings.network
+    saved = json.loads((out / "settings.json").read_text())
+    assert saved["network"] == settings.network.model_dump()
     assert json.loads((out / "imitation.json").read_text())["games"] == 2  # the warm start
     assert {r["phase"] for r in log_rows(out)} >= {"eval"}
     agent = load_agent(out)
@@ -310,8 +320,8 @@ def test_hkk_configures_a_network_per_encoder(tmp_path: Path) -> None:
     flat = TrainSettings.from_config("hkk", out=str(tmp_path))
     entity = TrainSettings.from_config("hkk", out=str(tmp_path), env_options={"encoder": "entity"})
     assert set(envs.spec("hkk").action_structures) == {"flat"}
-    assert flat.network["rows"] and entity.network["rows"] == []
-    assert entity.network["shared"] == flat.network["shared"]
+    assert flat.network.rows and entity.network.rows == []
+    assert entity.network.shared == flat.network.shared
     by_set = TrainSettings.from_config(
         "hkk", out=str(tmp_path), overrides={"env": {"encoder": "entity"}}
     )

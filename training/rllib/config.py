@@ -8,7 +8,6 @@ holds what only RLlib has.
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from ray.rllib.algorithms.ppo import PPOConfig
@@ -45,26 +44,26 @@ def ppo_config(
     spec = RLModuleSpec(
         module_class=MaskedPolicyModule, model_config=model_config(metadata, network)
     )
-    env_config = {"settings": asdict(settings), "seed": seed}
+    env_config = {"settings": settings.to_json(), "seed": seed}
     return (
         PPOConfig()
         .environment(ENV_NAME, env_config=env_config, disable_env_checking=True)
         .env_runners(
-            num_env_runners=rllib["env_runners"],
+            num_env_runners=rllib.env_runners,
             num_envs_per_env_runner=settings.envs,
             num_cpus_per_env_runner=1,
             rollout_fragment_length="auto",
-            episodes_to_numpy=rllib["episodes_to_numpy"],
+            episodes_to_numpy=rllib.episodes_to_numpy,
         )
         .learners(num_learners=0)
         .multi_agent(policies=set(modules), policy_mapping_fn=module_of, policies_to_train=[MAIN])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=dict.fromkeys(modules, spec)))
-        .training(**ppo_training(ppo, rllib["train_batch"]))
+        .training(**ppo_training(ppo.model_dump(), rllib.train_batch))
         .callbacks(LeagueCallback)
         .fault_tolerance(
             restart_failed_env_runners=True,
-            delay_between_env_runner_restarts_s=rllib["restart_delay_s"],
-            env_runner_health_probe_timeout_s=rllib["health_probe_timeout_s"],
+            delay_between_env_runner_restarts_s=rllib.restart_delay_s,
+            env_runner_health_probe_timeout_s=rllib.health_probe_timeout_s,
         )
         .debugging(seed=seed)
     )

@@ -51,7 +51,7 @@ def snapshot_slots(settings: TrainSettings) -> list[str]:
     """The frozen modules of a competitive run's league: ``max_snapshots`` fixed slots."""
     if settings.cooperative:
         return []
-    return [f"snapshot_{k}" for k in range(settings.selfplay["max_snapshots"])]
+    return [f"snapshot_{k}" for k in range(settings.selfplay.max_snapshots)]
 
 
 def module_of(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
@@ -71,12 +71,12 @@ class SnapshotSeat:
 
 
 class TabletopMultiAgentEnv(MultiAgentEnv):
-    """``config``: ``settings`` (``asdict(TrainSettings)``) and ``seed``."""
+    """``config``: ``settings`` (``TrainSettings.to_json``) and ``seed``."""
 
     def __init__(self, config: dict[str, Any]) -> None:
         super().__init__()
         torch.set_num_threads(1)
-        self.settings = TrainSettings(**config["settings"])
+        self.settings = TrainSettings.from_json(config["settings"])
         self.cooperative = self.settings.cooperative
         # An action outside the mask is a bug here, never a move to forfeit (the env's default).
         options = {"illegal_action": "raise", **self.settings.env_options}

@@ -51,10 +51,12 @@ class RLlibSpeed:
 
 def rllib_speed(settings: TrainSettings, runners: int) -> RLlibSpeed:
     """Train ``settings.steps`` learner steps with ``runners`` env runners (timed)."""
-    settings = replace(settings, rllib={**settings.rllib, "env_runners": runners})
+    settings = replace(settings, rllib=settings.rllib.overlaid({"env_runners": runners}))
     metadata = env_metadata(make(settings.game, **settings.env_options), seed=settings.seed,
                             game_options=settings.game_options)  # fmt: skip
-    config = ppo_config(settings, metadata, NetworkSpec(**settings.network), settings.seed)
+    config = ppo_config(
+        settings, metadata, NetworkSpec(**settings.network.model_dump()), settings.seed
+    )
     algo = config.build_algo()
     try:
         algo.train()  # warm-up: the first iteration pays for compilation and caches
@@ -102,7 +104,7 @@ def _print(
     rounds: int,
 ) -> None:
     sb3 = runs["sb3"]
-    batch = rllib_settings.rllib["train_batch"]
+    batch = rllib_settings.rllib.train_batch
     print(
         f"{rllib_settings.game}: {rllib_settings.steps} learner steps per run, {rounds} "
         f"interleaved rounds; SB3 with {sb3_settings.envs} envs, RLlib with "

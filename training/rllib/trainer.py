@@ -60,11 +60,13 @@ class RLlibTrainer(BaseTrainer):
     ) -> None:
         # What RLlib cannot train, and a Ray that cannot be joined or lacks the CPUs, are
         # refused before the run directory is touched: a retry then starts the run afresh.
-        check_network(NetworkSpec(**settings.network))
-        ppo_training(settings.ppo, settings.rllib["train_batch"])  # a [ppo] key RLlib lacks
+        check_network(NetworkSpec(**settings.network.model_dump()))
+        ppo_training(
+            settings.ppo.model_dump(), settings.rllib.train_batch
+        )  # a [ppo] key RLlib lacks
         connect(address)
         try:
-            check_cpus(settings.rllib["env_runners"])
+            check_cpus(settings.rllib.env_runners)
             super().__init__(settings, resume=resume, progress=progress, overwrite=overwrite)
             self._steps = self.info.steps
             self.algo = self._built_algorithm()
