@@ -472,23 +472,36 @@ def ismcts_iterations_per_second(game: Game, seconds: float, seed: int) -> float
     return iterations / (time.perf_counter() - start)
 
 
+class StatsMeans:
+    """The mean of each numeric ``State.stats()`` figure over the games that report it,
+    and how many did (a figure may appear only in some outcomes)."""
+
+    def __init__(self) -> None:
+        self.sums: dict[str, float] = {}
+        self.games: dict[str, int] = {}
+
+    def add(self, stats: dict[str, Any]) -> None:
+        for key, value in numeric_stats(stats).items():
+            self.sums[key] = self.sums.get(key, 0.0) + value
+            self.games[key] = self.games.get(key, 0) + 1
+
+    def figures(self) -> dict[str, Any]:
+        """``stats_mean`` and ``stats_games``, as ``PlayResult`` and ``MatchResult`` keep them."""
+        means = {key: total / self.games[key] for key, total in self.sums.items()}
+        return {"stats_mean": means, "stats_games": self.games}
+
+
 def play_strength(name: str, game: Game, agent_spec: str, games: int, seed: int) -> PlayResult:
     """``games`` games with ``agent_spec`` at every seat: team wins and mean stats."""
     agents = [make_agent(agent_spec, name, seed + seat) for seat in range(game.num_players)]
     wins = 0
-    stats_sums: dict[str, float] = {}
-    stats_games: dict[str, int] = {}
+    stats = StatsMeans()
     for game_seed in range(seed, seed + games):
         state = play_game(game.new_state(seed=game_seed), agents)
         wins += team_outcome(state.returns()) == WIN
-        for key, value in numeric_stats(state.stats()).items():
-            stats_sums[key] = stats_sums.get(key, 0.0) + value
-            stats_games[key] = stats_games.get(key, 0) + 1
+        stats.add(state.stats())
     return PlayResult(
-        agents=agent_spec,
-        **Tally.of_wins(wins, games).figures_for(PlayResult),
-        stats_mean={key: total / stats_games[key] for key, total in stats_sums.items()},
-        stats_games=stats_games,
+        agents=agent_spec, **Tally.of_wins(wins, games).figures_for(PlayResult), **stats.figures()
     )
 
 
@@ -504,8 +517,7 @@ def match_strength(
     opponents = [make_agent(opponent_spec, name, seed + 1 + seat) for seat in range(seats)]
     outcomes: list[str] = []
     games_by_seat, wins_by_seat = [0] * seats, [0] * seats
-    stats_sums: dict[str, float] = {}
-    stats_games: dict[str, int] = {}
+    stats = StatsMeans()
     for index, game_seed in enumerate(range(seed, seed + games)):
         seat = index % seats
         agents = [agent if s == seat else opponents[s] for s in range(seats)]
@@ -514,17 +526,14 @@ def match_strength(
         outcomes.append(result)
         games_by_seat[seat] += 1
         wins_by_seat[seat] += result == WIN
-        for key, value in numeric_stats(state.stats()).items():
-            stats_sums[key] = stats_sums.get(key, 0.0) + value
-            stats_games[key] = stats_games.get(key, 0) + 1
+        stats.add(state.stats())
     return MatchResult(
         agent=agent_spec,
         opponent=opponent_spec,
         **Tally.of(outcomes).figures_for(MatchResult),
         games_by_seat=games_by_seat,
         wins_by_seat=wins_by_seat,
-        stats_mean={key: total / stats_games[key] for key, total in stats_sums.items()},
-        stats_games=stats_games,
+        **stats.figures(),
     )
 
 
@@ -604,15 +613,7 @@ def _parts_table(results: Sequence[GameResult]) -> str:
 def _play_table(results: Sequence[GameResult]) -> str:
     headers = ["game", "options", "agents", "games", "win rate", "95% CI", "mean stats"]
     rows = [
-        [
-            r.game,
-            format_options(r.options),
-            play.agents,
-            str(play.games),
-            f"{play.win_rate:.3f}",
-            format_interval(play.win_ci95),
-            _format_stats(play),
-        ]
+        _strength_row(r, play.agents, play, _rate_and_interval(play.win_rate, play.win_ci95))
         for r in results
         for play in r.play
     ]
@@ -625,20 +626,29 @@ def _match_table(results: Sequence[GameResult]) -> str:
         headers += [f"{outcome} rate", "95% CI"]
     headers.append("mean stats")
     rows = [
-        [
-            r.game,
-            format_options(r.options),
+        _strength_row(
+            r,
             f"{match.agent} vs {match.opponent}",
-            str(match.games),
-            *_rate_and_interval(match.win_rate, match.win_ci95),
-            *_rate_and_interval(match.draw_rate, match.draw_ci95),
-            *_rate_and_interval(match.loss_rate, match.loss_ci95),
-            _format_stats(match),
-        ]
+            match,
+            [
+                *_rate_and_interval(match.win_rate, match.win_ci95),
+                *_rate_and_interval(match.draw_rate, match.draw_ci95),
+                *_rate_and_interval(match.loss_rate, match.loss_ci95),
+            ],
+        )
         for r in results
         for match in r.matches
     ]
     return format_table(headers, rows)
+
+
+def _strength_row(
+    r: GameResult, agents: str, played: PlayResult | MatchResult, rates: list[str]
+) -> list[str]:
+    """A row of the play-strength tables: the setting, who played, the games, ``rates``
+    (each rate beside its interval) and the mean stats."""
+    return [r.game, format_options(r.options), agents, str(played.games), *rates,
+            _format_stats(played)]  # fmt: skip
 
 
 def _rate_and_interval(rate: float, interval: tuple[float, float]) -> list[str]:

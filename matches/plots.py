@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,11 @@ def evaluation_figure(path: Path, game: str, specs: Sequence[str], results: Sequ
     for ax, (spec, log) in zip(axes[0][len(results) :], logs.items(), strict=True):
         learning_curve(ax, log)
         ax.set_title(f"learning curve of {spec}")
+    _save(figure, path)
+
+
+def _save(figure: Any, path: Path) -> None:
+    """The figure laid out as a PNG at ``path`` (its directory made), then closed."""
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)
@@ -60,16 +65,36 @@ def win_rate_matrix(ax: Any, specs: Sequence[str], result: Any) -> None:
         a, b = index[pair.a], index[pair.b]
         wins[a, b], wins[b, a] = pair.win_rate, pair.loss_rate
         draws[a, b] = draws[b, a] = pair.draws / pair.games
-    image = ax.imshow(wins, vmin=0, vmax=1, cmap="RdYlGn")
     labels = [_short(spec) for spec in specs]
-    ax.set_xticks(range(len(specs)), labels, rotation=30, ha="right")
-    ax.set_yticks(range(len(specs)), labels)
-    ax.set_xlabel("opponent")
-    ax.set_ylabel("agent (win rate / draw rate)")
+    _win_heatmap(
+        ax,
+        wins,
+        labels,
+        ("opponent", "agent (win rate / draw rate)"),
+        lambda row, column: f"{wins[row, column]:.2f} / {draws[row, column]:.2f}",
+    )
+
+
+def _win_heatmap(
+    ax: Any,
+    wins: np.ndarray,
+    labels: Sequence[str],
+    axis_labels: tuple[str, str],
+    cell_text: Callable[[int, int], str],
+    **text_style: Any,
+) -> None:
+    """Win rates of rows against columns coloured red to green, each played cell's
+    ``cell_text(row, column)`` written on it and the cells not played (NaN) left blank:
+    the matrix of ``tabletop eval`` and of ``tabletop balance``."""
+    image = ax.imshow(wins, vmin=0, vmax=1, cmap="RdYlGn")
+    ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
+    ax.set_yticks(range(len(labels)), labels)
+    ax.set_xlabel(axis_labels[0])
+    ax.set_ylabel(axis_labels[1])
     for (row, column), value in np.ndenumerate(wins):
         if not np.isnan(value):
-            text = f"{value:.2f} / {draws[row, column]:.2f}"
-            ax.text(column, row, text, ha="center", va="center")
+            text = cell_text(row, column)
+            ax.text(column, row, text, ha="center", va="center", **text_style)
     ax.figure.colorbar(image, ax=ax, fraction=0.046, label="win rate")
 
 
@@ -154,18 +179,20 @@ def balance_figure(path: Path, report: Any) -> None:
     figure, (matrix_ax, bar_ax) = plt.subplots(
         1, 2, figsize=(2 * size, size), gridspec_kw={"width_ratios": [1.25, 1]}
     )
-    image = matrix_ax.imshow(wins, vmin=0, vmax=1, cmap="RdYlGn")
-    matrix_ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
-    matrix_ax.set_yticks(range(len(labels)), labels)
-    matrix_ax.set_xlabel("opponent deck")
-    matrix_ax.set_ylabel("deck (win rate, 95% CI, draw rate)")
-    for (row, column), value in np.ndenumerate(wins):
-        if not np.isnan(value):
-            tally = report.matrix[labels[row]][labels[column]]
-            low, high = tally.win_ci95
-            text = f"{value:.2f}\n[{low:.2f}, {high:.2f}]\nd {tally.draw_rate:.2f}"
-            matrix_ax.text(column, row, text, ha="center", va="center", fontsize=8)
-    matrix_ax.figure.colorbar(image, ax=matrix_ax, fraction=0.046, label="win rate")
+
+    def cell_text(row: int, column: int) -> str:
+        tally = report.matrix[labels[row]][labels[column]]
+        low, high = tally.win_ci95
+        return f"{wins[row, column]:.2f}\n[{low:.2f}, {high:.2f}]\nd {tally.draw_rate:.2f}"
+
+    _win_heatmap(
+        matrix_ax,
+        wins,
+        labels,
+        ("opponent deck", "deck (win rate, 95% CI, draw rate)"),
+        cell_text,
+        fontsize=8,
+    )
     matrix_ax.set_title(
         f"{report.game}: {report.agent}, {report.games_per_order} games per seating"
     )
@@ -188,7 +215,4 @@ def balance_figure(path: Path, report: Any) -> None:
         fontsize=9,
     )
     bar_ax.tick_params(axis="x", rotation=30)
-    figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(figure, path)
