@@ -271,7 +271,7 @@ def card_plays(state: HkkState, seat: int) -> Iterator[int]:
         offered.add(card.index)
         if not affordable(state, seat, card):
             continue
-        if not opens(saving, effects_of(card, -1)):
+        if saving and not saves(effects_of(card, -1)):
             continue
         if card.condition is not None and not card.condition.holds(state, Context(seat, iid)):
             continue
@@ -282,12 +282,6 @@ def opening_save(state: HkkState) -> bool:
     """In a life-saving window only what raises life opens the chain (HK-4.2); once
     something is on it, every answer is open (a reaction may cancel the saving card)."""
     return state.saving and not state.stack.items
-
-
-def opens(saving: bool, effects: tuple[Any, ...]) -> bool:
-    """Whether a card or ability with ``effects`` may go on the chain as far as a
-    life-saving window goes: with ``saving`` (``opening_save``) only if it raises life."""
-    return not saving or saves(effects)
 
 
 def chain_allows(state: HkkState, card: Card) -> bool:
@@ -410,8 +404,8 @@ def ready(state: HkkState, entry: InPlay, ability: Any) -> bool:
 
 def may_use(state: HkkState, seat: int, entry: InPlay, ability: Any, saving: bool) -> bool:
     """Whether ``seat`` may use its ``ready`` ability now, but for its target: it can pay
-    (``payable``), and the ability ``opens`` the chain (``saving``: ``opening_save``)."""
-    return payable(state, seat, entry, ability) and opens(saving, ability.effects)
+    (``payable``), and with ``saving`` (``opening_save``) it raises life."""
+    return payable(state, seat, entry, ability) and (not saving or saves(ability.effects))
 
 
 def payable(state: HkkState, seat: int, entry: InPlay, ability: Any) -> bool:

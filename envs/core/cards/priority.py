@@ -20,7 +20,7 @@ class PriorityRound:
     """Priority going round ``seats`` in their order, from ``holder`` (the first seat by
     default); copy it with the state."""
 
-    __slots__ = ("seats", "holder", "passes", "_next")
+    __slots__ = ("seats", "holder", "passes", "_size", "_next")
 
     def __init__(self, seats: Sequence[int], holder: int | None = None) -> None:
         self.seats = tuple(seats)
@@ -28,6 +28,7 @@ class PriorityRound:
         """The seat that has priority: it decides next."""
         self.passes = 0
         """How many seats passed in a row, up to the holder."""
+        self._size = len(self.seats)
         self._next = dict(zip(self.seats, self.seats[1:] + self.seats[:1], strict=True))
         """Each seat's next one (a pass is most decisions of some games: looked up, not
         worked out)."""
@@ -40,7 +41,7 @@ class PriorityRound:
         """The holder passes: ``True`` when that closes the round (every seat passed in a
         row); else priority moves on to the next seat and ``False``."""
         self.passes += 1
-        if self.passes >= len(self.seats):
+        if self.passes >= self._size:
             return True
         self.holder = self._next[self.holder]
         return False
@@ -66,6 +67,7 @@ class PriorityRound:
         other.seats = self.seats
         other.holder = self.holder
         other.passes = self.passes
+        other._size = self._size
         other._next = self._next
         return other
 
