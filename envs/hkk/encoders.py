@@ -413,7 +413,7 @@ class PoolRows:
         """``table_cells``' caches, one per part of ``TABLE_PARTS``."""
         self.views: dict[tuple[Any, ...], View] = {}
         """``view``'s cache."""
-        self.last: tuple[HkkState, tuple[int, int, int], View] | None = None
+        self.last: tuple[HkkState, tuple[int, int], View] | None = None
         """The state whose view was asked last, its ``_stamp`` then and the view: kept
         alive here, so ``is`` never finds another state at its address."""
         self.limits: dict[tuple[Any, ...], tuple[int, int, int, int]] = {}
@@ -742,12 +742,12 @@ def view(state: HkkState, pool: PoolRows) -> View:
     return found
 
 
-def _stamp(state: HkkState) -> tuple[int, int, int]:
+def _stamp(state: HkkState) -> tuple[int, int]:
     """What changes whenever the key of ``state``'s ``View`` may have: the comings and
-    goings on the tables (``Table.version``), the changes of the marks of
-    ``zones.FIGURE_MARKS`` (``HkkState.mark_writes``) and whose turn it is. Both counts only
-    grow while the state lives, so an equal stamp of the same state is the same key."""
-    return state.table.version, state.mark_writes.count, state.active
+    goings on the tables and the changes of the marks of ``zones.FIGURE_MARKS``
+    (``Table.version``), and whose turn it is. The version only grows while the state
+    lives, so an equal stamp of the same state is the same key."""
+    return state.table.version, state.active
 
 
 Marked = tuple[frozenset[int], tuple[Any, ...]]

@@ -41,7 +41,7 @@ from tabletop.envs.core.cards.hidden import redeal
 from tabletop.envs.core.cards.pending import PendingDecisions, PendingPhasedState
 from tabletop.envs.core.cards.phases import DRAW
 from tabletop.envs.core.cards.priority import PriorityRound
-from tabletop.envs.core.cards.zones import Table
+from tabletop.envs.core.cards.zones import MarkWrites, Table
 from tabletop.envs.core.engine import copy_generator, resample_consistent, shows_real_choice
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
 from tabletop.envs.hkk import figures, galetki, notation, plays, public, rendering, turns
@@ -59,7 +59,7 @@ from tabletop.envs.hkk.cards import (
 )
 from tabletop.envs.hkk.combat import Fight
 from tabletop.envs.hkk.steps import COMBAT, PHASE_NAMES, PREPARATION, SWAP, UPKEEP
-from tabletop.envs.hkk.zones import ZONES, InPlay, MarkWrites
+from tabletop.envs.hkk.zones import ZONES, InPlay
 
 HAND_SIZE = 5  # HK-2.2
 START_LIFE = 20  # HK-2.1
@@ -191,7 +191,7 @@ class HkkState(PendingPhasedState):
         "game", "rng", "table", "tables", "hands", "decks", "discards", "voids", "chain_cards",
         "life", "vp", "components", "turns_taken", "turn", "plies", "active", "phase",
         "priority_round", "stack", "shields", "saving", "wounds", "pending",
-        "fight", "quiet_turns", "memo", "memo_key", "mark_writes",
+        "fight", "quiet_turns", "memo", "memo_key",
         "life_at_start", "winner", "counters", "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
@@ -202,8 +202,6 @@ class HkkState(PendingPhasedState):
         self.game = game
         self.rng = rng
         self.table = Table(2, ZONES)
-        self.mark_writes = MarkWrites()
-        """Changes of the figure marks of this position's cards in play (``zones``)."""
         self._bind_zones()
         self.life = [START_LIFE, START_LIFE]
         self.vp = [0, 0]
@@ -246,6 +244,12 @@ class HkkState(PendingPhasedState):
         self.discards: list[list[int]] = zones["discard"]
         self.voids: list[list[int]] = zones["void"]
         self.chain_cards: list[list[int]] = zones["chain"]
+
+    @property
+    def mark_writes(self) -> MarkWrites:
+        """The changes of the figure marks of this position's cards in play, as the kit
+        counts them (``zones.FIGURE_MARKS``; they move ``Table.version`` too)."""
+        return self.table.mark_writes
 
     # ----- the protocol ---------------------------------------------------------------------
 
@@ -336,8 +340,8 @@ class HkkState(PendingPhasedState):
         """A new instance of ``card`` owned by ``owner`` on ``seat``'s table (tests and
         stacked positions)."""
         iid = self.table.create(card, owner, "table", seat)
-        entry = InPlay(iid, card, area, self.mark_writes,  # type: ignore[arg-type]
-                       host=None if host is None else host.iid)  # fmt: skip
+        host_iid = None if host is None else host.iid
+        entry = InPlay(iid, card, area, host=host_iid)  # type: ignore[arg-type]
         self.table.put(entry, ("table", seat))
         return entry
 
@@ -347,8 +351,8 @@ class HkkState(PendingPhasedState):
         stays where it is) when that table is full (``actions.MAX_TABLE``)."""
         if len(self.tables[seat]) >= MAX_TABLE:
             return None
-        entry = InPlay(iid, self.card(iid), area, self.mark_writes,  # type: ignore[arg-type]
-                       active=active, host=host)  # fmt: skip
+        card = self.card(iid)
+        entry = InPlay(iid, card, area, active=active, host=host)  # type: ignore[arg-type]
         self.table.remove(iid, source)
         self.table.put(entry, ("table", seat))
         return entry
@@ -440,11 +444,7 @@ class HkkState(PendingPhasedState):
         other.game = self.game
         other.rng = rng
         other.table = self.table.copy()
-        other.mark_writes = MarkWrites()
         other._bind_zones()
-        for table in other.tables:  # the copies count their changes for ``other``
-            for entry in table:
-                entry.writes = other.mark_writes
         for name in ("life", "vp", "components", "turns_taken"):
             setattr(other, name, getattr(self, name)[:])
         for name in ("turn", "plies", "active", "phase", "saving", "quiet_turns",

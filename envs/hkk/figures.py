@@ -142,12 +142,12 @@ def _kinds(kind: str, ability: bool) -> frozenset[str]:
 
 def remembered(state: HkkState) -> dict[Any, Any]:
     """The figures worked out for the position as it is now (``HkkState.memo``). Figures
-    depend only on the cards on the tables (``Table.version`` counts their comings and
-    goings), their marks (``HkkState.mark_writes`` counts their changes) and whose turn it
-    is (the defence bonus), so they are kept until one of these changes. Both counts only
-    grow, so one number, twice their sum plus the active seat, changes whenever any of the
-    three does (``HkkState.memo_key``): a single comparison per read."""
-    now = 2 * (state.table.version + state.mark_writes.count) + state.active
+    depend only on the cards on the tables and their marks (``Table.version`` counts their
+    comings and goings and the changes of ``zones.FIGURE_MARKS``) and whose turn it is
+    (the defence bonus), so they are kept until one of these changes. The version only
+    grows, so one number, twice the version plus the active seat, changes whenever either
+    does (``HkkState.memo_key``): a single comparison per read."""
+    now = 2 * state.table.version + state.active
     if state.memo_key != now:
         state.memo = {}
         state.memo_key = now
@@ -164,7 +164,7 @@ def remembered_figure(compute: Callable[..., T]) -> Callable[..., T]:
 
         def figure_of(state: HkkState, arg: Any) -> T:
             memo = state.memo
-            if state.memo_key != 2 * (state.table.version + state.mark_writes.count) + state.active:
+            if state.memo_key != 2 * state.table.version + state.active:
                 memo = remembered(state)  # the position changed: forget
             key = (compute, arg)
             value = memo.get(key, _UNKNOWN)
@@ -176,7 +176,7 @@ def remembered_figure(compute: Callable[..., T]) -> Callable[..., T]:
 
     def figure(state: HkkState, *args: Any) -> T:
         memo = state.memo
-        if state.memo_key != 2 * (state.table.version + state.mark_writes.count) + state.active:
+        if state.memo_key != 2 * state.table.version + state.active:
             memo = remembered(state)  # the position changed: forget
         key = (compute, args)
         value = memo.get(key, _UNKNOWN)

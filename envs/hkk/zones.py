@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from tabletop.envs.core.cards.zones import Permanent, Visibility, ZoneSpec
+from tabletop.envs.core.cards.zones import Marked, Visibility, ZoneSpec
 
 ZONES = (
     ZoneSpec("deck", Visibility.NOBODY),
@@ -26,19 +26,8 @@ PILES = ("deck", "hand", "table", "discard", "void")
 """The five zones a card is in whenever nothing is being played (HK-1.2)."""
 
 FIGURE_MARKS = frozenset({"active", "area", "host", "counters", "levels", "boost"})
-"""The marks of a card on the table that creatures' figures depend on (``figures``)."""
-
-
-class MarkWrites:
-    """How many times a mark of ``FIGURE_MARKS`` changed on the cards in play of one
-    position (each ``InPlay`` holds its position's counter): figures remembered while it
-    stays the same (and the tables' cards too) are still right. A write that leaves a mark
-    as it was (the end of the turn clearing boosts that were none) changes nothing."""
-
-    __slots__ = ("count",)
-
-    def __init__(self) -> None:
-        self.count = 0
+"""The marks of a card on the table that creatures' figures depend on (``figures``): the
+kit counts their changes (``InPlay.COUNTED``), so ``Table.version`` moves with them."""
 
 
 Area = Literal["guard", "reserve", "beside", "attached"]
@@ -46,7 +35,7 @@ Area = Literal["guard", "reserve", "beside", "attached"]
 card beside them, or a card attached to another (``InPlay.host``)."""
 
 
-class InPlay(Permanent):
+class InPlay(Marked):
     """A card on the table and the marks play leaves on it.
 
     ``active`` (HK-1.4); ``area``; ``host``: the iid of the card it is attached to
@@ -54,20 +43,20 @@ class InPlay(Permanent):
     turn (creatures and buildings, HK-4.2, HK-6.8); ``poison`` counters (HK-7.3);
     ``counters``: +1/+1 counters (HK-4.5); ``levels`` (adventurers, HK-4.4);
     ``regenerated``: life regained by regeneration this turn (HK-7.9); ``boost``: damage
-    and life until the end of the turn; ``breathed``: used its direct damage this combat."""
+    and life until the end of the turn; ``breathed``: used its direct damage this combat.
+    A change of a mark of ``FIGURE_MARKS``, by a rule or by hand, is counted by the kit
+    (``Marked``); the others are read at every encoding."""
 
     __slots__ = (
         "active", "area", "host", "damage", "poison", "counters", "levels", "regenerated",
-        "boost", "breathed", "writes",
+        "boost", "breathed",
     )  # fmt: skip
+    COUNTED = FIGURE_MARKS
 
     def __init__(
-        self, iid: int, card: object, area: Area, writes: MarkWrites, *, active: bool = True,
-        host: int | None = None,
-    ) -> None:  # fmt: skip
+        self, iid: int, card: object, area: Area, *, active: bool = True, host: int | None = None
+    ) -> None:
         super().__init__(iid, card)
-        self.writes = writes
-        """The counter of its position's mark changes (``MarkWrites``)."""
         self.active = active
         self.area: Area = area
         self.host = host
@@ -78,16 +67,3 @@ class InPlay(Permanent):
         self.regenerated = 0
         self.boost = (0, 0)
         self.breathed = False
-
-    def __setattr__(self, name: str, value: object) -> None:
-        """Every change of a mark in ``FIGURE_MARKS`` is counted, hand edits included, so
-        remembered figures are never read stale (a mark set for the first time, as the
-        card is made or copied, is no change: it comes onto a table, which counts)."""
-        if name in FIGURE_MARKS:
-            old = getattr(self, name, _UNSET)
-            if old is not _UNSET and old != value:
-                self.writes.count += 1
-        object.__setattr__(self, name, value)
-
-
-_UNSET = object()

@@ -65,8 +65,6 @@ def declare(state: KultState, seat: int, attacker: int, offset: int, target: int
     target_seat = (seat + offset) % state.game.num_players
     state.fight = Fight((seat, attacker), (target_seat, target))
     state.attacked = True
-    state.restamp(seat, attacker)
-    state.restamp(target_seat, target)
     state.counters["attacks"] += 1
     state._record(
         "attack_declared", player=seat, attacker=attacker, seat=target_seat, target=target
@@ -85,8 +83,6 @@ def resolve_fight(state: KultState) -> None:
     with its Influences and its token goes to the winner if it can hold it, else to the
     Pool (KU-7.5). Attacking turns nothing (KU-7.5's decision)."""
     fight, state.fight, state.last_fight = state.fight, None, state.fight
-    state.restamp(*fight.attacker)
-    state.restamp(*fight.defender)
     attack, defence = fight.values = values(state, fight)
     if fight.cancelled or attack == defence:
         fight.result = "cancelled" if fight.cancelled else "tie"

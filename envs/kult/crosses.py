@@ -206,7 +206,7 @@ def attract(state: KultState, seat: int, source: int, target: int) -> None:
     else:
         cross[target].tokens += 1
         turn_face_down(state, seat, target)
-    turn_face_down(state, seat, source)  # restamps both stations
+    turn_face_down(state, seat, source)
     state._record("token_attracted", player=seat, source=source, target=target)
 
 
@@ -230,7 +230,6 @@ def recruit(state: KultState, seat: int, station: int) -> None:
     state.pool_tokens -= 1
     state.crosses[seat][station].tokens += 1
     state.recruited.add(station)
-    state.restamp(seat, station)
     state._record("token_recruited", player=seat, station=station)
 
 
@@ -248,7 +247,6 @@ def recruit_extra(state: KultState, seat: int, tokens: int) -> None:
             return
         state.pool_tokens -= 1
         state.crosses[seat][target].tokens += 1
-        state.restamp(seat, target)
         state._record("token_recruited", player=seat, station=target)
 
 
@@ -283,12 +281,10 @@ def push(state: KultState, seat: int, source: int, target: int, colour: int | No
         state.hub_tokens[seat] -= 1
     else:
         cross[source].tokens -= 1
-        state.restamp(seat, source)
     if target == POOL:
         state.pool_tokens += 1
     else:
         cross[target].tokens += 1
-        state.restamp(seat, target)
     if colour is not None:
         state.temp_keys[seat][colour] += 1
     state.counters["pushes"] += 1
@@ -299,11 +295,8 @@ def push(state: KultState, seat: int, source: int, target: int, colour: int | No
 
 
 def turn_face_down(state: KultState, seat: int, station: int) -> None:
-    """The card turns (its attached Influences with it, KU-5.1); the Table's version moves
-    so figures cached from face-up cards are recomputed."""
+    """The card turns (its attached Influences with it, KU-5.1)."""
     state.crosses[seat][station].face_up = False
-    state.table.touch()
-    state.restamp(seat, station)
 
 
 def refresh_cross(state: KultState, seat: int) -> None:
@@ -312,9 +305,6 @@ def refresh_cross(state: KultState, seat: int) -> None:
     for station in turned:
         state.crosses[seat][station].face_up = True
     if turned:
-        state.table.touch()
-        for station in turned:
-            state.restamp(seat, station)
         state._record("cards_refreshed", player=seat, stations=turned)
 
 
@@ -354,7 +344,6 @@ def _step_out(state: KultState, seat: int, station: int) -> None:
             state.pending.then(StepOut(seat, station))
             return
         base.tokens -= 1
-        state.restamp(seat, station)
         _move_token(state, seat, station, (seat, targets[0]) if targets else None)
     state.pending.done()
     _leave(state, seat, station, None)
@@ -376,7 +365,6 @@ class StepOut(Decision):
     def apply(self, state: KultState, action: int) -> None:
         seat, station = self.seat, self.station
         state.crosses[seat][station].tokens -= 1
-        state.restamp(seat, station)
         _move_token(state, seat, station, (seat, decode(action)[1][1]))
         _step_out(state, seat, station)
 
@@ -384,23 +372,21 @@ class StepOut(Decision):
 def _leave(state: KultState, seat: int, station: int, tokens_to: tuple[int, int] | None) -> None:
     base: Base = state.crosses[seat][station]
     for attachment in attachments_on(state, seat, station):
-        _to_discard(state, attachment, ("influences", seat), station)
-    tokens, base.tokens = base.tokens, 0
-    _to_discard(state, base, ("cross", seat), station)  # restamps the station and the pile
+        _to_discard(state, attachment, ("influences", seat))
+    tokens = base.tokens
+    if tokens:
+        base.tokens = 0
+    _to_discard(state, base, ("cross", seat))
     for _ in range(tokens):
         _token_leaves(state, seat, station, tokens_to)
 
 
-def _to_discard(
-    state: KultState, entry: Base | Attachment, zone: tuple[str, int], station: int
-) -> None:
-    """A card leaving ``station`` of a cross, or an Influence on its card, goes to its
-    owner's discard pile: only that station's row and the pile change."""
+def _to_discard(state: KultState, entry: Base | Attachment, zone: tuple[str, int]) -> None:
+    """A card leaving a station of a cross, or an Influence on its card, goes to its
+    owner's discard pile."""
     owner = state.table.owners[entry.iid]
     state.table.remove(entry, zone)
-    state.restamp(zone[1], station)
     state.table.put(entry.iid, ("discard", owner))
-    state.restamp_pile(owner)
     state._record("card_discarded", seat=zone[1], card=entry.card.index, owner=owner)
 
 
@@ -418,5 +404,4 @@ def _move_token(state: KultState, seat: int, station: int, to: tuple[int, int] |
         to = (-1, POOL)
     else:
         state.crosses[to[0]][to[1]].tokens += 1
-        state.restamp(*to)
     state._record("token_moved", seat=seat, source=station, to_seat=to[0], target=to[1])

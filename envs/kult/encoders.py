@@ -37,6 +37,7 @@ from tabletop.envs.kult.cards import ATTACH, INTO, NEUTRAL, Arcanum, Card, Pool,
 from tabletop.envs.kult.combat import Fight
 from tabletop.envs.kult.effects import BEFORE_RECRUIT, COLOURS, FIGHT, VOCAB
 from tabletop.envs.kult.turns import OVER, PHASE_NAMES
+from tabletop.envs.kult.zones import ATTACKING, DEFENDING, INVOKED, RECRUITED
 
 if TYPE_CHECKING:
     from tabletop.envs.kult.engine import KultGame, KultState
@@ -45,6 +46,9 @@ if TYPE_CHECKING:
 KINDS = ("place", "being", "spell", "influence", "command")
 TIMINGS = ("any time", "fight", "recruit window")
 FIGHT_RESULTS = ("attacker", "defender", "tie", "cancelled")
+TURN_MARKS = (RECRUITED, INVOKED, ATTACKING, DEFENDING)
+"""The marks of the turn a station row shows (``KultState.station_marks``), in its column
+order."""
 STATIC_NAMES = tuple(VOCAB.statics)
 """The vocabulary's continuous effects (combat, holds, keys): one column each."""
 EFFECT_COLUMNS = tuple(
@@ -135,13 +139,20 @@ class Geometry:
         """``static[card.index]`` as float32 bytes: the start of a station's row."""
         self.owner_column = self.C + 4
         """Where a station row without its position columns has its owner columns."""
+        self.turn_at = 4 * (self.C + self.dynamic_names.index("recruited onto this turn"))
+        """The byte where it has its columns of the marks of the turn (``TURN_MARKS``)."""
+        self.turn_bytes = [
+            _pack([float(bool(bits & mark)) for mark in TURN_MARKS])
+            for bits in range(1 << len(TURN_MARKS))
+        ]
+        """Those columns by the station's marks (bits)."""
         self.positions = self._positions()
         self.state_struct = struct.Struct(f"{self.D}f")
         """Packs a station row's state columns (``StationEntry``)."""
         self.seat_cache: dict[int, SeatView] = {}
-        """``WorkingCopy._cross``' cache: a seat's view by its stamp."""
+        """``WorkingCopy._cross``' cache: a seat's view by the kit's stamp of its cross."""
         self.station_cache: dict[int, StationEntry] = {}
-        """``SeatView``'s cache: a station's entry by its stamp."""
+        """``SeatView``'s cache: a station's entry by the kit's stamp of the station."""
         self._empty_rows: dict[int, bytes] = {}
         self.row_cache: dict[tuple, bytes] = {}
         """``station_entry``'s cache: a station's row (without position and owner columns)
@@ -416,9 +427,10 @@ gives any pool's and player count's."""
 
 CACHE_SEATS = True
 """Reuse what an observation is made of while everything it is read from is unchanged: a
-seat's view (by the seat's stamp), a station's entry (by its stamp) and row (by what it
-shows), a discard pile's counts, the unseen counts, and each observer's last encoding of
-a position; off, every view is computed afresh (a test compares the two)."""
+seat's view (by the kit's stamp of its cross, ``Table.stamps``), a station's entry (by
+the stamp of the station, ``Table.slot_stamps``) and row (by what it shows), a discard
+pile's counts, the unseen counts, and each observer's last encoding of a position; off,
+every view is computed afresh (a test compares the two)."""
 CACHE_SIZE = 1024
 """Cached entries per cache of a geometry; a cache is emptied when it is full. A few times
 what the positions in play use (per position its seats' views and 8 stations each: 32
@@ -454,8 +466,8 @@ _NO_STAMPS = (None,) * STATIONS
 
 
 class SeatView:
-    """One seat's part of every observer's view, cached with the seat's stamp: its 8
-    stations' entries (each cached with its station's stamp) and the figures the seat
+    """One seat's part of every observer's view, cached with the seat's key: its 8
+    stations' entries (each cached with its station's key) and the figures the seat
     block and the playable marks read of it (tokens in the Scene and the Cast, the
     permanent keys as ``crosses.permanent_keys`` counts them, the Hub Influences and the
     Arcanum, the cards in play). Holding limits and combat values are summed as
@@ -463,7 +475,7 @@ class SeatView:
     keys equal to the engine's figures).
 
     A view is derived from the seat's ``previous`` view when there is one (the last one
-    an observer wrote): only the stations whose stamps changed are read, the sums move by
+    an observer wrote): only the stations whose keys changed are read, the sums move by
     what they changed, and the Influences' figures are kept while the same Influences lie
     on the cross. What it keeps is in tuples, not lists: the cache holds thousands of
     views, and the garbage collector stops tracking a tuple of numbers or bytes, where
@@ -477,7 +489,8 @@ class SeatView:
     def __init__(
         self, state: KultState, seat: int, geo: Geometry, previous: SeatView | None
     ) -> None:
-        self.stamp = state.seat_stamps[seat]
+        self.stamp = state.table.stamps["cross"][seat]
+        """The kit's stamp of the seat's cross it was read with."""
         self.arcanum = arcanum = state.arcana[seat]
         influences = state.influences[seat]
         self.attached = attached = tuple([a.card.index for a in influences])
@@ -489,7 +502,7 @@ class SeatView:
         """``influence_keys``: the Arcanum's keys with those its Influences give;
         ``tail``: the end of its seat block, the Hub Influences' figures and the
         Arcanum's."""
-        self.stamps = stamps = tuple(state.station_stamps[seat])
+        self.stamps = stamps = tuple(state.table.slot_stamps["cross"][seat])
         if previous is None:
             entries, old_stamps = list(_NO_ENTRIES), _NO_STAMPS
             scene = cast = p0 = p1 = p2 = p3 = p4 = 0
@@ -574,8 +587,9 @@ def _influence_figures(
 
 
 def station_entry(state: KultState, seat: int, station: int, geo: Geometry) -> StationEntry:
-    """The station's entry: its row (card features, state; position and owner left 0),
-    read with the Influences on its card and on it, on the Hub and on the Pool."""
+    """The station's entry: its row (card features, state; position, owner and the marks
+    of the turn left 0), read with the Influences on its card and on it, on the Hub and on
+    the Pool: what the kit's stamp of the station is renewed with."""
     on_card = combat_mod = holds_mod = on_station = 0
     station_combat = station_holds = card_combat = card_holds = hub_bonus = 0
     for attachment in state.influences[seat]:
@@ -612,27 +626,16 @@ def station_entry(state: KultState, seat: int, station: int, geo: Geometry) -> S
     if kind == "being":
         value = card.combat + station_combat + (card_combat if face_up else 0) + pool_combat
         combat = (value + hub_bonus if station >= _CAST_START else value) / 5
-    fight = state.fight
-    attacking = defending = False
-    if fight is not None:
-        at = (seat, station)
-        attacking = fight.attacker == at
-        defending = not attacking and fight.defender == at
-    active = seat == state.active
-    recruited = active and station in state.recruited
-    invoked = active and station in state.invoked
     marks = (on_card, float(combat_mod), float(holds_mod)) if on_card else _NO_MARKS
-    key = (
-        card.index, face_up, base.tokens, limit, combat, *marks, on_station, recruited,
-        invoked, attacking, defending,
-    )  # fmt: skip
+    key = (card.index, face_up, base.tokens, limit, combat, *marks, on_station)
     row = geo.row_cache.get(key) if CACHE_SEATS else None
     if row is None:
         row = geo.static_bytes[card.index] + geo.state_struct.pack(
             float(face_up), base.tokens / 3, limit / 3, combat,
             *_NO_OWNER[: geo.players],  # the owner, relative to the observer: set later
             marks[0] / 3, marks[1] / 3, marks[2] / 3, on_station / 3,
-            float(recruited), float(invoked), float(attacking), float(defending), 0.0,
+            *_NO_TURN_MARKS,  # the marks of the turn: set later (``WorkingCopy._mark``)
+            0.0,
         )  # fmt: skip
         if CACHE_SEATS:
             if len(geo.row_cache) >= CACHE_SIZE:
@@ -644,6 +647,7 @@ def station_entry(state: KultState, seat: int, station: int, geo: Geometry) -> S
 
 _NO_MARKS = (0, 0.0, 0.0)
 _NO_OWNER = (0.0,) * 4
+_NO_TURN_MARKS = (0.0,) * len(TURN_MARKS)
 
 
 def _last_fight_values(last: Fight | None, geo: Geometry) -> bytes:
@@ -751,9 +755,10 @@ class WorkingCopy:
     """An observer's last encoding of one position (``KultState.encodings``, never copied
     with the state), and what each part of it was read from, so that a step reads again
     only what may have changed and writes only what changed. What is read again is told
-    by what it is read from: the seat stamps (the seats' views and the cross rows), the
-    figures of each seat block, the hand with the keys to pay for it (the hand rows), the
-    pile stamps and the piles (the discard counts), the deck and the Hub card (the unseen
+    by what it is read from: the kit's stamps of the crosses (the seats' views and the
+    cross rows), the marks of the turn (``_mark``), the figures of each seat block, the
+    hand with the keys to pay for it (the hand rows), the kit's stamps of the discard
+    piles and the piles (the discard counts), the deck and the Hub card (the unseen
     counts, ``Counts``); a cached part (a station's entry, a part of the table features,
     a hand slot's row) is written only when it is another object than the one written
     there last. The position columns of the cross rows never change: they are written
@@ -765,7 +770,7 @@ class WorkingCopy:
     __slots__ = (
         "vector", "output", "bytes", "floats", "player", "seats", "geo", "at", "written",
         "owner_at", "head_at", "deciding_at", "block_at", "counted", "views", "stamps",
-        "phase", "turn", "fight", "blocks", "hand", "piles",
+        "marks", "shown", "phase", "turn", "fight", "blocks", "hand", "piles",
     )  # fmt: skip
 
     def __init__(self, encoder: _Encoder, geo: Geometry, player: int) -> None:
@@ -801,7 +806,12 @@ class WorkingCopy:
         self.views: list[SeatView | None] = [None] * players
         """The seat views whose station rows were written last, in the observer's order."""
         self.stamps: list[int] | None = None
-        """The seat stamps ``views`` were read with."""
+        """The kit's stamps of the crosses ``views`` were read with."""
+        self.marks: TurnMarks | None = None
+        """What the marks of the turn written over the station rows were read from."""
+        self.shown: dict[int, int] = {}
+        """The marks of the turn written over the station rows (``TURN_MARKS`` bits), by
+        row (``seat * 8 + station``, seats in the observer's order)."""
         self.phase = -1
         """The phase whose one-hot was written last."""
         self.turn: tuple | None = None
@@ -832,17 +842,20 @@ class WorkingCopy:
             self.written[part] = data
 
     def _cross(self, state: KultState) -> list[SeatView]:
-        """The seat views, read again where a seat's stamp changed (each derived from the
-        last one, ``SeatView``): each station entry of a view that changed is written,
-        with its owner's column as this observer sees it. The list is a new one whenever
-        a view changed."""
-        stamps = state.seat_stamps
+        """The seat views, read again where the kit's stamp of a seat's cross changed
+        (each derived from the last one, ``SeatView``): each station entry of a view that
+        changed is written, with its owner's column as this observer sees it, then the
+        marks of the turn over the rows (``_mark``). The list is a new one whenever a view
+        changed."""
+        stamps = state.table.stamps["cross"]
         if stamps == self.stamps:
+            if not _marked(state, self.marks):
+                self._mark(state)
             return self.views  # type: ignore[return-value]
         geo = self.geo
         cache, players, player = geo.seat_cache, geo.players, self.player
         views = list(self.views)
-        written, at, owner_at = self.written, self.at, self.owner_at
+        written, at, owner_at, shown = self.written, self.at, self.owner_at, self.shown
         data, floats = self.bytes, self.floats
         for k in range(players):
             seat = self.seats[k]
@@ -866,9 +879,42 @@ class WorkingCopy:
                     if entry.index >= 0:
                         floats[owner_at[i] + (entry.owner - player) % players] = 1.0
                     written[i] = entry
+                    if i in shown:  # the row's marks of the turn were written over
+                        if entry.index >= 0:
+                            self._show(i, shown[i])
+                        else:
+                            del shown[i]
                 i += 1
         self.views, self.stamps = views, stamps[:]
+        if not _marked(state, self.marks):
+            self._mark(state)
         return views  # type: ignore[return-value]
+
+    def _mark(self, state: KultState) -> None:
+        """Write the marks of the turn (``KultState.station_marks``) over the station rows
+        that hold a card, and clear those no longer marked: few stations have any, and
+        they change at a few moves of a turn, so the rows and views stay cached without
+        them (as the owner columns)."""
+        views, players, player = self.views, self.geo.players, self.player
+        marked: dict[int, int] = {}
+        for (seat, station), bits in state.station_marks().items():
+            k = (seat - player) % players
+            if views[k].entries[station].index >= 0:  # type: ignore[union-attr]
+                marked[k * STATIONS + station] = bits
+        shown = self.shown
+        for i in {*shown, *marked}:
+            bits = marked.get(i, 0)
+            if shown.get(i, 0) != bits:
+                self._show(i, bits)
+        self.shown = marked
+        self.marks = (
+            state.active, state.fight, frozenset(state.recruited), frozenset(state.invoked)
+        )  # fmt: skip
+
+    def _show(self, i: int, bits: int) -> None:
+        """Write the marks of the turn ``bits`` over station row ``i``."""
+        start = self.at[i] + self.geo.turn_at
+        self.bytes[start : start + 4 * len(TURN_MARKS)] = self.geo.turn_bytes[bits]
 
     def _table(self, state: KultState) -> None:
         """The table features before the seat blocks (``Geometry.table_features``): the
@@ -900,9 +946,9 @@ class WorkingCopy:
         if fight is None:
             self._put(first + 2, geo.no_fight)
             self.fight = None
-        else:  # its combat values are the two stations' rows': as new as their stamps
+        else:  # its combat values read the two stations' cards: as new as their stamps
             (seat, station), (other, at) = fight.attacker, fight.defender
-            stamps = state.station_stamps
+            stamps = state.table.slot_stamps["cross"]
             key = (
                 fight.attacker, fight.defender, *fight.bonus, fight.cancelled,
                 stamps[seat][station], stamps[other][at],
@@ -988,11 +1034,11 @@ class WorkingCopy:
 
     def _counts(self, state: KultState, counts: list[Counts]) -> None:
         """Per-card counts of every discard pile (the observer's first), read again when
-        a pile's stamp changed, and of the observer's unseen cards (its deck and Hub card
-        together), when they changed (``Counts``)."""
+        a pile's stamp (the kit's) changed, and of the observer's unseen cards (its deck
+        and Hub card together), when they changed (``Counts``)."""
         player = self.player
         of = card_index(self.geo, state.table.cards).of
-        stamps, last = state.pile_stamps, self.piles
+        stamps, last = state.table.stamps["discard"], self.piles
         if stamps != last:
             discards = state.discards
             for k, seat in enumerate(self.seats):
@@ -1003,6 +1049,23 @@ class WorkingCopy:
         deck, hub = state.decks[player], state.hub_cards[player]
         if of is not unseen.of or deck != unseen.instances or hub != unseen.hub:
             unseen.update(deck, of, self.floats, hub)
+
+
+TurnMarks = tuple[int, Fight | None, frozenset[int], frozenset[int]]
+"""What the marks of the turn are read from: the active seat, the fight, the stations
+recruited onto and invoked (``WorkingCopy.marks``)."""
+
+
+def _marked(state: KultState, last: TurnMarks | None) -> bool:
+    """Whether the marks of the turn (``KultState.station_marks``) are still those read
+    from ``last``: a fight's Beings never change while it is the same fight."""
+    if last is None:
+        return False
+    active, fight, recruited, invoked = last
+    return (
+        state.fight is fight and state.active == active and state.recruited == recruited
+        and state.invoked == invoked
+    )  # fmt: skip
 
 
 _NONE: list[int] = []

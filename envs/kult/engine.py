@@ -32,7 +32,6 @@ Reading a position (what encoders and heuristics use; all public unless said):
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -58,7 +57,6 @@ from tabletop.envs.kult.actions import (
     MAX_PLAYERS,
     NUM_ACTIONS,
     PLAY_BASE,
-    STATIONS,
     TURN_BASE,
 )
 from tabletop.envs.kult.cards import (
@@ -75,7 +73,15 @@ from tabletop.envs.kult.combat import Fight
 from tabletop.envs.kult.effects import COLOURS
 from tabletop.envs.kult.narration import HAND_EVENTS, HELP, describe_event
 from tabletop.envs.kult.turns import OVER, PHASE_NAMES, Window
-from tabletop.envs.kult.zones import ZONES, Attachment, Base
+from tabletop.envs.kult.zones import (
+    ATTACKING,
+    DEFENDING,
+    INVOKED,
+    RECRUITED,
+    ZONES,
+    Attachment,
+    Base,
+)
 
 GAME_TYPES = {"continent": 5, "world": 10}
 """KU-2.4: tokens per player in the game (less one) and the Hub target to win."""
@@ -85,8 +91,8 @@ STALL_ROUNDS = 2
 """KU-9.3: rounds of turns (every seat one turn) without a decision that end the game as a
 draw. After the first such round every hand is as full as it will get and every card face
 up, so each later round repeats the second: if that one has no decision, none ever will."""
-_STAMPS = itertools.count(1)
-"""Where ``KultState.seat_stamps`` come from: never the same number twice in a process."""
+_NO_MARKS: dict[tuple[int, int], int] = {}
+"""No station marked (never modified)."""
 SHAPING_SCALE = 0.5
 """With ``shaped_reward``, what a whole Hub target of progress is worth, beside the ±1 of a
 win: small enough that winning still dominates, large enough to be felt before the first win."""
@@ -311,8 +317,7 @@ class KultState(PendingPhasedState):
         "influences", "pool_influences", "hands", "decks", "discards", "hub_cards", "turn",
         "plies", "active", "phase", "window", "fight", "last_fight", "pending_push",
         "pending", "recruited", "invoked", "attacked", "embargo", "moves", "winner",
-        "decided_turn", "counters", "seat_stamps", "station_stamps", "pile_stamps", "encodings",
-        "_rewards", "_returns", "_legal",
+        "decided_turn", "counters", "encodings", "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
     PHASES = turns.PHASES
@@ -347,15 +352,6 @@ class KultState(PendingPhasedState):
         """The turn of the last decision (``apply``), for KU-9.3."""
         self.moves: list[Move] = []
         self.counters = {"cards_played": 0, "pushes": 0, "attacks": 0, "cards_drawn": 0}
-        self.seat_stamps = [0] * players
-        """Per seat, a number the rules renew (``restamp``) whenever what the encoders
-        read of its cross changes; never given twice in a process, so that a copy of the
-        position that moves on never finds the views of the other."""
-        self.station_stamps = [[0] * STATIONS for _ in range(players)]
-        """The same per station of each cross."""
-        self.pile_stamps = [0] * players
-        """The same per discard pile (``restamp_pile``)."""
-        self.restamp_all()
         self.encodings: dict[tuple[str, int], Any] = {}
         """The encoders' working copies of this position's views (never copied)."""
         self._rewards = [0.0] * players
@@ -398,7 +394,7 @@ class KultState(PendingPhasedState):
         self._events = []
         before = self.progress() if self.game.shaped_reward else None
         self._do(action)
-        EngineState.settle(self)  # the rules restamp what they change
+        EngineState.settle(self)
         if before is not None:
             self._shape(before)
 
@@ -449,7 +445,6 @@ class KultState(PendingPhasedState):
         """KU-9.2: +1 to the winner and -1 to every other player; 0 to all on a draw (the
         kit's ``end_game``)."""
         self.end_game(winner)
-        self.restamp_all()  # the fight, if any, is over
         self.window = self.fight = self.pending_push = None
         self._record(
             "game_over", winner=None if winner == DRAW else winner, plies=self.plies,
@@ -489,36 +484,55 @@ class KultState(PendingPhasedState):
             raise IllegalActionError(f"kult: an action text is a str, got {text!r}")
         return notation.string_to_action(self, text)
 
-    # ----- what changed, for the encoders' caches ------------------------------------------
+    # ----- what the encoders' caches are keyed by --------------------------------------------
+    #
+    # What a station's row in a view shows is read from the kit's stamp of the station
+    # (``Table.slot_stamps``, renewed with each change of its card, the card's marks and the
+    # Influences on it, on its station, its Hub or the Pool: zones.ZONES) and the marks of
+    # the turn on it, read from the position as it is: no rule says what it changed.
 
-    def restamp(self, seat: int, station: int | None = None) -> None:
-        """Say that what the encoders read of ``seat``'s cross changed at ``station`` (its
-        card, face, tokens, the Influences on it, whether it recruited, pushed for its
-        ability, fights) or, with ``station=None``, anywhere in it (Influences on its Hub,
-        the Pool's, the turn's end, a card leaving play). The rules call it wherever they
-        change one of these, so that a seat's view is cached by its stamp alone and a
-        station's row by the station's."""
-        self.seat_stamps[seat] = next(_STAMPS)
-        if station is None:
-            self.station_stamps[seat] = [next(_STAMPS) for _ in range(STATIONS)]
-        else:
-            self.station_stamps[seat][station] = next(_STAMPS)
+    def station_marks(self) -> dict[tuple[int, int], int]:
+        """(seat, station) -> the marks of the turn its row shows, as bits: ``RECRUITED``
+        and ``INVOKED`` (the active seat's stations recruited onto, whose push ability was
+        used), ``ATTACKING`` and ``DEFENDING`` (the fight's Beings); empty when none."""
+        fight, recruited, invoked = self.fight, self.recruited, self.invoked
+        if fight is None and not recruited and not invoked:
+            return _NO_MARKS
+        active = self.active
+        marks = dict.fromkeys([(active, station) for station in recruited], RECRUITED)
+        for station in invoked:
+            marks[active, station] = marks.get((active, station), 0) | INVOKED
+        if fight is not None:
+            marks[fight.attacker] = marks.get(fight.attacker, 0) | ATTACKING
+            marks[fight.defender] = marks.get(fight.defender, 0) | DEFENDING
+        return marks
 
-    def restamp_pile(self, seat: int) -> None:
-        """Say that ``seat``'s discard pile changed (``pile_stamps``)."""
-        self.pile_stamps[seat] = next(_STAMPS)
+    @property
+    def station_stamps(self) -> list[list[Any]]:
+        """Per seat and station, what its row shows is read from, as a key never another
+        position's: the kit's stamp of the station, with its marks of the turn if any."""
+        stamps, marks = self.table.slot_stamps["cross"], self.station_marks()
+        return [
+            [(stamp, marks[seat, station]) if (seat, station) in marks else stamp
+             for station, stamp in enumerate(stations)]
+            for seat, stations in enumerate(stamps)
+        ]  # fmt: skip
 
-    def restamp_all(self) -> None:
-        """``restamp`` every seat and pile (the Pool's Influences, a finished game, or an
-        edit nobody described)."""
-        for seat in range(len(self.seat_stamps)):
-            self.restamp(seat)
-            self.restamp_pile(seat)
+    @property
+    def seat_stamps(self) -> list[Any]:
+        """Per seat, as ``station_stamps`` for its whole cross (and its Hub Influences)."""
+        stamps, marks = self.table.stamps["cross"], self.station_marks()
+        return [
+            (stamp, tuple(sorted((s, bits) for (at, s), bits in marks.items() if at == seat)))
+            if any(at == seat for at, _ in marks) else stamp
+            for seat, stamp in enumerate(stamps)
+        ]  # fmt: skip
 
     def settle(self) -> None:
-        """``EngineState.settle`` for a position built or edited by hand: such an edit
-        says nothing of what it changed, so every seat and pile is restamped first."""
-        self.restamp_all()
+        """``EngineState.settle`` for a position built or edited by hand: such an edit may
+        have gone round the table (a zone's list changed in place), so every stamp is
+        renewed first (``Table.touch``)."""
+        self.table.touch()
         EngineState.settle(self)
 
     # ----- figures and moves the effects and role modules share -----------------------------
@@ -558,11 +572,8 @@ class KultState(PendingPhasedState):
             self._record("cards_drawn", player=seat, cards=drawn)
 
     def _reshuffle(self, seat: int) -> None:
-        pile = self.discards[seat]
-        count = len(pile)
-        self.decks[seat].extend(pile)
-        pile.clear()
-        self.restamp_pile(seat)
+        count = len(self.discards[seat])
+        self.table.take_all(("discard", seat), ("deck", seat))
         self.table.shuffle(("deck", seat), self.rng)
         self._record("deck_reshuffled", player=seat, count=count)
 
@@ -612,9 +623,6 @@ class KultState(PendingPhasedState):
         other.decided_turn = self.decided_turn
         other.moves = list(self.moves)
         other.counters = dict(self.counters)
-        other.seat_stamps = self.seat_stamps[:]  # a diverging copy draws new stamps
-        other.station_stamps = [stamps[:] for stamps in self.station_stamps]
-        other.pile_stamps = self.pile_stamps[:]
         other.encodings = {}
         other._rewards = self._rewards[:]
         other._returns = self._returns[:]
@@ -634,7 +642,7 @@ class KultState(PendingPhasedState):
             return other
 
         other = resample_consistent(deal, shows_real_choice(self), "kult")
-        other.restamp_all()  # its views are computed afresh, never taken from self's
+        other.table.touch()  # its views are computed afresh, never taken from self's
         other.rng = random.Random(rng.getrandbits(64))
         other._events = [_unseen_draws(record, observer) for record in self._events]
         return other

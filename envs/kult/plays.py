@@ -269,7 +269,6 @@ def play_base(state: KultState, seat: int, slot: int, offset: int, station: int)
     iid = state.table.pop(("hand", seat), slot)
     card = state.table.cards[iid]
     state.table.put(Base(iid, card), ("cross", target), station)
-    state.restamp(target, station)
     state.counters["cards_played"] += 1
     state._record("card_played", player=seat, card=card.index, seat=target, station=station)
 
@@ -281,12 +280,10 @@ def play_influence(state: KultState, seat: int, slot: int, offset: int, station:
     card = state.table.cards[iid]
     if offset < 0:
         state.table.put(Attachment(iid, card, HUB), ("pool_influences", 0))
-        state.restamp_all()  # the Pool's Influences are in every seat's view
         target = -1
     else:
         target = (seat + offset) % state.game.num_players
         state.table.put(Attachment(iid, card, station), ("influences", target))
-        state.restamp(target, None if station == HUB else station)  # the Hub's: every Being
     state.counters["cards_played"] += 1
     state._record(
         "influence_attached", player=seat, card=card.index, seat=target,
@@ -297,7 +294,6 @@ def play_influence(state: KultState, seat: int, slot: int, offset: int, station:
 def play_command(state: KultState, seat: int, slot: int) -> None:
     """The Command goes to its owner's discard pile and its effects resolve (KU-3.3)."""
     iid = state.table.take(("hand", seat), slot, ("discard", seat))
-    state.restamp_pile(seat)
     card = state.table.cards[iid]
     state.counters["cards_played"] += 1
     state._record("command_played", player=seat, card=card.index)
@@ -316,7 +312,6 @@ def invoke(state: KultState, seat: int, station: int) -> None:
     """Ask for the push that pays the card's ability (KU-6.5): the next decision."""
     state.pending_push = station
     state.invoked.add(station)
-    state.restamp(seat, station)
     state._record("ability_invoked", player=seat, station=station,
                   card=state.crosses[seat][station].card.index)  # fmt: skip
 

@@ -6,8 +6,9 @@ every encoder must tell apart from it.
 - the tokens on a card in a cross: one fewer (or one more on a card without tokens);
 - a Hub's tokens and the Pool's: one more.
 
-The encoders cache what they read by the position's stamps (``KultState.restamp``), so
-each variant is restamped where it changed, as the rules restamp what they change.
+The encoders cache what they read by the kit's stamps, which every change of the table
+renews (a card's tokens are a counted mark, a card's identity renews them all), so a
+variant needs nothing more than its change.
 """
 
 from __future__ import annotations
@@ -24,28 +25,25 @@ def variants(state: KultState) -> Iterator[tuple[str, KultState]]:
     makes checkable (a pile must hold a card, a cross a card)."""
     for seat, pile in enumerate(state.discards):
         if pile:
-            yield f"discard {seat} contents", _other_card(state, seat, pile[-1])
+            yield f"discard {seat} contents", _other_card(state, pile[-1])
     for seat, cross in enumerate(state.crosses):
         station = next((s for s, base in enumerate(cross) if base is not None), None)
         if station is not None:
             variant = state.clone()
             base = variant.crosses[seat][station]
             base.tokens += -1 if base.tokens else 1
-            variant.restamp(seat, station)
             yield f"tokens on a card of cross {seat}", variant
         variant = state.clone()
         variant.hub_tokens[seat] += 1
-        variant.restamp(seat)
         yield f"hub {seat} tokens", variant
     variant = state.clone()
     variant.pool_tokens += 1
     yield "pool tokens", variant
 
 
-def _other_card(state: KultState, seat: int, iid: int) -> KultState:
-    """``state`` with instance ``iid`` of ``seat``'s discard pile another card of the pool
-    (the next by index)."""
+def _other_card(state: KultState, iid: int) -> KultState:
+    """``state`` with instance ``iid`` (of a discard pile) another card of the pool (the next
+    by index)."""
     variant = state.clone()
     variant.table.with_next_card(iid, state.game.pool.cards)
-    variant.restamp_pile(seat)
     return variant

@@ -233,7 +233,6 @@ class Discard(Phase):
         if action != DONE:
             seat = state.active
             iid = state.table.take(("hand", seat), decode(action)[1][0], ("discard", seat))
-            state.restamp_pile(seat)
             state._record("card_discarded", seat=seat, card=state.table.cards[iid].index,
                           owner=seat, from_hand=True)  # fmt: skip
         end_turn(state)
@@ -262,8 +261,6 @@ def end_turn(state: KultState) -> None:
     crosses.refresh_cross(state, state.active)
     for keys in state.temp_keys:
         keys[:] = [0] * len(keys)
-    for station in state.recruited | state.invoked:  # their rows mark this turn's uses
-        state.restamp(state.active, station)
     state.recruited.clear()
     state.invoked.clear()
     state.embargo = False

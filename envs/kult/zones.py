@@ -7,12 +7,17 @@ the Influences attached to that cross's cards, stations or Hub (``influences``,
 ``Attachment`` objects); shared: the Influences attached to the Pool (KU-3.2). A card's
 owner (``Table.owners``) is whose deck it came from, and its discard pile is where it
 goes; its controller is the seat whose cross it lies in (KU-7.4).
+
+The Influences lie on the cross (``ZoneSpec.lies_on``): the kit's stamps of a cross's
+station (``Table.slot_stamps``) and of the whole cross (``Table.stamps``) change with its
+card, the card's marks (``Base``: face, tokens) and every Influence on it, on its station,
+on its Hub or on the Pool, which is all a station's row in a view reads of the cards.
 """
 
 from __future__ import annotations
 
-from tabletop.envs.core.cards.zones import Permanent, Visibility, ZoneSpec
-from tabletop.envs.kult.actions import STATIONS
+from tabletop.envs.core.cards.zones import Marked, Permanent, Visibility, ZoneSpec
+from tabletop.envs.kult.actions import HUB, STATIONS
 
 ZONES = (
     ZoneSpec("arcanum", Visibility.PUBLIC),
@@ -21,22 +26,34 @@ ZONES = (
     ZoneSpec("hand", Visibility.OWNER),
     ZoneSpec("discard", Visibility.PUBLIC),
     ZoneSpec("cross", Visibility.PUBLIC, slots=STATIONS, in_play=True, lasting=True),
-    ZoneSpec("influences", Visibility.PUBLIC, in_play=True, lasting=True),
-    ZoneSpec("pool_influences", Visibility.PUBLIC, shared=True, in_play=True, lasting=True),
+    ZoneSpec("influences", Visibility.PUBLIC, in_play=True, lasting=True, lies_on="cross"),
+    ZoneSpec(
+        "pool_influences",
+        Visibility.PUBLIC,
+        shared=True,
+        in_play=True,
+        lasting=True,
+        lies_on="cross",
+    ),
 )
 IN_PLAY = ("cross", "influences", "pool_influences")
 """The zones whose cards are in play (unique cards, KU-3.5)."""
+RECRUITED, INVOKED, ATTACKING, DEFENDING = 1, 2, 4, 8
+"""The marks of the turn on a station, as bits (``KultState.station_marks``): recruited
+onto, push ability used, attacking, defending."""
 
 
-class Base(Permanent):
-    """A base card on a station (KU-3.1): face up or down (KU-5) and its tokens."""
+class Base(Marked):
+    """A base card on a station (KU-3.1): face up or down (KU-5) and its tokens, both
+    counted marks (the kit tracks their changes)."""
 
     __slots__ = ("face_up", "tokens")
+    COUNTED = frozenset(__slots__)
 
     def __init__(self, iid: int, card: object, face_up: bool = True, tokens: int = 0) -> None:
         super().__init__(iid, card)
-        self.face_up = face_up
-        self.tokens = tokens
+        object.__setattr__(self, "face_up", face_up)  # a card being made counts no change
+        object.__setattr__(self, "tokens", tokens)
 
 
 class Attachment(Permanent):
@@ -49,3 +66,7 @@ class Attachment(Permanent):
     def __init__(self, iid: int, card: object, station: int) -> None:
         super().__init__(iid, card)
         self.station = station
+
+    def lies_at(self) -> int | None:
+        """Its station; ``None`` on the Hub (it bears on every station's Being)."""
+        return None if self.station == HUB else self.station

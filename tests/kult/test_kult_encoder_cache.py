@@ -1,12 +1,14 @@
-"""Kult's encoder caches: a seat's view is cached by the seat's stamp (renewed by the rules
-wherever what it is read from changes), the hand rows and counts by the instances they are
-read from, and each position keeps its observers' last encodings to rewrite only what
-changed. Every cached view must equal the view computed afresh, along random and heuristic
-games, for clones and determinizations that diverge from the position they came from, and
-for positions edited by hand (then ``settle``d)."""
+"""Kult's encoder caches: a seat's view is cached by the card kit's stamp of its cross
+(renewed by the table with every change of its cards, their marks and the Influences on
+them), the marks of the turn are read from the position, the hand rows and counts by the
+instances they are read from, and each position keeps its observers' last encodings to
+rewrite only what changed. Every cached view must equal the view computed afresh, along
+random and heuristic games, for clones and determinizations that diverge from the position
+they came from, and for positions edited by hand."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +18,7 @@ import pytest
 from kult_positions import stacked
 
 from tabletop.envs.kult import encoders
+from tabletop.envs.kult.combat import Fight
 from tabletop.envs.kult.encoders import ENCODERS
 from tabletop.envs.kult.engine import KultGame, KultState
 from tabletop.envs.kult.heuristic import KultHeuristic
@@ -106,7 +109,7 @@ def test_determinizations_are_encoded_afresh(players: int) -> None:
 
 
 def test_a_position_edited_by_hand_and_settled_is_encoded_afresh() -> None:
-    """``settle`` after an edit the rules did not make restamps every seat."""
+    """``settle`` after an edit the rules did not make renews every stamp."""
     state = stacked(
         {"cross": {5: {"card": "Street Prophet", "tokens": 1}, 2: "Old Cemetery"}},
         {"cross": {6: "Changeling"}},
@@ -121,11 +124,63 @@ def test_a_position_edited_by_hand_and_settled_is_encoded_afresh() -> None:
     assert_views_fresh(state)
 
 
+def test_marks_edited_by_hand_are_seen_without_settling() -> None:
+    """A card's tokens and face are marks the kit counts (``zones.Base``): an edit by hand,
+    with nothing said of it, renews its station's stamp alone, and every cached view
+    shows it."""
+    state = stacked(
+        {"cross": {5: {"card": "Street Prophet", "tokens": 1}, 2: "Old Cemetery"}},
+        {"cross": {6: "Changeling"}},
+        phase="actions",
+    )  # fmt: skip
+    before = {name: [e.encode(state, seat) for seat in (0, 1)] for name, e in ENCODERS.items()}
+    stamps = state.station_stamps
+    state.crosses[0][4].tokens = 0
+    state.crosses[1][5].face_up = False
+    moved = {
+        (seat, station)
+        for seat in (0, 1)
+        for station in range(8)
+        if state.station_stamps[seat][station] != stamps[seat][station]
+    }
+    assert moved == {(0, 4), (1, 5)}
+    assert_views_fresh(state)
+    for name, encoder in ENCODERS.items():
+        for seat in (0, 1):
+            assert not np.array_equal(before[name][seat], encoder.encode(state, seat))
+
+
+def test_the_marks_of_the_turn_are_read_from_the_position_itself() -> None:
+    """Whether a station was recruited onto, used its push ability, attacks or defends is
+    read from the position at every encoding (``KultState.station_marks``): set by hand,
+    it shows in every cached view, and so does its clearing."""
+    state = stacked(
+        {"cross": {5: {"card": "Street Prophet", "tokens": 1}}},
+        {"cross": {6: "Changeling"}},
+        phase="actions",
+    )  # fmt: skip
+    edits = (
+        lambda: state.invoked.add(4),
+        lambda: state.recruited.add(4),
+        lambda: setattr(state, "fight", Fight((0, 4), (1, 5))),
+        lambda: setattr(state, "fight", None),
+        state.recruited.clear,
+        state.invoked.clear,
+    )
+    seen = [ENCODERS["flat"].encode(state, 1)]
+    for edit in edits:
+        edit()
+        assert_views_fresh(state)
+        seen.append(ENCODERS["flat"].encode(state, 1))
+    assert all(not np.array_equal(a, b) for a, b in itertools.pairwise(seen))
+    assert np.array_equal(seen[0], seen[-1])
+
+
 def test_ku_11_1_declared_public_facts_show_though_the_position_is_cached() -> None:
     """Each public fact the game declares (a discard pile's contents, the tokens on a card,
     a Hub's and the Pool's tokens) changes every seat's view in both encoders, though the
-    position's views were cached first: a variant is restamped where it changed, and the
-    entity encoder holds the discard piles (its v0 did not)."""
+    position's views were cached first: the kit renews a variant's stamps where it changed,
+    and the entity encoder holds the discard piles (its v0 did not)."""
     state = stacked(
         {"cross": {5: {"card": "Street Prophet", "tokens": 1}, 2: "Old Cemetery"},
          "discard": ["Stray Cat"]},
@@ -167,9 +222,10 @@ def cross_rows(state: KultState) -> np.ndarray:
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_a_station_whose_stamp_stays_keeps_its_row(players: int) -> None:
-    """The rules restamp a station only where its row changes (a card leaving restamps
-    its station, a turn's end those that recruited or used a push ability): every
-    station whose stamp a move leaves as it was shows the same row after the move."""
+    """A station's stamp (the kit's, with its marks of the turn) changes only where its
+    row may (a card leaving renews its station's, a turn's end drops the marks of the
+    stations that recruited or used a push ability): every station whose stamp a move
+    leaves as it was shows the same row after the move."""
     rng = random.Random(300 + players)
     heuristic = KultHeuristic()
     kept = 0

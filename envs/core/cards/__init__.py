@@ -5,7 +5,8 @@
   deck rules declared as data and checked here.
 - ``zones``: card instances (an id per physical card) and zones with an owner and a
   visibility; one move operation that keeps who has seen each card; copies and card
-  conservation checks.
+  conservation checks; what caches key on (the table's version and the stamps of every
+  zone and slot), moved by every operation and every change of a counted mark (``Marked``).
 - ``hidden``: determinization from the zone model (``redeal``); a game's
   ``resample_hidden`` retries such deals until one fits what the observer knows beyond the
   cards with ``resample_consistent`` of ``envs/core/engine.py``, the retry loop every game

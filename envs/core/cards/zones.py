@@ -9,17 +9,27 @@ that carry an iid and the marks play leaves on the card).
 Moving a card is one operation (``Table.move``) that also records who sees it where it
 lands: a card revealed once stays known to those who saw it, which is what
 ``hidden.redeal`` needs to re-deal only what an observer cannot identify.
+
+What a cache may key on is the table's too, so that no rule has to say what it changed:
+``Table.version`` counts the changes of the cards in play (for figures computed from them),
+``Table.stamps`` and ``Table.slot_stamps`` name each zone's and slot's contents as they are
+(for views cached across positions). Both move with every operation of the table and with
+every change of a counted mark of a card in play (``Marked``), hand edits included.
 """
 
 from __future__ import annotations
 
 import enum
 import functools
+import itertools
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+_STAMPS = itertools.count(1)
+"""Where every table's stamps come from: never the same number twice in a process."""
 
 SHARED = 0
 """The owner index of a zone that belongs to no seat (a common pool or market). It is seat
@@ -50,6 +60,9 @@ class ZoneSpec:
     where their cards have any):
     a card moving in or out of one changes ``Table.version``, moves between other zones
     (a draw, a discard) do not, so figures cached from the cards in play stay valid.
+    ``lies_on`` names the slotted zone whose slots this zone's cards lie on (cards attached
+    to the cards or places of a board): a change here is one of that zone too, at the slot
+    the card lies at (``Permanent.lies_at``), so views of a slot are keyed by its stamp alone.
     """
 
     name: str
@@ -58,6 +71,7 @@ class ZoneSpec:
     slots: int | None = None
     in_play: bool = False
     lasting: bool = False
+    lies_on: str | None = None
 
     def __post_init__(self) -> None:
         if self.shared and self.visibility is Visibility.OWNER:
@@ -87,8 +101,67 @@ class Permanent:
     def copy(self) -> Permanent:
         other = object.__new__(type(self))
         for name in self._FIELDS:
-            setattr(other, name, getattr(self, name))
+            _set(other, name, getattr(self, name))  # a copy changes no mark
         return other
+
+    def lies_at(self) -> int | None:
+        """In a zone that lies on another (``ZoneSpec.lies_on``), the slot of that zone this
+        card lies at; ``None`` (the default): it bears on every slot of its owner's."""
+        return None
+
+
+_UNSET = object()
+_set = object.__setattr__
+
+
+class Marked(Permanent):
+    """A card in play whose marks named in ``COUNTED`` (those views and figures read) are
+    tracked: a change of one, by a rule or by hand, is a change of the table it lies on, as
+    a card coming or going is (``Table.version`` in a lasting zone, the stamps of its zone
+    and slot, ``Table.mark_writes``). A mark written as it was changes nothing, nor does
+    one set while the card lies on no table (as it is made): its coming onto one counts."""
+
+    __slots__ = ("table", "at")
+    COUNTED: frozenset[str] = frozenset()
+
+    def __init__(self, iid: int, card: Any) -> None:  # no mark is counted yet: set directly
+        _set(self, "iid", iid)
+        _set(self, "card", card)
+        _set(self, "table", None)
+        """The ``Table`` it lies on (``None``: on none), set by the table."""
+        _set(self, "at", None)
+        """Where on it: (zone name, owner, slot or ``None``, whether the zone is lasting,
+        whether a change renews that slot alone), set by the table."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in self.COUNTED:
+            table = self.table
+            if table is not None and getattr(self, name, _UNSET) != value:
+                zone, owner, slot, lasting, alone = self.at
+                table.mark_writes.count += 1
+                if lasting:
+                    table.version += 1
+                if alone:  # ``Table._renew``'s quick path: marks change often
+                    table.stamps[zone][owner] = next(_STAMPS)
+                    table.slot_stamps[zone][owner][slot] = next(_STAMPS)
+                else:
+                    table._renew(zone, owner, slot)
+        _set(self, name, value)
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        """Unpickled (or deep-copied): every slot as it was, no mark counted."""
+        for name, value in state[1].items():
+            _set(self, name, value)
+
+
+class MarkWrites:
+    """How many times a counted mark (``Marked.COUNTED``) of a table's cards in play
+    changed: a count that only grows with the table and its copies."""
+
+    __slots__ = ("count",)
+
+    def __init__(self, count: int = 0) -> None:
+        self.count = count
 
 
 Entry = int | Permanent | None
@@ -116,18 +189,27 @@ class Table:
     changes them replaces them (as ``create``, ``shuffle`` and ``hidden.redeal`` do), never
     edits them in place. ``zones[name][owner]``
     is a zone's list. ``version`` grows with every change of a lasting zone's membership
-    (and with ``touch``), so that figures computed from the cards in play (``continuous``)
-    can be cached until it moves.
+    and of a counted mark of a card in one (``Marked``), and with ``touch``, so that
+    figures computed from the cards in play (``continuous``) can be cached until it moves.
+
+    ``stamps[name][owner]`` (and, in a slotted zone, ``slot_stamps[name][owner][slot]``)
+    is renewed at every change of what the zone (the slot) holds: a card coming, going or
+    reordered, a counted mark of one of its cards, a card lying on it (``ZoneSpec.lies_on``).
+    Stamps are never given twice in a process and a copy keeps its table's until either
+    changes, so a view cached by stamps can be shared by every position of a process.
     """
 
     __slots__ = (
         "num_players", "specs", "zones", "cards", "owners", "seen", "concealed", "version",
-        "lost", "shuffles", "_sees", "_lasting",
+        "lost", "shuffles", "stamps", "slot_stamps", "mark_writes", "_sees", "_lasting",
+        "_lies_on", "_plain",
     )  # fmt: skip
 
     def __init__(self, num_players: int, specs: Sequence[ZoneSpec]) -> None:
         self.num_players = num_players
-        self.specs, self._sees, self._lasting = _layout(num_players, tuple(specs))
+        self.specs, self._sees, self._lasting, self._lies_on, self._plain = _layout(
+            num_players, tuple(specs)
+        )
         self.zones: dict[str, list[list[Any]]] = {
             spec.name: [_empty(spec) for _ in range(1 if spec.shared else num_players)]
             for spec in specs
@@ -142,6 +224,15 @@ class Table:
         self.lost: dict[int, tuple[int, ...]] = {}
         self.shuffles = 0
         """Shuffles that made some seat forget cards: the numbers in ``lost``."""
+        self.stamps: dict[str, list[int]] = {
+            name: [next(_STAMPS) for _ in owned] for name, owned in self.zones.items()
+        }
+        self.slot_stamps: dict[str, list[list[int]]] = {
+            spec.name: [[next(_STAMPS) for _ in range(spec.slots)] for _ in self.zones[spec.name]]
+            for spec in specs
+            if spec.slots is not None
+        }
+        self.mark_writes = MarkWrites()
 
     def with_next_card(self, iid: int, pool: Sequence[Any]) -> None:
         """Make instance ``iid`` the next card of ``pool`` (by index, wrapping): a position that
@@ -150,6 +241,7 @@ class Table:
         cards = list(self.cards)
         cards[iid] = pool[(cards[iid].index + 1) % len(pool)]
         self.cards = cards
+        self.touch()  # wherever it lies, what caches read of it changed
 
     # ----- reading --------------------------------------------------------------------------
 
@@ -201,6 +293,7 @@ class Table:
         if not self.specs[zone].in_play:
             self._land(iid, zone, where)
             self.zones[zone][where].append(iid)
+            self._renew(zone, where)
         return iid
 
     def create_many(self, cards: Iterable[Any], owner: int, zone: str) -> list[int]:
@@ -213,6 +306,7 @@ class Table:
         self.zones[zone][owner].extend(iids)
         if zone in self._lasting:
             self.version += 1
+        self._renew(zone, owner)
         return iids
 
     def move(
@@ -229,20 +323,29 @@ class Table:
 
     def remove(self, entry: Entry, source: tuple[str, int]) -> None:
         """Take ``entry`` out of a zone (a slotted zone keeps the hole)."""
-        zone = self.zones[source[0]][source[1]]
-        if self.specs[source[0]].slots is None:
+        name, owner = source
+        zone = self.zones[name][owner]
+        slot = None
+        if self.specs[name].slots is None:
             zone.remove(entry)
         else:
-            zone[zone.index(entry)] = None
-        if source[0] in self._lasting:
+            slot = zone.index(entry)
+            zone[slot] = None
+        if name in self._lasting:
             self.version += 1
+        self._leaves(entry, name, owner, slot)
 
     def pop(self, source: tuple[str, int], index: int = -1) -> Entry:
         """Take the entry at ``index`` out of list zone ``source`` (a card in hand about to
         be played); put it somewhere with ``put`` before the position is done."""
-        entry = self.zones[source[0]][source[1]].pop(index)
-        if source[0] in self._lasting:
+        name, owner = source
+        entry = self.zones[name][owner].pop(index)
+        if name in self._lasting:
             self.version += 1
+        if type(entry) is int and name in self._plain:  # ``_renew``'s quick path
+            self.stamps[name][owner] = next(_STAMPS)
+        else:
+            self._leaves(entry, name, owner, None)
         return entry
 
     def put(
@@ -252,6 +355,7 @@ class Table:
         """Put ``entry`` (not in any zone) into ``target``; see ``move``."""
         name, owner = target
         zone = self.zones[name][owner]
+        slot = None
         if self.specs[name].slots is not None:
             slot = zone.index(None) if position is None else position
             if zone[slot] is not None:
@@ -261,19 +365,54 @@ class Table:
             zone.append(entry)
         else:
             zone.insert(position, entry)
-        iid = entry if type(entry) is int else entry.iid  # iid_of, inlined: every move
-        self._land(iid, name, owner, seen_by)
+        if type(entry) is int:  # iid_of, inlined: every move
+            self._land(entry, name, owner, seen_by)
+            if name in self._plain:  # ``_renew``'s quick path
+                self.stamps[name][owner] = next(_STAMPS)
+            else:
+                self._renew(name, owner)
+            return
+        self._land(entry.iid, name, owner, seen_by)
+        if slot is None:
+            slot = entry.lies_at()
+        if isinstance(entry, Marked):
+            _set(entry, "table", self)
+            alone = slot is not None and name not in self._lies_on
+            _set(entry, "at", (name, owner, slot, name in self._lasting, alone))
+        self._renew(name, owner, slot)
 
     def take(self, source: tuple[str, int], index: int, target: tuple[str, int]) -> int:
         """Move the card at ``index`` of list zone ``source`` (``-1``: its top, the last)
         to the end of list zone ``target``; returns its iid. The quick path of ``move`` for
         draws and discards, with the same bookkeeping."""
-        iid = self.zones[source[0]][source[1]].pop(index)
+        name, owner = source
+        iid = self.zones[name][owner].pop(index)
         self.zones[target[0]][target[1]].append(iid)
-        if source[0] in self._lasting:
+        if name in self._lasting:
             self.version += 1
         self._land(iid, target[0], target[1])
+        if name in self._plain and target[0] in self._plain:  # ``_renew``'s quick path
+            stamps = self.stamps
+            stamps[name][owner] = next(_STAMPS)
+            stamps[target[0]][target[1]] = next(_STAMPS)
+        else:
+            self._renew(*source)
+            self._renew(*target)
         return iid
+
+    def take_all(self, source: tuple[str, int], target: tuple[str, int]) -> None:
+        """Move every card of list zone ``source`` to the end of list zone ``target``, in
+        order (a discard pile turned over into a new deck): ``take`` for each, at once."""
+        cards = self.zones[source[0]][source[1]]
+        moved = cards[:]
+        cards.clear()
+        self.zones[target[0]][target[1]].extend(moved)
+        if moved and source[0] in self._lasting:
+            self.version += 1
+        for iid in moved:
+            self._land(iid, *target)
+        self._renew(*source)
+        self._renew(*target)
 
     def shuffle(self, zone: tuple[str, int], rng: random.Random) -> None:
         """Shuffle a list zone. Afterwards nobody can tell which of its cards is which
@@ -284,6 +423,7 @@ class Table:
         """
         cards = self.zones[zone[0]][zone[1]]
         rng.shuffle(cards)
+        self._renew(*zone)
         shown = self._sees[zone[0]][zone[1]]
         seen = self.seen
         forgotten = [iid for iid in cards if seen[iid] & ~shown]
@@ -311,8 +451,46 @@ class Table:
             self.concealed.discard(iid)
 
     def touch(self) -> None:
-        """Say that something continuous effects depend on changed, besides zones."""
+        """Say that something changed that no operation of the table made (a card's
+        definition, a zone edited by hand): ``version`` grows and every stamp is renewed."""
         self.version += 1
+        for owned in self.stamps.values():
+            owned[:] = [next(_STAMPS) for _ in owned]
+        for slotted in self.slot_stamps.values():
+            for slots in slotted:
+                slots[:] = [next(_STAMPS) for _ in slots]
+
+    def _leaves(self, entry: Entry, name: str, owner: int, slot: int | None) -> None:
+        """``entry`` left zone ``(name, owner)`` (from ``slot`` of a slotted zone)."""
+        if type(entry) is int:
+            self._renew(name, owner)
+            return
+        if slot is None:
+            slot = entry.lies_at()
+        if isinstance(entry, Marked):
+            _set(entry, "table", None)
+        self._renew(name, owner, slot)
+
+    def _renew(self, name: str, owner: int, slot: int | None = None) -> None:
+        """New stamps for zone ``(name, owner)``: for ``slot`` of a slotted zone, or all its
+        slots when ``None``; and for the zone it lies on (``ZoneSpec.lies_on``), at the
+        same slot, every owner's when it is shared."""
+        self.stamps[name][owner] = next(_STAMPS)
+        if name in self._plain:
+            return
+        slotted = self.slot_stamps.get(name)
+        if slotted is not None:
+            if slot is None:
+                slotted[owner] = [next(_STAMPS) for _ in slotted[owner]]
+            else:
+                slotted[owner][slot] = next(_STAMPS)
+        under = self._lies_on.get(name)
+        if under is not None:
+            if self.specs[name].shared:
+                for other in range(len(self.stamps[under])):
+                    self._renew(under, other)
+            else:
+                self._renew(under, owner, slot)
 
     def _land(self, iid: int, name: str, owner: int, seen_by: int | None = None) -> None:
         zone_sees = self._sees[name][owner]
@@ -338,7 +516,7 @@ class Table:
         other.specs = self.specs
         other.zones = {
             name: (
-                [[e.copy() if e is not None else None for e in z] for z in owned]
+                [[_copied(e, other) for e in z] for z in owned]
                 if self.specs[name].in_play
                 else [z[:] for z in owned]
             )
@@ -351,8 +529,15 @@ class Table:
         other.version = self.version
         other.lost = self.lost
         other.shuffles = self.shuffles
+        other.stamps = {name: owned[:] for name, owned in self.stamps.items()}
+        other.slot_stamps = {
+            name: [slots[:] for slots in slotted] for name, slotted in self.slot_stamps.items()
+        }
+        other.mark_writes = MarkWrites(self.mark_writes.count)
         other._sees = self._sees
         other._lasting = self._lasting
+        other._lies_on = self._lies_on
+        other._plain = self._plain
         return other
 
     def check_conservation(self) -> None:
@@ -371,20 +556,41 @@ class Table:
         return Counter(key(self.cards[iid_of(e)]) for _, _, _, e in self.entries())
 
 
+def _copied(entry: Entry, table: Table) -> Entry:
+    """A card in play copied onto ``table`` (an empty slot stays empty)."""
+    if entry is None:
+        return None
+    other = entry.copy()
+    if isinstance(other, Marked):
+        _set(other, "table", table)
+    return other
+
+
 @functools.cache
 def _layout(
     num_players: int, specs: tuple[ZoneSpec, ...]
-) -> tuple[dict[str, ZoneSpec], dict[str, list[int]], frozenset[str]]:
+) -> tuple[
+    dict[str, ZoneSpec], dict[str, list[int]], frozenset[str], dict[str, str], frozenset[str]
+]:
     """What a table of these zones derives from their specs, worked out once per game:
-    specs by name, the masks of seats that see each zone, the lasting zones."""
+    specs by name, the masks of seats that see each zone, the lasting zones, the zones
+    lying on another (``ZoneSpec.lies_on``) and the zones with only a stamp per owner
+    (neither slotted nor lying on another)."""
     names = [spec.name for spec in specs]
     if len(set(names)) != len(names):
         raise ValueError(f"zone names must be unique: {names}")
+    by_name = {s.name: s for s in specs}
+    lies_on = {s.name: s.lies_on for s in specs if s.lies_on is not None}
+    for name, under in lies_on.items():
+        if under not in by_name or by_name[under].slots is None or by_name[under].shared:
+            raise ValueError(f"zone {name!r} lies on {under!r}: not a slotted zone per seat")
     everyone = (1 << num_players) - 1
     sees = {
         spec.name: _sees_mask(spec.visibility, everyone, spec.shared, num_players) for spec in specs
     }
-    return {s.name: s for s in specs}, sees, frozenset(s.name for s in specs if s.lasting)
+    lasting = frozenset(s.name for s in specs if s.lasting)
+    plain = frozenset(s.name for s in specs if s.slots is None and s.lies_on is None)
+    return by_name, sees, lasting, lies_on, plain
 
 
 def _empty(spec: ZoneSpec) -> list[Any]:
