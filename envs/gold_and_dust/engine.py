@@ -35,15 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.envs.core.cards.continuous import Continuous, statics_in
-from tabletop.envs.core.cards.hidden import redeal
+from tabletop.envs.core.cards.copies import bare_copy, copy_last_move, redealt_copy
 from tabletop.envs.core.cards.phases import PhasedState
 from tabletop.envs.core.cards.zones import Table, Visibility, ZoneSpec
-from tabletop.envs.core.engine import (
-    EventRecord,
-    copy_generator,
-    resample_consistent,
-    shows_real_choice,
-)
+from tabletop.envs.core.engine import copy_generator
 from tabletop.envs.core.protocol import Event, check_options
 from tabletop.envs.gold_and_dust import combat, legal, notation, plays, public, rendering, turns
 from tabletop.envs.gold_and_dust import view as view_module
@@ -447,11 +442,7 @@ class GoldDustState(PhasedState):
 
     def _copy(self, rng: random.Random) -> GoldDustState:
         """A copy of the table and every counter, drawing its dice from ``rng``."""
-        other = GoldDustState.__new__(GoldDustState)
-        other.game = self.game
-        other.rng = rng
-        other.table = self.table.copy()
-        other._bind_zones()
+        other = bare_copy(GoldDustState, self, rng)
         other.heroes = self.heroes
         other.hp = self.hp[:]
         other.gold = self.gold[:]
@@ -468,10 +459,7 @@ class GoldDustState(PhasedState):
         other.winner = self.winner
         other.continuous = self.continuous.copy()
         other.counters = dict(self.counters)
-        other._rewards = self._rewards[:]
-        other._returns = self._returns[:]
-        other._legal = self._legal[:]
-        other._events = list(self._events)
+        copy_last_move(self, other)
         return other
 
     def resample_hidden(self, observer: int, rng: random.Random) -> GoldDustState:
@@ -479,25 +467,6 @@ class GoldDustState(PhasedState):
         opponent's hand and deck exchange their unseen cards, and the order of both decks
         is drawn again. The observer knows the player to move has a real choice (else the
         engine would have moved), so deals that contradict it are drawn again. The new
-        state draws its future dice from a fresh generator."""
-
-        def deal() -> GoldDustState:
-            other = self._copy(self.rng)  # shares the generator until it gets its own below
-            redeal(other.table, observer, rng)
-            return other
-
-        other = resample_consistent(deal, shows_real_choice(self), "gold_and_dust")
-        other.rng = random.Random(rng.getrandbits(64))
-        other._events = [_unseen_cards(record, 1 - observer) for record in self._events]
-        return other
-
-
-def _unseen_cards(record: EventRecord, opponent: int) -> EventRecord:
-    """A record for a determinization: the cards ``opponent`` drew or shuffled back are
-    unknown there (``None``), as the re-deal put other cards in that hand."""
-    kind, facts = record
-    if kind not in HAND_EVENTS or facts["player"] != opponent:
-        return record
-    if kind == "cards_drawn":
-        return kind, {**facts, "cards": [None] * len(facts["cards"])}
-    return kind, {**facts, "card": None}
+        state draws its future dice from a fresh generator; the cards the opponent drew or
+        shuffled back are unknown in its events."""
+        return redealt_copy(self, observer, rng, HAND_EVENTS)

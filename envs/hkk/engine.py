@@ -37,12 +37,12 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.envs.core.cards.chain import Chain
-from tabletop.envs.core.cards.hidden import redeal
+from tabletop.envs.core.cards.copies import bare_copy, copy_last_move, redealt_copy
 from tabletop.envs.core.cards.pending import PendingDecisions, PendingPhasedState
 from tabletop.envs.core.cards.phases import DRAW
 from tabletop.envs.core.cards.priority import PriorityRound
 from tabletop.envs.core.cards.zones import MarkWrites, Table
-from tabletop.envs.core.engine import copy_generator, resample_consistent, shows_real_choice
+from tabletop.envs.core.engine import copy_generator
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
 from tabletop.envs.hkk import figures, galetki, notation, plays, public, rendering, turns
 from tabletop.envs.hkk import view as view_module
@@ -65,6 +65,8 @@ HAND_SIZE = 5  # HK-2.2
 START_LIFE = 20  # HK-2.1
 DEFAULT_PLY_LIMIT = 20_000
 """A safety net on decisions far above any real game (HK-2.3: no turn limit)."""
+HAND_EVENTS = ("cards_drawn",)
+"""The events whose cards go into a hand: another player's are unseen in a determinization."""
 
 
 class HkkGame:
@@ -440,11 +442,7 @@ class HkkState(PendingPhasedState):
         return None, {**slots, "memo": {}, "memo_key": None}
 
     def _copy(self, rng: random.Random) -> HkkState:
-        other = HkkState.__new__(HkkState)
-        other.game = self.game
-        other.rng = rng
-        other.table = self.table.copy()
-        other._bind_zones()
+        other = bare_copy(HkkState, self, rng)
         for name in ("life", "vp", "components", "turns_taken"):
             setattr(other, name, getattr(self, name)[:])
         for name in ("turn", "plies", "active", "phase", "saving", "quiet_turns",
@@ -459,31 +457,12 @@ class HkkState(PendingPhasedState):
         other.memo_key = None
         other.fight = None if self.fight is None else self.fight.copy()
         other.counters = dict(self.counters)
-        other._rewards = self._rewards[:]
-        other._returns = self._returns[:]
-        other._legal = self._legal[:]
-        other._events = list(self._events)
+        copy_last_move(self, other)
         return other
 
     def resample_hidden(self, observer: int, rng: random.Random) -> HkkState:
         """Re-deal what ``observer`` cannot see (HK-11.1) with the kit's ``redeal``: the
         other player's hand and both decks' order. Deals in which the player to move would
-        have no real choice are drawn again (HK-8.5: being asked shows a usable answer)."""
-
-        def deal() -> HkkState:
-            other = self._copy(self.rng)
-            redeal(other.table, observer, rng)
-            return other
-
-        other = resample_consistent(deal, shows_real_choice(self), "hkk")
-        other.rng = random.Random(rng.getrandbits(64))
-        other._events = [_unseen_draws(record, observer) for record in self._events]
-        return other
-
-
-def _unseen_draws(record: tuple[str, dict[str, Any]], observer: int) -> tuple[str, dict[str, Any]]:
-    """A record for a determinization: which cards another player drew is unknown there."""
-    kind, facts = record
-    if kind != "cards_drawn" or facts["player"] == observer:
-        return record
-    return kind, {**facts, "cards": [None] * len(facts["cards"])}
+        have no real choice are drawn again (HK-8.5: being asked shows a usable answer);
+        which cards the other player drew is unknown in its events."""
+        return redealt_copy(self, observer, rng, HAND_EVENTS)

@@ -37,17 +37,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from tabletop.envs.core.cards.copies import bare_copy, copy_last_move, redealt_copy
 from tabletop.envs.core.cards.hidden import redeal
 from tabletop.envs.core.cards.pending import PendingDecisions, PendingPhasedState
 from tabletop.envs.core.cards.phases import DRAW
 from tabletop.envs.core.cards.zones import Table
-from tabletop.envs.core.engine import (
-    EngineState,
-    EventRecord,
-    copy_generator,
-    resample_consistent,
-    shows_real_choice,
-)
+from tabletop.envs.core.engine import EngineState, copy_generator
 from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
 from tabletop.envs.kult import crosses, notation, public, rendering, turns
 from tabletop.envs.kult import view as view_module
@@ -597,11 +592,7 @@ class KultState(PendingPhasedState):
         return None, {**slots, "encodings": {}}
 
     def _copy(self, rng: random.Random) -> KultState:
-        other = KultState.__new__(KultState)
-        other.game = self.game
-        other.rng = rng
-        other.table = self.table.copy()
-        other._bind_zones()
+        other = bare_copy(KultState, self, rng)
         other.arcana = self.arcana
         other.hub_tokens = self.hub_tokens[:]
         other.pool_tokens = self.pool_tokens
@@ -624,33 +615,16 @@ class KultState(PendingPhasedState):
         other.moves = list(self.moves)
         other.counters = dict(self.counters)
         other.encodings = {}
-        other._rewards = self._rewards[:]
-        other._returns = self._returns[:]
-        other._legal = self._legal[:]
-        other._events = list(self._events)
+        copy_last_move(self, other)
         return other
 
     def resample_hidden(self, observer: int, rng: random.Random) -> KultState:
         """Re-deal what ``observer`` cannot see (KU-11.1) with the kit's ``redeal``: the
         other players' hands, every deck's order and every Hub card exchange their unseen
         cards within each owner's; a face-down card in a cross stays known. Deals in which
-        the player to move would have no real choice are drawn again."""
-
-        def deal() -> KultState:
-            other = self._copy(self.rng)
-            redeal(other.table, observer, rng)
-            return other
-
-        other = resample_consistent(deal, shows_real_choice(self), "kult")
+        the player to move would have no real choice are drawn again; the cards another
+        player drew are unknown in its events."""
+        # ``redeal`` as this module names it: a test swaps in a faulty one to see it caught
+        other = redealt_copy(self, observer, rng, HAND_EVENTS, redeal)
         other.table.touch()  # its views are computed afresh, never taken from self's
-        other.rng = random.Random(rng.getrandbits(64))
-        other._events = [_unseen_draws(record, observer) for record in self._events]
         return other
-
-
-def _unseen_draws(record: EventRecord, observer: int) -> EventRecord:
-    """A record for a determinization: cards another player drew are unknown there."""
-    kind, facts = record
-    if kind not in HAND_EVENTS or facts["player"] == observer:
-        return record
-    return kind, {**facts, "cards": [None] * len(facts["cards"])}

@@ -11,6 +11,8 @@
   ``resample_hidden`` retries such deals until one fits what the observer knows beyond the
   cards with ``resample_consistent`` of ``envs/core/engine.py``, the retry loop every game
   shares.
+- ``copies``: the start and end of every state's ``_copy`` (``bare_copy``,
+  ``copy_last_move``) and its re-dealt copy for ``resample_hidden`` (``redealt_copy``).
 - ``vocabulary``: one registry per game of effect primitives (parameter schema, selectors,
   run function, traits for encoders and heuristics), typed selectors, conditions, trigger
   events and continuous effects; effects are parsed into typed objects at load.
