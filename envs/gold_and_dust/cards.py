@@ -31,9 +31,9 @@ from tabletop.envs.core.cards.data import (
     PackagedData,
     PoolTable,
     StrictModel,
-    check_deck_size,
     count_copies,
     data_error,
+    deck_entries,
     find_named,
     listed_once,
     read_pool,
@@ -491,7 +491,6 @@ def parse_deck(data: dict[str, Any], pool: Pool, source: str) -> Deck:
             source, f"GD-1.1: a deck has exactly one Hero card, this one has {len(heroes)}",
             field="cards",
         )  # fmt: skip
-    check_deck_size(sum(copies for _, copies in counted), DECK_RULES, source)
-    cards = [entry.index for entry, copies in counted if isinstance(entry, Card)
-             for _ in range(copies)]  # fmt: skip
-    return Deck(name=deck.name, source=source, hero=heroes[0], cards=tuple(cards))
+    entries = deck_entries(counted, DECK_RULES, source)
+    cards = tuple(entry.index for entry in entries if isinstance(entry, Card))
+    return Deck(name=deck.name, source=source, hero=heroes[0], cards=cards)

@@ -28,8 +28,8 @@ from tabletop.envs.core.cards.data import (
     PackagedData,
     PoolTable,
     StrictModel,
-    check_deck_size,
     count_copies,
+    deck_entries,
     listed_once,
     read_pool,
     validate_record,
@@ -714,6 +714,5 @@ def parse_deck(data: dict[str, Any], pool: Pool, source: str, minimum: int = DEC
     deck = validate_record(DeckFile, data, source, None)
     rules = dataclasses.replace(DECK_RULES, size=minimum)
     counted = count_copies(deck.cards, pool.card_named, pool.name, rules, source)
-    check_deck_size(sum(copies for _, copies in counted), rules, source)
-    cards = tuple(card.index for card, copies in counted for _ in range(copies))
+    cards = tuple(card.index for card in deck_entries(counted, rules, source))
     return Deck(name=deck.name, text=deck.text, source=source, cards=cards)

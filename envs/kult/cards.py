@@ -31,9 +31,9 @@ from tabletop.envs.core.cards.data import (
     PackagedData,
     PoolTable,
     StrictModel,
-    check_deck_size,
     count_copies,
     data_error,
+    deck_entries,
     find_named,
     read_pool,
     validate_record,
@@ -446,8 +446,7 @@ def parse_deck(data: dict[str, Any], pool: Pool, source: str) -> Deck:
     counted = count_copies(
         deck.cards, pool.card_named, pool.name, DECK_RULES, source, check_allegiance
     )
-    check_deck_size(sum(copies for _, copies in counted), DECK_RULES, source)
-    cards = tuple(card.index for card, copies in counted for _ in range(copies))
+    cards = tuple(card.index for card in deck_entries(counted, DECK_RULES, source))
     return Deck(name=deck.name, source=source, arcanum=arcanum, cards=cards)
 
 

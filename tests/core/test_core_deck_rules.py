@@ -16,6 +16,7 @@ from tabletop.envs.core.cards.data import (
     StrictModel,
     check_deck_size,
     count_copies,
+    deck_entries,
     read_pool,
 )
 
@@ -146,3 +147,12 @@ def test_the_size_is_exact_or_a_minimum() -> None:
     check_deck_size(9, at_least, "d.toml")
     with pytest.raises(CardDataError, match=r"field 'cards': at least 6, this one 5$"):
         check_deck_size(5, at_least, "d.toml")
+
+
+def test_a_decks_entries_are_every_copy_in_order_once_the_size_holds() -> None:
+    counted = count({"Zap": 1, "Guard": 2, "zap": 2, "Crown": 1})
+    assert [card.name for card in deck_entries(counted, RULES, "d.toml")] == [
+        "Zap", "Zap", "Zap", "Guard", "Guard", "Crown"
+    ]  # fmt: skip
+    with pytest.raises(CardDataError, match=r"a deck holds exactly 6 cards, this one 5$"):
+        deck_entries(count({"Zap": 3, "Guard": 2}), RULES, "d.toml")

@@ -479,3 +479,10 @@ def check_deck_size(total: int, rules: DeckRules, source: str) -> None:
     if refused:
         problem = rules.size_rule.format(size=rules.size, total=total)
         raise data_error(source, problem, field="cards")
+
+
+def deck_entries(counted: Sequence[tuple[Any, int]], rules: DeckRules, source: str) -> list[Any]:
+    """Every copy of the entries ``count_copies`` counted, in order, once their total is
+    held to ``rules``' size (``check_deck_size``): the deck as its game lists it."""
+    check_deck_size(sum(copies for _, copies in counted), rules, source)
+    return [entry for entry, copies in counted for _ in range(copies)]
