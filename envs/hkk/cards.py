@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
-from pydantic import BeforeValidator, Field, PrivateAttr, field_validator, model_validator
+from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from tabletop.envs.core.cards.data import (
     CardPool,
@@ -35,7 +35,7 @@ from tabletop.envs.core.cards.data import (
     validate_record,
 )
 from tabletop.envs.core.cards.events import Triggers, triggers_of
-from tabletop.envs.core.cards.vocabulary import Condition, Effect, Params
+from tabletop.envs.core.cards.vocabulary import Condition, Effect, Params, StaticsTable
 from tabletop.envs.hkk.effects import (
     PLAYER_STATICS,
     VOCAB,
@@ -184,28 +184,19 @@ class AtLevel(StrictModel):
     abilities: Abilities
 
 
-class Modifiers(StrictModel):
+class Modifiers(StaticsTable):
     """What a permanent modifies while active: its host (a carrier, an attached card) or,
     lying on the table, the creatures of ``group``; ``guard_size`` and ``vp_limit`` its
     controller's limits (``effects.PLAYER_STATICS``)."""
+
+    VOCAB = VOCAB
+    NOT_STATICS = frozenset({"group"})
 
     group: Group | None = None
     bonus: dict[str, Any] | None = None
     grant: dict[str, Any] | None = None
     guard_size: dict[str, Any] | None = None
     vp_limit: dict[str, Any] | None = None
-
-    _statics: tuple[tuple[str, Params], ...] = PrivateAttr(())
-
-    @model_validator(mode="after")
-    def _parse(self) -> Modifiers:
-        """Each continuous effect parsed by the vocabulary, its errors named under it."""
-        self._statics = VOCAB.parse_statics((n, d) for n, d in self if n != "group")
-        return self
-
-    def statics(self) -> tuple[tuple[str, Params], ...]:
-        """The continuous effects (``effects`` statics) it lists."""
-        return self._statics
 
 
 # ----- the schemas of the card types ---------------------------------------------------------

@@ -18,7 +18,6 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     BeforeValidator,
     Field,
-    PrivateAttr,
     create_model,
     field_validator,
     model_validator,
@@ -39,7 +38,7 @@ from tabletop.envs.core.cards.data import (
     validate_record,
 )
 from tabletop.envs.core.cards.events import Triggers, triggers_of
-from tabletop.envs.core.cards.vocabulary import Effect, Params
+from tabletop.envs.core.cards.vocabulary import Effect, Params, StaticsTable
 from tabletop.envs.kult.effects import (
     ANY,
     BEFORE_RECRUIT,
@@ -112,25 +111,14 @@ class ArcanumDef(StrictModel):
         return self
 
 
-class Modifiers(StrictModel):
-    """An Influence's statics (``effects.STATIC_TARGETS``): ``{ combat = { amount = -2 } }``,
-    each parsed by the vocabulary as the card is validated, so that a wrong one is an error
-    naming the file, the card and the field (``modifiers.combat.amount``)."""
+class Modifiers(StaticsTable):
+    """An Influence's statics (``effects.STATIC_TARGETS``): ``{ combat = { amount = -2 } }``."""
+
+    VOCAB = VOCAB
 
     combat: dict[str, Any] | None = None
     holds: dict[str, Any] | None = None
     keys: dict[str, Any] | None = None
-
-    _statics: tuple[tuple[str, Params], ...] = PrivateAttr(())
-
-    @model_validator(mode="after")
-    def _parse(self) -> Modifiers:
-        self._statics = VOCAB.parse_statics(self)
-        return self
-
-    def statics(self) -> tuple[tuple[str, Params], ...]:
-        """The continuous effects it lists, parsed."""
-        return self._statics
 
 
 class _CardFields(StrictModel):

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
 
-from tabletop.envs.core.cards.data import FieldError, field_path
+from tabletop.envs.core.cards.data import FieldError, StrictModel, field_path
 
 
 class Params(BaseModel):
@@ -292,6 +292,29 @@ class Vocabulary:
             except ValueError as error:
                 raise FieldError(name, str(error).removeprefix("Value error, ")) from None
         return tuple(statics)
+
+
+class StaticsTable(StrictModel):
+    """A card's ``modifiers`` table: one optional field per continuous effect, parsed by
+    ``VOCAB`` as the card is validated, so that a wrong one is an error naming the file,
+    the card and the field (``modifiers.combat.amount``). A game's subclass sets ``VOCAB``,
+    declares the fields and names in ``NOT_STATICS`` those that are no effect (e.g. the
+    group they apply to)."""
+
+    VOCAB: ClassVar[Vocabulary]
+    NOT_STATICS: ClassVar[frozenset[str]] = frozenset()
+
+    _statics: tuple[tuple[str, Params], ...] = PrivateAttr(())
+
+    @model_validator(mode="after")
+    def _parse(self) -> StaticsTable:
+        fields = ((name, data) for name, data in self if name not in self.NOT_STATICS)
+        self._statics = self.VOCAB.parse_statics(fields)
+        return self
+
+    def statics(self) -> tuple[tuple[str, Params], ...]:
+        """The continuous effects it lists, parsed, in field order."""
+        return self._statics
 
 
 def _validated(schema: type[Params], values: Any, prefix: str = "") -> Params:

@@ -9,7 +9,7 @@ import pytest
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from tabletop.envs.core.cards.data import CardDataError, FieldError, validate_record
-from tabletop.envs.core.cards.vocabulary import Effect, Params, Vocabulary
+from tabletop.envs.core.cards.vocabulary import Effect, Params, StaticsTable, Vocabulary
 
 
 class Amount(Params):
@@ -117,6 +117,28 @@ def test_continuous_effects_are_parsed_and_an_unknown_one_is_named() -> None:
     with pytest.raises(FieldError) as error:
         VOCAB.parse_static("aura", {"amount": "2"})
     assert error.value.field == "amount"
+
+
+class Modifiers(StaticsTable):
+    VOCAB = VOCAB
+    NOT_STATICS = frozenset({"group"})
+    group: str | None = None
+    aura: dict[str, Any] | None = None
+
+
+class Aura(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str
+    modifiers: Modifiers = Modifiers()
+
+
+def test_a_statics_table_parses_its_effects_as_the_card_is_validated() -> None:
+    assert Modifiers(group="foes", aura={"amount": 2}).statics() == (("aura", Amount(amount=2)),)
+    assert Modifiers(group="foes").statics() == ()
+    with pytest.raises(CardDataError) as error:
+        modifiers = {"aura": {"amount": "2"}}
+        validate_record(Aura, {"name": "Imp", "modifiers": modifiers}, "pool.toml", "Imp")
+    assert str(error.value).startswith("pool.toml: card 'Imp': field 'modifiers.aura.amount': ")
 
 
 def test_events_give_their_card_fields_in_declaration_order() -> None:
