@@ -19,11 +19,17 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import AfterValidator, Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from tabletop.envs.core.cards.data import FieldError
 from tabletop.envs.core.cards.events import Context
-from tabletop.envs.core.cards.vocabulary import Effect, NoParams, Params, Vocabulary
+from tabletop.envs.core.cards.vocabulary import (
+    Effect,
+    NoParams,
+    Params,
+    Vocabulary,
+    registered_name,
+)
 
 if TYPE_CHECKING:  # the engine imports the cards, which import this vocabulary
     from tabletop.envs.gold_and_dust.engine import GoldDustState
@@ -418,20 +424,12 @@ def _ready(state: GoldDustState, context: Context, effect: Effect) -> None:
 
 
 Special = Callable[["GoldDustState", Context, Effect], None]
+SPECIALS: dict[str, Special] = {}
+"""Named code for cards that truly need it; card files refer to these names (the specials
+below)."""
 
 
-class SpecialParams(Params):
-    name: str = ""
-
-    @field_validator("name")
-    @classmethod
-    def _registered(cls, value: str) -> str:
-        if value not in SPECIALS:
-            raise ValueError(f"unknown special {value!r}; registered: {sorted(SPECIALS)}")
-        return value
-
-
-@VOCAB.primitive("special", params=SpecialParams, selectors=SELECTORS)
+@VOCAB.primitive("special", params=registered_name(SPECIALS, "special"), selectors=SELECTORS)
 def _special(state: GoldDustState, context: Context, effect: Effect) -> None:
     SPECIALS[effect.params.name](state, context, effect)
 
@@ -459,5 +457,4 @@ def _wager(state: GoldDustState, context: Context, effect: Effect) -> None:
         state.hit_hero(context.owner, WAGER_LOSS)
 
 
-SPECIALS: dict[str, Special] = {"wager": _wager}
-"""Named code for cards that truly need it; card files refer to these names."""
+SPECIALS["wager"] = _wager

@@ -28,10 +28,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from tabletop.envs.core.cards.events import Context
-from tabletop.envs.core.cards.vocabulary import Effect, Params, Vocabulary
+from tabletop.envs.core.cards.vocabulary import Effect, Params, Vocabulary, registered_name
 
 if TYPE_CHECKING:
     from tabletop.envs.kult.engine import KultState
@@ -88,17 +88,6 @@ class TokensParams(Params):
 
 class AmountParams(Params):
     amount: Annotated[int, Field(ge=-5, le=5)]
-
-
-class SpecialParams(Params):
-    name: str
-
-    @field_validator("name")
-    @classmethod
-    def _known(cls, name: str) -> str:
-        if name not in SPECIALS:
-            raise ValueError(f"unknown special {name!r}; known: {', '.join(SPECIALS)}")
-        return name
 
 
 class HoldsParams(Params):
@@ -195,7 +184,7 @@ def discard_self(state: KultState, context: Context, effect: Effect) -> None:
     state.discard_from_cross(seat, station)
 
 
-@VOCAB.primitive("special", params=SpecialParams, traits=_Timing(ANY))
+@VOCAB.primitive("special", params=registered_name(SPECIALS, "special"), traits=_Timing(ANY))
 def run_special(state: KultState, context: Context, effect: Effect) -> None:
     SPECIALS[effect.name](state, context)
 

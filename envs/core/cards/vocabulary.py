@@ -28,7 +28,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from tabletop.envs.core.cards.data import FieldError, StrictModel, field_path
 
@@ -41,6 +48,25 @@ class Params(BaseModel):
 
 class NoParams(Params):
     """The schema of a primitive or condition that takes no parameters."""
+
+
+def registered_name(registry: Mapping[str, Any], what: str) -> type[Params]:
+    """The schema ``{ name = "..." }`` of an effect that runs code a game registered by
+    name in ``registry`` (its ``special``): the name is checked as a card is validated,
+    against the registry as it is then, so that a card file cannot name code that does
+    not exist; ``what`` names such code in the error."""
+
+    class Registered(Params):
+        name: str
+
+        @field_validator("name")
+        @classmethod
+        def _registered(cls, name: str) -> str:
+            if name not in registry:
+                raise ValueError(f"unknown {what} {name!r}; known: {', '.join(registry)}")
+            return name
+
+    return Registered
 
 
 Runner = Callable[..., None]

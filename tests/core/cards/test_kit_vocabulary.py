@@ -9,7 +9,13 @@ import pytest
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from tabletop.envs.core.cards.data import CardDataError, FieldError, validate_record
-from tabletop.envs.core.cards.vocabulary import Effect, Params, StaticsTable, Vocabulary
+from tabletop.envs.core.cards.vocabulary import (
+    Effect,
+    Params,
+    StaticsTable,
+    Vocabulary,
+    registered_name,
+)
 
 
 class Amount(Params):
@@ -139,6 +145,17 @@ def test_a_statics_table_parses_its_effects_as_the_card_is_validated() -> None:
         modifiers = {"aura": {"amount": "2"}}
         validate_record(Aura, {"name": "Imp", "modifiers": modifiers}, "pool.toml", "Imp")
     assert str(error.value).startswith("pool.toml: card 'Imp': field 'modifiers.aura.amount': ")
+
+
+def test_a_registered_name_must_be_in_the_registry_when_the_card_is_validated() -> None:
+    registry: dict[str, object] = {}
+    schema = registered_name(registry, "special")
+    with pytest.raises(ValueError, match=r"unknown special 'wager'; known:  \["):
+        schema(name="wager")
+    registry["wager"] = print
+    assert schema(name="wager").name == "wager"
+    with pytest.raises(ValueError, match="unknown special 'nope'; known: wager"):
+        schema(name="nope")
 
 
 def test_events_give_their_card_fields_in_declaration_order() -> None:
