@@ -247,11 +247,6 @@ def _damaged_card(state: HkkState, entry: InPlay, effect: Effect) -> float:
     return -worth
 
 
-@VOCAB.appraisal("poison")
-def _poison(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
-    return _on_table(state, player, effect, reached, _poisoned, _lost)
-
-
 def _poisoned(state: HkkState, entry: InPlay, effect: Effect) -> float:
     """Counters that will kill (HK-7.3) cost the creature's worth."""
     if effect.counters + entry.poison >= figures.remaining(state, entry):
@@ -259,25 +254,9 @@ def _poisoned(state: HkkState, entry: InPlay, effect: Effect) -> float:
     return -0.5 * effect.counters
 
 
-@VOCAB.appraisal("destroy")
-@VOCAB.appraisal("exile")
-def _removal(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
-    return _on_table(state, player, effect, reached, _lost, _lost)
-
-
-@VOCAB.appraisal("steal")
-def _steal(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
-    return _on_table(state, player, effect, reached, _stolen, _lost)
-
-
 def _stolen(state: HkkState, entry: InPlay, effect: Effect) -> float:
     """Lost by its controller and won by the taker: twice its worth."""
     return -2.0 * entry_value(state, entry)
-
-
-@VOCAB.appraisal("bounce")
-def _bounce(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
-    return _on_table(state, player, effect, reached, _bounced, _lost)
 
 
 def _bounced(state: HkkState, entry: InPlay, effect: Effect) -> float:
@@ -285,19 +264,9 @@ def _bounced(state: HkkState, entry: InPlay, effect: Effect) -> float:
     return -0.6 * entry_value(state, entry)
 
 
-@VOCAB.appraisal("passivate")
-def _passivate(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
-    return _on_table(state, player, effect, reached, _passivated, _lost)
-
-
 def _passivated(state: HkkState, entry: InPlay, effect: Effect) -> float:
     """An active creature of the reserve cannot move to the guard post (HK-1.4)."""
     return -1.0 if entry.active and entry.area != "guard" else 0.0
-
-
-@VOCAB.appraisal("heal")
-def _heal(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
-    return _on_table(state, player, effect, reached, _healed, _helped)
 
 
 def _healed(state: HkkState, entry: InPlay, effect: Effect) -> float:
@@ -307,18 +276,8 @@ def _healed(state: HkkState, entry: InPlay, effect: Effect) -> float:
     return entry_value(state, entry) if remaining <= 0 < remaining + healed else 0.4 * healed
 
 
-@VOCAB.appraisal("cure")
-def _cure(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
-    return _on_table(state, player, effect, reached, _cured, _helped)
-
-
 def _cured(state: HkkState, entry: InPlay, effect: Effect) -> float:
     return 0.8 * entry.poison
-
-
-@VOCAB.appraisal("boost")
-def _boost(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
-    return _on_table(state, player, effect, reached, _boosted, _boosted_card)
 
 
 def _boosted(state: HkkState, entry: InPlay, effect: Effect) -> float:
@@ -330,31 +289,47 @@ def _boosted_card(state: HkkState, entry: InPlay, effect: Effect) -> float:
     return worth if _strengthens(effect) else -worth
 
 
-@VOCAB.appraisal("grow")
-def _grow(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
-    return _on_table(state, player, effect, reached, _grown, _helped)
-
-
 def _grown(state: HkkState, entry: InPlay, effect: Effect) -> float:
     return 1.5 * effect.counters
-
-
-@VOCAB.appraisal("level_up")
-def _level_up(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
-    return _on_table(state, player, effect, reached, _levelled, _helped)
 
 
 def _levelled(state: HkkState, entry: InPlay, effect: Effect) -> float:
     return 1.5 * effect.levels
 
 
-@VOCAB.appraisal("activate")
-def _activate(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
-    return _on_table(state, player, effect, reached, _activated, _helped)
-
-
 def _activated(state: HkkState, entry: InPlay, effect: Effect) -> float:
     return 1.0 if not entry.active else 0.0
+
+
+ON_TABLE: dict[str, tuple[OnCard, OnCard]] = {
+    "poison": (_poisoned, _lost),
+    "destroy": (_lost, _lost),
+    "exile": (_lost, _lost),
+    "steal": (_stolen, _lost),
+    "bounce": (_bounced, _lost),
+    "passivate": (_passivated, _lost),
+    "heal": (_healed, _helped),
+    "cure": (_cured, _helped),
+    "boost": (_boosted, _boosted_card),
+    "grow": (_grown, _helped),
+    "level_up": (_levelled, _helped),
+    "activate": (_activated, _helped),
+}
+"""The primitives whose good is rated card by card on the table (``_on_table``): how on a
+creature, how on any other card."""
+
+
+def _rated_on_table(creature: OnCard, other: OnCard) -> Callable[..., float]:
+    """The appraisal of an effect rated by ``creature`` and ``other`` (``ON_TABLE``)."""
+
+    def appraise(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
+        return _on_table(state, player, effect, reached, creature, other)
+
+    return appraise
+
+
+for _primitive, (_creature, _other) in ON_TABLE.items():
+    VOCAB.appraisal(_primitive)(_rated_on_table(_creature, _other))
 
 
 @VOCAB.appraisal("reanimate")
