@@ -57,7 +57,28 @@ def seats_from(state: KultState, first: int, include_first: bool) -> tuple[int, 
     return tuple((first + k) % players for k in range(start, players))
 
 
-class Attract(Phase):
+class TurnPhase(Phase):
+    """A phase of the active seat: ``done`` ends it (``done``), a card may be turned for
+    its ability in it (KU-5.2), and ``act`` plays any other of its actions."""
+
+    def apply(self, state: KultState, action: int) -> None:
+        if action == DONE:
+            self.done(state)
+            return
+        kind, fields = decode(action)
+        if kind == "turn":
+            plays.turn_for_ability(state, state.active, fields[0])
+        else:
+            self.act(state, kind, fields)
+
+    def done(self, state: KultState) -> None:
+        raise NotImplementedError
+
+    def act(self, state: KultState, kind: str, fields: tuple[int, ...]) -> None:
+        raise NotImplementedError
+
+
+class Attract(TurnPhase):
     """KU-7.2: attract tokens inward, any number of times."""
 
     name = "attract"
@@ -69,16 +90,12 @@ class Attract(Phase):
             *plays.turn_abilities(state, state.active),
         ]  # fmt: skip
 
-    def apply(self, state: KultState, action: int) -> None:
-        if action == DONE:
-            state.window = Window(seats_from(state, state.active, include_first=False))
-            state.phase = RECRUIT_WINDOW
-            return
-        kind, fields = decode(action)
-        if kind == "turn":
-            plays.turn_for_ability(state, state.active, fields[0])
-        else:
-            crosses.attract(state, state.active, *fields)
+    def done(self, state: KultState) -> None:
+        state.window = Window(seats_from(state, state.active, include_first=False))
+        state.phase = RECRUIT_WINDOW
+
+    def act(self, state: KultState, kind: str, fields: tuple[int, ...]) -> None:
+        crosses.attract(state, state.active, *fields)
 
 
 class CommandWindow(ResponseWindow):
@@ -120,7 +137,7 @@ class RecruitWindow(CommandWindow):
         state.phase = RECRUIT
 
 
-class Recruit(Phase):
+class Recruit(TurnPhase):
     """KU-7.3: one token from the Pool onto each chosen face-up Cast card."""
 
     name = "recruit"
@@ -132,18 +149,14 @@ class Recruit(Phase):
             *plays.turn_abilities(state, seat),
         ]  # fmt: skip
 
-    def apply(self, state: KultState, action: int) -> None:
-        if action == DONE:
-            state.phase = ACTIONS
-            return
-        kind, fields = decode(action)
-        if kind == "turn":
-            plays.turn_for_ability(state, state.active, fields[0])
-        else:
-            crosses.recruit(state, state.active, fields[0])
+    def done(self, state: KultState) -> None:
+        state.phase = ACTIONS
+
+    def act(self, state: KultState, kind: str, fields: tuple[int, ...]) -> None:
+        crosses.recruit(state, state.active, fields[0])
 
 
-class Actions(Phase):
+class Actions(TurnPhase):
     """KU-7.4: play base cards and Influences, Commands, push for keys (KU-6), use
     abilities (KU-5.2, KU-6.5); after an ability that costs a push, only that push."""
 
@@ -155,12 +168,11 @@ class Actions(Phase):
             return plays.pushes(state, seat, paying=True)
         return plays.actions_phase(state, seat)
 
-    def apply(self, state: KultState, action: int) -> None:
-        if action == DONE:
-            state.phase = ATTACK
-            return
+    def done(self, state: KultState) -> None:
+        state.phase = ATTACK
+
+    def act(self, state: KultState, kind: str, fields: tuple[int, ...]) -> None:
         seat = state.active
-        kind, fields = decode(action)
         if kind == "push":
             source, target, colour = fields
             if colour == NO_COLOUR:
@@ -173,13 +185,11 @@ class Actions(Phase):
             plays.play_influence(state, seat, *fields)
         elif kind == "command":
             plays.play_command(state, seat, fields[0])
-        elif kind == "turn":
-            plays.turn_for_ability(state, seat, fields[0])
         else:
             plays.invoke(state, seat, fields[0])
 
 
-class Attack(Phase):
+class Attack(TurnPhase):
     """KU-7.5: declare at most one attack, or none."""
 
     name = "attack"
@@ -188,14 +198,10 @@ class Attack(Phase):
         seat = state.active
         return [DONE, *plays.turn_abilities(state, seat), *combat.attacks(state, seat)]
 
-    def apply(self, state: KultState, action: int) -> None:
-        if action == DONE:
-            state.phase = DISCARD
-            return
-        kind, fields = decode(action)
-        if kind == "turn":
-            plays.turn_for_ability(state, state.active, fields[0])
-            return
+    def done(self, state: KultState) -> None:
+        state.phase = DISCARD
+
+    def act(self, state: KultState, kind: str, fields: tuple[int, ...]) -> None:
         combat.declare(state, state.active, *fields)
         state.window = Window(seats_from(state, state.active, include_first=True))
         state.phase = FIGHT_WINDOW
@@ -213,7 +219,7 @@ class FightWindow(CommandWindow):
         state.phase = DISCARD
 
 
-class Discard(Phase):
+class Discard(TurnPhase):
     """KU-7.6: discard one card from hand, or none; then the turn ends."""
 
     name = "discard"
@@ -225,16 +231,14 @@ class Discard(Phase):
             *(DISCARD_BASE + slot for slot, _ in plays.distinct_hand(state, seat)),
         ]  # fmt: skip
 
-    def apply(self, state: KultState, action: int) -> None:
-        kind, fields = decode(action)
-        if kind == "turn":
-            plays.turn_for_ability(state, state.active, fields[0])
-            return
-        if action != DONE:
-            seat = state.active
-            iid = state.table.take(("hand", seat), decode(action)[1][0], ("discard", seat))
-            state._record("card_discarded", seat=seat, card=state.table.cards[iid].index,
-                          owner=seat, from_hand=True)  # fmt: skip
+    def done(self, state: KultState) -> None:
+        end_turn(state)
+
+    def act(self, state: KultState, kind: str, fields: tuple[int, ...]) -> None:
+        seat = state.active
+        iid = state.table.take(("hand", seat), fields[0], ("discard", seat))
+        state._record("card_discarded", seat=seat, card=state.table.cards[iid].index,
+                      owner=seat, from_hand=True)  # fmt: skip
         end_turn(state)
 
 
