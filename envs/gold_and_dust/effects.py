@@ -27,8 +27,8 @@ from tabletop.envs.core.cards.vocabulary import (
     Effect,
     NoParams,
     Params,
+    RegisteredName,
     Vocabulary,
-    registered_name,
 )
 
 if TYPE_CHECKING:  # the engine imports the cards, which import this vocabulary
@@ -429,7 +429,12 @@ SPECIALS: dict[str, Special] = {}
 below)."""
 
 
-@VOCAB.primitive("special", params=registered_name(SPECIALS, "special"), selectors=SELECTORS)
+class SpecialParams(RegisteredName):
+    REGISTRY = SPECIALS
+    WHAT = "special"
+
+
+@VOCAB.primitive("special", params=SpecialParams, selectors=SELECTORS)
 def _special(state: GoldDustState, context: Context, effect: Effect) -> None:
     SPECIALS[effect.params.name](state, context, effect)
 

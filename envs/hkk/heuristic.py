@@ -39,6 +39,7 @@ rule.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -319,17 +320,9 @@ ON_TABLE: dict[str, tuple[OnCard, OnCard]] = {
 creature, how on any other card."""
 
 
-def _rated_on_table(creature: OnCard, other: OnCard) -> Callable[..., float]:
-    """The appraisal of an effect rated by ``creature`` and ``other`` (``ON_TABLE``)."""
-
-    def appraise(state: HkkState, player: int, effect: Effect, reached: Reached) -> float:
-        return _on_table(state, player, effect, reached, creature, other)
-
-    return appraise
-
-
 for _primitive, (_creature, _other) in ON_TABLE.items():
-    VOCAB.appraisal(_primitive)(_rated_on_table(_creature, _other))
+    # a partial of module functions: effects hold their appraisal, and states pickle
+    VOCAB.appraisal(_primitive)(functools.partial(_on_table, creature=_creature, other=_other))
 
 
 @VOCAB.appraisal("reanimate")

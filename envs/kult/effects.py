@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from tabletop.envs.core.cards.events import Context
-from tabletop.envs.core.cards.vocabulary import Effect, Params, Vocabulary, registered_name
+from tabletop.envs.core.cards.vocabulary import Effect, Params, RegisteredName, Vocabulary
 
 if TYPE_CHECKING:
     from tabletop.envs.kult.engine import KultState
@@ -88,6 +88,11 @@ class TokensParams(Params):
 
 class AmountParams(Params):
     amount: Annotated[int, Field(ge=-5, le=5)]
+
+
+class SpecialParams(RegisteredName):
+    REGISTRY = SPECIALS
+    WHAT = "special"
 
 
 class HoldsParams(Params):
@@ -184,7 +189,7 @@ def discard_self(state: KultState, context: Context, effect: Effect) -> None:
     state.discard_from_cross(seat, station)
 
 
-@VOCAB.primitive("special", params=registered_name(SPECIALS, "special"), traits=_Timing(ANY))
+@VOCAB.primitive("special", params=SpecialParams, traits=_Timing(ANY))
 def run_special(state: KultState, context: Context, effect: Effect) -> None:
     SPECIALS[effect.name](state, context)
 

@@ -50,23 +50,26 @@ class NoParams(Params):
     """The schema of a primitive or condition that takes no parameters."""
 
 
-def registered_name(registry: Mapping[str, Any], what: str) -> type[Params]:
+class RegisteredName(Params):
     """The schema ``{ name = "..." }`` of an effect that runs code a game registered by
-    name in ``registry`` (its ``special``): the name is checked as a card is validated,
-    against the registry as it is then, so that a card file cannot name code that does
-    not exist; ``what`` names such code in the error."""
+    name (its ``special``): a game's subclass sets ``REGISTRY`` and ``WHAT`` (what such
+    code is called in the error). The name is checked as a card is validated, against the
+    registry as it is then, so that a card file cannot name code that does not exist. A
+    subclass, not a schema made by a function: effects hold their parameters, and states
+    that hold effects pickle."""
 
-    class Registered(Params):
-        name: str
+    REGISTRY: ClassVar[Mapping[str, Any]]
+    WHAT: ClassVar[str]
 
-        @field_validator("name")
-        @classmethod
-        def _registered(cls, name: str) -> str:
-            if name not in registry:
-                raise ValueError(f"unknown {what} {name!r}; known: {', '.join(registry)}")
-            return name
+    name: str
 
-    return Registered
+    @field_validator("name")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        if name not in cls.REGISTRY:
+            known = ", ".join(cls.REGISTRY)
+            raise ValueError(f"unknown {cls.WHAT} {name!r}; known: {known}")
+        return name
 
 
 Runner = Callable[..., None]

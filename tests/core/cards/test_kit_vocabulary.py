@@ -3,6 +3,7 @@ load, and every mistake in data reported as ``file: card: field``."""
 
 from __future__ import annotations
 
+import pickle
 from typing import Annotated, Any
 
 import pytest
@@ -12,9 +13,9 @@ from tabletop.envs.core.cards.data import CardDataError, FieldError, validate_re
 from tabletop.envs.core.cards.vocabulary import (
     Effect,
     Params,
+    RegisteredName,
     StaticsTable,
     Vocabulary,
-    registered_name,
 )
 
 
@@ -147,15 +148,24 @@ def test_a_statics_table_parses_its_effects_as_the_card_is_validated() -> None:
     assert str(error.value).startswith("pool.toml: card 'Imp': field 'modifiers.aura.amount': ")
 
 
+REGISTRY: dict[str, object] = {}
+
+
+class SpecialParams(RegisteredName):
+    REGISTRY = REGISTRY
+    WHAT = "special"
+
+
 def test_a_registered_name_must_be_in_the_registry_when_the_card_is_validated() -> None:
-    registry: dict[str, object] = {}
-    schema = registered_name(registry, "special")
+    REGISTRY.clear()
     with pytest.raises(ValueError, match=r"unknown special 'wager'; known:  \["):
-        schema(name="wager")
-    registry["wager"] = print
-    assert schema(name="wager").name == "wager"
+        SpecialParams(name="wager")
+    REGISTRY["wager"] = print
+    assert SpecialParams(name="wager").name == "wager"
     with pytest.raises(ValueError, match="unknown special 'nope'; known: wager"):
-        schema(name="nope")
+        SpecialParams(name="nope")
+    params = SpecialParams(name="wager")
+    assert pickle.loads(pickle.dumps(params)) == params, "effects holding it pickle"
 
 
 def test_events_give_their_card_fields_in_declaration_order() -> None:
