@@ -54,22 +54,17 @@ STRIKE_BASE = LAYOUT["strike"].base
 NUM_ACTIONS = LAYOUT.total
 decode = LAYOUT.decode
 """``(kind, fields)`` of an action id, e.g. ``("block", (attacker, blocker))``."""
+DECODED = LAYOUT.decoded
+"""``DECODED[action]`` is ``decode(action)`` for an id known to be legal (no range check)."""
 
 
-def play_action(hand_slot: int, target: int) -> int:
-    """``target``: NO_TARGET, HERO_TARGET or 2 + unit slot."""
-    return _PLAY.encode(hand_slot, target)
-
-
-def shoot_action(slot: int, target: int) -> int:
-    """``target``: 0 the enemy Hero, 1 + enemy unit slot."""
-    return _SHOOT.encode(slot, target)
-
-
-def block_action(attacker: int, blocker: int) -> int:
-    return _BLOCK.encode(attacker, blocker)
-
-
+play_action = _PLAY.encode
+"""``play_action(hand_slot, target)``: ``target`` NO_TARGET, HERO_TARGET or 2 + unit slot."""
+shoot_action = _SHOOT.encode
+"""``shoot_action(slot, target)``: ``target`` 0 the enemy Hero, 1 + enemy unit slot."""
+block_action = _BLOCK.encode
+"""``block_action(attacker, blocker)``: the defender's unit in slot ``blocker`` blocks the
+attacker in slot ``attacker``."""
 move_action = LAYOUT["move"].encode
 """``move_action(slot)``: own unit in ``slot`` moves up to the first row."""
 attack_action = LAYOUT["attack"].encode

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from tabletop.envs.core.cards.events import Context, dispatch
 from tabletop.envs.core.cards.phases import GameOver, Phase, ResponseWindow
 from tabletop.envs.gold_and_dust import combat, legal, plays
-from tabletop.envs.gold_and_dust.actions import DONE, MAX_HAND, decode
+from tabletop.envs.gold_and_dust.actions import DECODED, DONE, MAX_HAND
 from tabletop.envs.gold_and_dust.phases import ATTACK, BLOCK, DRAW, MAIN, OVER, SHOOT, finish
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class Main(Phase):
         if action == DONE:
             state.phase = SHOOT
             return
-        kind, fields = decode(action)
+        kind, fields = DECODED[action]  # legal: the core checked it
         if kind == "play":
             plays.play(state, *fields)
         else:
@@ -52,7 +52,7 @@ class Shoot(Phase):
 
     def apply(self, state: GoldDustState, action: int) -> None:
         if action != DONE:
-            combat.shoot(state, *decode(action)[1])
+            combat.shoot(state, *DECODED[action][1])
             return
         combat.bury_dead(state)  # on_death effects may end the game
         if state.phase != OVER:
@@ -69,7 +69,7 @@ class Attack(Phase):
 
     def apply(self, state: GoldDustState, action: int) -> None:
         if action != DONE:
-            combat.declare_attacker(state, *decode(action)[1])
+            combat.declare_attacker(state, *DECODED[action][1])
         elif state.attackers:
             state.phase = BLOCK
         else:
@@ -90,7 +90,7 @@ class Block(ResponseWindow):
         return legal.blocks(state)
 
     def answer(self, state: GoldDustState, action: int) -> None:
-        combat.block(state, *decode(action)[1])
+        combat.block(state, *DECODED[action][1])
 
     def close(self, state: GoldDustState) -> None:
         combat.resolve_blocks(state)
@@ -106,7 +106,7 @@ class Strike(Phase):
         return legal.strikes(state)
 
     def apply(self, state: GoldDustState, action: int) -> None:
-        combat.strike(state, *decode(action)[1])
+        combat.strike(state, *DECODED[action][1])
         end_turn_after_strikes(state)
 
 

@@ -12,6 +12,8 @@ The Influences lie on the cross (``ZoneSpec.lies_on``): the kit's stamps of a cr
 station (``Table.slot_stamps``) and of the whole cross (``Table.stamps``) change with its
 card, the card's marks (``Base``: face, tokens) and every Influence on it, on its station,
 on its Hub or on the Pool, which is all a station's row in a view reads of the cards.
+The cross, the zones lying on it and the discard piles are the zones the encoders' caches
+read the stamps of, so they alone are ``stamped``.
 """
 
 from __future__ import annotations
@@ -24,9 +26,16 @@ ZONES = (
     ZoneSpec("hub_card", Visibility.NOBODY),
     ZoneSpec("deck", Visibility.NOBODY),
     ZoneSpec("hand", Visibility.OWNER),
-    ZoneSpec("discard", Visibility.PUBLIC),
-    ZoneSpec("cross", Visibility.PUBLIC, slots=STATIONS, in_play=True, lasting=True),
-    ZoneSpec("influences", Visibility.PUBLIC, in_play=True, lasting=True, lies_on="cross"),
+    ZoneSpec("discard", Visibility.PUBLIC, stamped=True),
+    ZoneSpec("cross", Visibility.PUBLIC, slots=STATIONS, in_play=True, lasting=True, stamped=True),
+    ZoneSpec(
+        "influences",
+        Visibility.PUBLIC,
+        in_play=True,
+        lasting=True,
+        lies_on="cross",
+        stamped=True,
+    ),
     ZoneSpec(
         "pool_influences",
         Visibility.PUBLIC,
@@ -34,6 +43,7 @@ ZONES = (
         in_play=True,
         lasting=True,
         lies_on="cross",
+        stamped=True,
     ),
 )
 IN_PLAY = ("cross", "influences", "pool_influences")

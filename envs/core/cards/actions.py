@@ -7,9 +7,10 @@ starts where the one before it ends. Declaring the blocks once gives every block
 and size, its ``encode`` and ``decode``, and the total, so the ids and the documentation
 tables cannot drift apart from hand-kept ``*_BASE`` sums.
 
-``ActionLayout.decode`` reads a table computed once for every id: decoding is on the hot
-path of every engine (legality checks, notation, encoders), and a table lookup is cheaper
-than searching the ranges.
+``ActionLayout.decode`` reads a table computed once for every id (``ActionLayout.decoded``,
+which a phase applying an action already checked legal indexes directly): decoding is on
+the hot path of every engine (legality checks, notation, encoders), and a table lookup is
+cheaper than searching the ranges.
 """
 
 from __future__ import annotations
@@ -99,7 +100,10 @@ class ActionLayout:
         unknown = set(meanings or {}) - set(self.blocks)
         if unknown:
             raise ValueError(f"{game}: meanings for no action block: {sorted(unknown)}")
-        self._decoded = self._decode_all(meanings or {})
+        self.decoded = self._decode_all(meanings or {})
+        """``decoded[action]`` is ``decode(action)`` without the range check: for ids
+        already known to be legal (a phase applying its action), where a call costs more
+        than the lookup."""
 
     def __getitem__(self, name: str) -> ActionBlock:
         return self.blocks[name]
@@ -116,7 +120,7 @@ class ActionLayout:
     def decode(self, action: int) -> tuple[str, Fields]:
         """``(block name, fields)`` of an id."""
         if 0 <= action < self.total:
-            return self._decoded[action]
+            return self.decoded[action]
         raise ValueError(f"{self.game}: action {action} is outside 0..{self.total - 1}")
 
     def sizes(self) -> list[tuple[str, int, int]]:

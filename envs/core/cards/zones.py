@@ -15,6 +15,9 @@ What a cache may key on is the table's too, so that no rule has to say what it c
 ``Table.stamps`` and ``Table.slot_stamps`` name each zone's and slot's contents as they are
 (for views cached across positions). Both move with every operation of the table and with
 every change of a counted mark of a card in play (``Marked``), hand edits included.
+Stamps cost a little at every move, so only the zones a game declares ``stamped`` (those
+its caches read) have them: reading the stamp of another zone is a ``KeyError``, never a
+stamp that does not move.
 """
 
 from __future__ import annotations
@@ -63,6 +66,8 @@ class ZoneSpec:
     ``lies_on`` names the slotted zone whose slots this zone's cards lie on (cards attached
     to the cards or places of a board): a change here is one of that zone too, at the slot
     the card lies at (``Permanent.lies_at``), so views of a slot are keyed by its stamp alone.
+    ``stamped`` zones have stamps (``Table.stamps``, and ``Table.slot_stamps`` when slotted),
+    for the games whose caches read them; a zone lying on another is stamped as that one is.
     """
 
     name: str
@@ -72,6 +77,7 @@ class ZoneSpec:
     in_play: bool = False
     lasting: bool = False
     lies_on: str | None = None
+    stamped: bool = False
 
     def __post_init__(self) -> None:
         if self.shared and self.visibility is Visibility.OWNER:
@@ -131,20 +137,20 @@ class Marked(Permanent):
         """The ``Table`` it lies on (``None``: on none), set by the table."""
         _set(self, "at", None)
         """Where on it: (zone name, owner, slot or ``None``, whether the zone is lasting,
-        whether a change renews that slot alone), set by the table."""
+        whether it is stamped, whether a change renews that slot alone), set by the table."""
 
     def __setattr__(self, name: str, value: object) -> None:
         if name in self.COUNTED:
             table = self.table
             if table is not None and getattr(self, name, _UNSET) != value:
-                zone, owner, slot, lasting, alone = self.at
+                zone, owner, slot, lasting, stamped, alone = self.at
                 table.mark_writes.count += 1
                 if lasting:
                     table.version += 1
                 if alone:  # ``Table._renew``'s quick path: marks change often
                     table.stamps[zone][owner] = next(_STAMPS)
                     table.slot_stamps[zone][owner][slot] = next(_STAMPS)
-                else:
+                elif stamped:
                     table._renew(zone, owner, slot)
         _set(self, name, value)
 
@@ -192,9 +198,10 @@ class Table:
     and of a counted mark of a card in one (``Marked``), and with ``touch``, so that
     figures computed from the cards in play (``continuous``) can be cached until it moves.
 
-    ``stamps[name][owner]`` (and, in a slotted zone, ``slot_stamps[name][owner][slot]``)
-    is renewed at every change of what the zone (the slot) holds: a card coming, going or
-    reordered, a counted mark of one of its cards, a card lying on it (``ZoneSpec.lies_on``).
+    ``stamps[name][owner]`` (and, in a slotted zone, ``slot_stamps[name][owner][slot]``) of
+    a ``stamped`` zone is renewed at every change of what the zone (the slot) holds: a card
+    coming, going or reordered, a counted mark of one of its cards, a card lying on it
+    (``ZoneSpec.lies_on``).
     Stamps are never given twice in a process and a copy keeps its table's until either
     changes, so a view cached by stamps can be shared by every position of a process.
     """
@@ -225,12 +232,14 @@ class Table:
         self.shuffles = 0
         """Shuffles that made some seat forget cards: the numbers in ``lost``."""
         self.stamps: dict[str, list[int]] = {
-            name: [next(_STAMPS) for _ in owned] for name, owned in self.zones.items()
+            spec.name: [next(_STAMPS) for _ in self.zones[spec.name]]
+            for spec in specs
+            if spec.stamped
         }
         self.slot_stamps: dict[str, list[list[int]]] = {
             spec.name: [[next(_STAMPS) for _ in range(spec.slots)] for _ in self.zones[spec.name]]
             for spec in specs
-            if spec.slots is not None
+            if spec.stamped and spec.slots is not None
         }
         self.mark_writes = MarkWrites()
 
@@ -369,17 +378,19 @@ class Table:
             self._land(entry, name, owner, seen_by)
             if name in self._plain:  # ``_renew``'s quick path
                 self.stamps[name][owner] = next(_STAMPS)
-            else:
+            elif name in self.stamps:
                 self._renew(name, owner)
             return
         self._land(entry.iid, name, owner, seen_by)
         if slot is None:
             slot = entry.lies_at()
+        stamped = name in self.stamps
         if isinstance(entry, Marked):
             _set(entry, "table", self)
-            alone = slot is not None and name not in self._lies_on
-            _set(entry, "at", (name, owner, slot, name in self._lasting, alone))
-        self._renew(name, owner, slot)
+            alone = stamped and slot is not None and name not in self._lies_on
+            _set(entry, "at", (name, owner, slot, name in self._lasting, stamped, alone))
+        if stamped:
+            self._renew(name, owner, slot)
 
     def take(self, source: tuple[str, int], index: int, target: tuple[str, int]) -> int:
         """Move the card at ``index`` of list zone ``source`` (``-1``: its top, the last)
@@ -391,11 +402,11 @@ class Table:
         if name in self._lasting:
             self.version += 1
         self._land(iid, target[0], target[1])
+        stamps = self.stamps
         if name in self._plain and target[0] in self._plain:  # ``_renew``'s quick path
-            stamps = self.stamps
             stamps[name][owner] = next(_STAMPS)
             stamps[target[0]][target[1]] = next(_STAMPS)
-        else:
+        elif name in stamps or target[0] in stamps:
             self._renew(*source)
             self._renew(*target)
         return iid
@@ -465,17 +476,19 @@ class Table:
         if type(entry) is int:
             self._renew(name, owner)
             return
-        if slot is None:
-            slot = entry.lies_at()
         if isinstance(entry, Marked):
             _set(entry, "table", None)
-        self._renew(name, owner, slot)
+        if name in self.stamps:
+            self._renew(name, owner, entry.lies_at() if slot is None else slot)
 
     def _renew(self, name: str, owner: int, slot: int | None = None) -> None:
         """New stamps for zone ``(name, owner)``: for ``slot`` of a slotted zone, or all its
         slots when ``None``; and for the zone it lies on (``ZoneSpec.lies_on``), at the
-        same slot, every owner's when it is shared."""
-        self.stamps[name][owner] = next(_STAMPS)
+        same slot, every owner's when it is shared. Nothing for an unstamped zone."""
+        stamps = self.stamps.get(name)
+        if stamps is None:
+            return
+        stamps[owner] = next(_STAMPS)
         if name in self._plain:
             return
         slotted = self.slot_stamps.get(name)
@@ -574,8 +587,8 @@ def _layout(
 ]:
     """What a table of these zones derives from their specs, worked out once per game:
     specs by name, the masks of seats that see each zone, the lasting zones, the zones
-    lying on another (``ZoneSpec.lies_on``) and the zones with only a stamp per owner
-    (neither slotted nor lying on another)."""
+    lying on another (``ZoneSpec.lies_on``) and the stamped zones with only a stamp per
+    owner (neither slotted nor lying on another)."""
     names = [spec.name for spec in specs]
     if len(set(names)) != len(names):
         raise ValueError(f"zone names must be unique: {names}")
@@ -584,12 +597,14 @@ def _layout(
     for name, under in lies_on.items():
         if under not in by_name or by_name[under].slots is None or by_name[under].shared:
             raise ValueError(f"zone {name!r} lies on {under!r}: not a slotted zone per seat")
+        if by_name[name].stamped != by_name[under].stamped:
+            raise ValueError(f"zone {name!r} lies on {under!r}: stamped as it is, or not")
     everyone = (1 << num_players) - 1
     sees = {
         spec.name: _sees_mask(spec.visibility, everyone, spec.shared, num_players) for spec in specs
     }
     lasting = frozenset(s.name for s in specs if s.lasting)
-    plain = frozenset(s.name for s in specs if s.slots is None and s.lies_on is None)
+    plain = frozenset(s.name for s in specs if s.stamped and s.slots is None and s.lies_on is None)
     return by_name, sees, lasting, lies_on, plain
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,14 +15,21 @@ from kit_table import POOL
 
 from tabletop.envs.core.cards.zones import Marked, Permanent, Table, Visibility, ZoneSpec
 
-ZONES = (
-    ZoneSpec("deck", Visibility.NOBODY),
-    ZoneSpec("hand", Visibility.OWNER),
-    ZoneSpec("discard", Visibility.PUBLIC),
-    ZoneSpec("board", Visibility.PUBLIC, slots=3, in_play=True, lasting=True),
-    ZoneSpec("attached", Visibility.PUBLIC, in_play=True, lasting=True, lies_on="board"),
-    ZoneSpec("aura", Visibility.PUBLIC, shared=True, in_play=True, lasting=True, lies_on="board"),
+ZONES = tuple(
+    replace(spec, stamped=True)
+    for spec in (
+        ZoneSpec("deck", Visibility.NOBODY),
+        ZoneSpec("hand", Visibility.OWNER),
+        ZoneSpec("discard", Visibility.PUBLIC),
+        ZoneSpec("board", Visibility.PUBLIC, slots=3, in_play=True, lasting=True),
+        ZoneSpec("attached", Visibility.PUBLIC, in_play=True, lasting=True, lies_on="board"),
+        ZoneSpec(
+            "aura", Visibility.PUBLIC, shared=True, in_play=True, lasting=True, lies_on="board"
+        ),
+    )
 )
+"""Every zone stamped; ``UNSTAMPED`` is the same zones without stamps."""
+UNSTAMPED = tuple(replace(spec, stamped=False) for spec in ZONES)
 
 
 class Unit(Marked):
@@ -49,9 +57,9 @@ class Charm(Permanent):
         return self.slot
 
 
-def board(units: int = 2) -> tuple[Table, list[Unit]]:
+def board(units: int = 2, zones: tuple[ZoneSpec, ...] = ZONES) -> tuple[Table, list[Unit]]:
     """Seat 0 with ``units`` units on its board's first slots; three cards in each deck."""
-    table = Table(2, ZONES)
+    table = Table(2, zones)
     for seat in (0, 1):
         table.create_many(POOL[:3], seat, "deck")
     placed = []
@@ -209,3 +217,48 @@ def test_a_pickled_table_keeps_its_stamps_and_counts_its_own_marks() -> None:
     assert unit.table is other
     unit.damage = 1
     assert (other.mark_writes.count, table.mark_writes.count) == (1, 0)
+
+
+def play_out(table: Table, units: list[Unit]) -> tuple[Any, ...]:
+    """Every kind of operation and a counted mark's change; what they leave besides stamps."""
+    table.take(("deck", 1), -1, ("hand", 1))
+    table.move(table.zone("hand", 1)[0], ("hand", 1), ("discard", 1))
+    table.take_all(("discard", 1), ("deck", 1))
+    table.shuffle(("deck", 1), random.Random(0))
+    units[0].damage = 2
+    charm = Charm(table.pop(("deck", 0)), POOL[3], 1)
+    table.put(charm, ("attached", 0))
+    table.remove(units[1], ("board", 0))
+    table.put(units[1], ("board", 0), 2)
+    units[1].damage = 1
+    table.move(charm, ("attached", 0), ("aura", 0))
+    table.touch()
+    table.check_conservation()
+    return table.where(), table.seen, table.version, table.mark_writes.count
+
+
+def test_an_unstamped_table_plays_as_a_stamped_one_without_stamps() -> None:
+    stamped, unstamped = board(), board(zones=UNSTAMPED)
+    assert play_out(*unstamped) == play_out(*stamped)
+    table = unstamped[0]
+    assert table.stamps == {} and table.slot_stamps == {}
+    with pytest.raises(KeyError):
+        table.stamps["deck"]  # no stamp that never moves
+
+
+def test_moves_between_stamped_and_unstamped_zones_renew_the_stamped_ones_only() -> None:
+    zones = (*UNSTAMPED[:1], *ZONES[1:3], *UNSTAMPED[3:])  # hand and discard stamped
+    table, (first, _) = board(zones=zones)
+    assert set(table.stamps) == {"hand", "discard"} and table.slot_stamps == {}
+    before = snapshot(table)
+    table.take(("deck", 1), -1, ("hand", 1))
+    assert changed(before, table) == {("hand", 1)}
+    before = snapshot(table)
+    first.damage = 3
+    assert changed(before, table) == set()
+    assert table.version == before[2] + 1 and table.mark_writes.count == 1
+
+
+def test_a_zone_lying_on_another_is_stamped_as_that_one_is() -> None:
+    with pytest.raises(ValueError, match="stamped as it is"):
+        Table(2, (*ZONES[:4], replace(ZONES[4], stamped=False)))
