@@ -136,6 +136,15 @@ class EngineState:
         return IllegalActionError(f"{self.game.name}: illegal action {shown}; legal: {legal}")
 
 
+def action_text(game: str, text: object) -> str:
+    """``text`` if it is a string: a game's ``string_to_action`` reads words, and a number
+    or ``None`` from a client is an illegal action named as such, not a crash deep in the
+    notation."""
+    if not isinstance(text, str):
+        raise IllegalActionError(f"{game}: an action text is a str, got {text!r}")
+    return text
+
+
 def copy_generator(rng: random.Random) -> random.Random:
     """A generator in ``rng``'s state, for ``clone``: skips the costly seeding from the OS
     that ``random.Random()`` does only for the state to be overwritten (searches clone a

@@ -42,8 +42,8 @@ from tabletop.envs.core.cards.pending import PendingDecisions, PendingPhasedStat
 from tabletop.envs.core.cards.phases import DRAW
 from tabletop.envs.core.cards.priority import PriorityRound
 from tabletop.envs.core.cards.zones import MarkWrites, Table
-from tabletop.envs.core.engine import copy_generator
-from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
+from tabletop.envs.core.engine import action_text, copy_generator
+from tabletop.envs.core.protocol import Event, check_options
 from tabletop.envs.hkk import figures, galetki, notation, plays, public, rendering, turns
 from tabletop.envs.hkk import view as view_module
 from tabletop.envs.hkk.actions import MAX_TABLE, NUM_ACTIONS
@@ -308,9 +308,7 @@ class HkkState(PendingPhasedState):
     view = view_module.view
 
     def string_to_action(self, text: str) -> int:
-        if not isinstance(text, str):
-            raise IllegalActionError(f"hkk: an action text is a str, got {text!r}")
-        return notation.string_to_action(self, text)
+        return notation.string_to_action(self, action_text("hkk", text))
 
     @property
     def combat(self) -> Fight:

@@ -42,8 +42,8 @@ from tabletop.envs.core.cards.hidden import redeal
 from tabletop.envs.core.cards.pending import PendingDecisions, PendingPhasedState
 from tabletop.envs.core.cards.phases import DRAW
 from tabletop.envs.core.cards.zones import Table
-from tabletop.envs.core.engine import EngineState, copy_generator
-from tabletop.envs.core.protocol import Event, IllegalActionError, check_options
+from tabletop.envs.core.engine import EngineState, action_text, copy_generator
+from tabletop.envs.core.protocol import Event, check_options
 from tabletop.envs.kult import crosses, notation, public, rendering, turns
 from tabletop.envs.kult import view as view_module
 from tabletop.envs.kult.actions import (
@@ -475,9 +475,7 @@ class KultState(PendingPhasedState):
     view = view_module.view
 
     def string_to_action(self, text: str) -> int:
-        if not isinstance(text, str):
-            raise IllegalActionError(f"kult: an action text is a str, got {text!r}")
-        return notation.string_to_action(self, text)
+        return notation.string_to_action(self, action_text("kult", text))
 
     # ----- what the encoders' caches are keyed by --------------------------------------------
     #
