@@ -351,10 +351,12 @@ class Table:
         entry = self.zones[name][owner].pop(index)
         if name in self._lasting:
             self.version += 1
-        if type(entry) is int and name in self._plain:  # ``_renew``'s quick path
-            self.stamps[name][owner] = next(_STAMPS)
-        else:
+        if type(entry) is not int:
             self._leaves(entry, name, owner, None)
+        elif name in self._plain:  # ``_renew``'s quick path
+            self.stamps[name][owner] = next(_STAMPS)
+        elif name in self.stamps:
+            self._renew(name, owner)
         return entry
 
     def put(
