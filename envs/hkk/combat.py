@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tabletop.envs.core.cards.priority import PriorityRound
 from tabletop.envs.hkk import figures, plays
 from tabletop.envs.hkk.actions import (
     CHOOSE_BASE,
@@ -52,17 +53,23 @@ class Breath:
     target: int
 
 
+def _direct_round() -> PriorityRound:
+    """Both seats, the first declaring until the step begins (``turns._to_direct``)."""
+    return PriorityRound((0, 1))
+
+
 @dataclass
 class Fight:
     """The combat of the turn: ``attacks`` attacker iid -> target iid or ``PLAYER``;
     ``strikes_back`` defender iid -> the attacker it strikes (HK-6.2); ``breaths`` and
-    the declaring seat and passes of HK-6.4. It begins with the swap (HK-3.4)."""
+    the round of declaring of HK-6.4 (``direct``, the kit's priority round). It begins with
+    the swap (HK-3.4)."""
 
     attacks: dict[int, int] = field(default_factory=dict)
     strikes_back: dict[int, int] = field(default_factory=dict)
     breaths: list[Breath] = field(default_factory=list)
-    declarer: int = 0
-    passes: int = 0
+    direct: PriorityRound = field(default_factory=_direct_round)
+    """HK-6.4's round of declaring direct damage: the holder declares or passes."""
     moved: set[int] = field(default_factory=set)
     """Creatures moved in the swap (HK-3.4), each at most once."""
     hits: dict[int, list[int]] = field(default_factory=dict)
@@ -72,8 +79,18 @@ class Fight:
 
     def copy(self) -> Fight:
         return Fight(dict(self.attacks), dict(self.strikes_back), list(self.breaths),
-                     self.declarer, self.passes, set(self.moved),
+                     self.direct.copy(), set(self.moved),
                      {k: v[:] for k, v in self.hits.items()}, set(self.offered))  # fmt: skip
+
+    @property
+    def declarer(self) -> int:
+        """The seat to declare or pass in the direct-damage step (HK-6.4)."""
+        return self.direct.holder
+
+    @property
+    def passes(self) -> int:
+        """Passes in a row in the direct-damage step."""
+        return self.direct.passes
 
     def attackers_of(self, iid: int) -> list[int]:
         return [a for a, t in self.attacks.items() if t == iid]
@@ -235,16 +252,18 @@ def declare_direct(state: HkkState, position: int, amount: int, target: int) -> 
     fight.breaths.append(Breath(seat, entry.iid, amount, aim))
     state._record("direct_declared", player=seat, card=entry.card.index, position=position,
                   amount=amount, target=target)  # fmt: skip
-    fight.passes = 0
-    fight.declarer = 1 - seat
+    fight.direct.answered(seat)
 
 
 def pass_direct(state: HkkState) -> bool:
     """The declarer passes; ``True`` once both have passed in a row."""
-    fight = state.combat
-    fight.passes += 1
-    fight.declarer = 1 - fight.declarer
-    return fight.passes >= 2
+    round_ = state.combat.direct
+    if round_.passed():
+        # The closing pass hands the step on too: what the encoders show of the declarer
+        # once the step is over has always been the seat after the last to pass.
+        round_.holder = round_.after(round_.holder)
+        return True
+    return False
 
 
 def resolve_direct(state: HkkState) -> None:

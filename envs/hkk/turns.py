@@ -477,8 +477,7 @@ def _to_swap(state: HkkState) -> None:
 
 def _to_direct(state: HkkState) -> None:
     state.phase = DIRECT
-    state.combat.declarer = state.active
-    state.combat.passes = 0
+    state.combat.direct.restart(state.active)
 
 
 def _to_strike(state: HkkState) -> None:
