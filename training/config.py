@@ -17,9 +17,9 @@ import tomllib
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal, Self, TypeVar
+from typing import Annotated, Any, Literal, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 from pydantic_core import ErrorDetails
 
 from tabletop import envs
@@ -86,6 +86,49 @@ class ImitationSettings(ConfigTable):
     dagger_games: int
 
 
+Positive = Annotated[int, Field(gt=0)]
+"""A count that must be at least 1 (a search of no iterations, a batch of no rows)."""
+Share = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+class ExItSettings(ConfigTable):
+    """``[exit]``: expert iteration, ``tabletop train --algo exit`` (training/exit/)."""
+
+    iterations: Positive
+    """Search iterations per learner decision."""
+    c_puct: Annotated[float, Field(gt=0.0)]
+    search_batch: Positive
+    """Leaves the search sends to the network together (``GuidedSettings.batch``)."""
+    dirichlet_alpha: Annotated[float, Field(gt=0.0)]
+    dirichlet_fraction: Share
+    temperature: Annotated[float, Field(ge=0.0)]
+    """Moves are drawn from the visits ** (1 / temperature) (0: the most visited) ..."""
+    temperature_moves: Annotated[int, Field(ge=0)]
+    """... for the learner's first ``temperature_moves`` decisions of each game."""
+    opponents: Literal["pool", "self"]
+    """Competitive games: the opponent pool of ``[selfplay]``, or the learner's search at
+    every seat."""
+    games_per_iteration: Positive
+    batch_size: Positive
+    buffer_size: Positive
+    """Decisions the replay buffer keeps (the oldest games leave first)."""
+    epochs: Positive
+    """Passes over the replay buffer after each iteration's games."""
+    learning_rate: Annotated[float, Field(gt=0.0)]
+    value_weight: Annotated[float, Field(ge=0.0)]
+    init: str
+    """A policy file or run directory of the game to start from ("": the [imitation] warm
+    start if it has games, else random weights)."""
+
+    @field_validator("buffer_size")
+    @classmethod
+    def _holds_a_batch(cls, size: int, info: ValidationInfo) -> int:
+        batch = info.data.get("batch_size")
+        if batch is not None and size < batch:
+            raise ValueError(f"the replay buffer must hold at least a batch ({batch} rows)")
+        return size
+
+
 class RLlibSettings(ConfigTable):
     """``[rllib]``: what only ``--backend rllib`` uses (docs/distributed.md)."""
 
@@ -131,6 +174,7 @@ class GameConfig(ConfigTable):
     selfplay: SelfPlaySettings
     imitation: ImitationSettings
     rllib: RLlibSettings
+    exit: ExItSettings
     run: RunSettings
     quick: QuickSettings
 

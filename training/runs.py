@@ -18,6 +18,7 @@ from tabletop.envs.core.spec import ENV_OPTIONS
 from tabletop.training.config import (
     DEFAULT_TABLE,
     ConfigTable,
+    ExItSettings,
     ImitationSettings,
     NetworkSettings,
     PPOSettings,
@@ -31,6 +32,8 @@ from tabletop.training.config import (
 )
 
 CHECKPOINT = "checkpoint.zip"
+EXIT_CHECKPOINT = "checkpoint.pt"
+"""An ``--algo exit`` run's checkpoint: network, optimiser and replay buffer."""
 CHECKPOINT_INFO = "checkpoint.json"
 SETTINGS = "settings.json"
 LOG = "log.csv"
@@ -41,11 +44,16 @@ TENSORBOARD = "tb"
 IMITATION = "imitation.json"
 RLLIB_CHECKPOINTS = "checkpoints"
 """The ``rllib`` backend's checkpoints: one directory per checkpoint, named by its step."""
-RUN_FILES = (SETTINGS, CHECKPOINT, CHECKPOINT_INFO, LOG, BEST_POLICY, LAST_POLICY, IMITATION)
+RUN_FILES = (
+    SETTINGS, CHECKPOINT, EXIT_CHECKPOINT, CHECKPOINT_INFO, LOG, BEST_POLICY, LAST_POLICY,
+    IMITATION,
+)  # fmt: skip
 RUN_DIRS = (SNAPSHOTS, TENSORBOARD, RLLIB_CHECKPOINTS)
 """What a run writes in its directory: ``--overwrite`` deletes these and nothing else."""
 BACKENDS = ("sb3", "rllib")
 """What can learn a run: Stable-Baselines3's MaskablePPO, or Ray RLlib's PPO."""
+ALGOS = ("ppo", "exit")
+"""How a run learns: PPO (on either backend), or expert iteration (``training/exit/``)."""
 EVAL_SEED_OFFSET = 1_000_000
 """Evaluation deals are seeds ``seed + EVAL_SEED_OFFSET + k``: the same at every evaluation
 (so that curves compare like with like) and apart from the training deals."""
@@ -94,26 +102,42 @@ class TrainSettings:
     """What learns: ``sb3`` (MaskablePPO on this machine) or ``rllib`` (Ray RLlib's PPO)."""
     rllib: RLlibSettings
     """The ``rllib`` backend's own settings (configs.toml ``[default.rllib]``)."""
+    algo: str
+    """How the run learns: ``ppo`` (on ``backend``) or ``exit`` (expert iteration)."""
+    exit: ExItSettings
+    """Expert iteration's settings (configs.toml ``[default.exit]``)."""
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown backend {self.backend!r}; known: {', '.join(BACKENDS)}")
+        if self.algo not in ALGOS:
+            raise ValueError(f"unknown algo {self.algo!r}; known: {', '.join(ALGOS)}")
+        if self.algo == "exit" and self.backend != "sb3":
+            raise ValueError(
+                f"--backend {self.backend} trains PPO; --algo exit learns in this process"
+            )
 
     def to_json(self) -> dict[str, Any]:
-        """``settings.json``: the fields in order, each table as a JSON object."""
-        return {item.name: _plain(getattr(self, item.name)) for item in fields(self)}
+        """``settings.json``: the fields in order, each table as a JSON object; a PPO run's
+        file holds no ``algo`` and no ``exit`` table: they are expert iteration's."""
+        skipped = () if self.algo == "exit" else EXIT_FIELDS
+        return {
+            item.name: _plain(getattr(self, item.name))
+            for item in fields(self)
+            if item.name not in skipped
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TrainSettings:
         """The settings ``to_json`` saved, each table checked as its model. A run saved
         before a setting existed gets what it meant then: in-process envs, the ``sb3``
-        backend, and ``[default]``'s value of a missing table key (no warm start)."""
+        backend, PPO, and ``[default]``'s value of a missing table key (no warm start)."""
         default = game_settings(DEFAULT_TABLE)
         tables = {
             name: getattr(default, name).overlaid(data.get(name, {}), SETTINGS, f"{name}.")
             for name in SAVED_TABLES
         }
-        return cls(**{"subprocesses": False, "backend": "sb3", **data, **tables})
+        return cls(**{"subprocesses": False, "backend": "sb3", "algo": "ppo", **data, **tables})
 
     @property
     def game_options(self) -> dict[str, Any]:
@@ -140,6 +164,7 @@ class TrainSettings:
         env_options: dict[str, Any] | None = None,
         overrides: dict[str, Any] | None = None,
         backend: str = "sb3",
+        algo: str = "ppo",
     ) -> TrainSettings:
         """The game's configured settings, with the command line's choices on top;
         ``overrides`` replaces config keys (sub-tables merged), e.g. for tiny test runs.
@@ -170,11 +195,15 @@ class TrainSettings:
             imitation=config.imitation,
             backend=backend,
             rllib=config.rllib,
+            algo=algo,
+            exit=config.exit,
         )
 
 
-SAVED_TABLES = ("ppo", "network", "selfplay", "run", "imitation", "rllib")
+SAVED_TABLES = ("ppo", "network", "selfplay", "run", "imitation", "rllib", "exit")
 """The configs.toml tables a run keeps, each a typed model in ``TrainSettings``."""
+EXIT_FIELDS = ("algo", "exit")
+"""What only an ``--algo exit`` run's ``settings.json`` holds."""
 
 
 def _plain(value: Any) -> Any:
