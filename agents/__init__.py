@@ -7,6 +7,7 @@ means for a seat (``tabletop.agents.outcome``) for both. Policy files need torch
 """
 
 from tabletop.agents.base import Agent, RandomAgent, play_game
+from tabletop.agents.guided import GuidedAgent, GuidedSearch, GuidedSettings
 from tabletop.agents.registry import (
     AGENT_KINDS,
     agent_specs_help,
@@ -17,6 +18,9 @@ from tabletop.agents.registry import (
 __all__ = [
     "AGENT_KINDS",
     "Agent",
+    "GuidedAgent",
+    "GuidedSearch",
+    "GuidedSettings",
     "RandomAgent",
     "agent_specs_help",
     "make_agent",

@@ -1,5 +1,6 @@
-"""Agents by spec: ``random``, ``heuristic``, ``ismcts[:options]``, ``policy:PATH`` or a
-bare policy path, so every command names agents the same way."""
+"""Agents by spec: ``random``, ``heuristic``, ``ismcts[:options]``,
+``guided:policy=PATH[,options]``, ``policy:PATH`` or a bare policy path, so every command
+names agents the same way."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from dataclasses import dataclass
 
 from tabletop import envs
 from tabletop.agents.base import Agent, RandomAgent
+from tabletop.agents.guided import OPTION_TYPES as GUIDED_OPTIONS
+from tabletop.agents.guided import make_guided_agent
 from tabletop.agents.ismcts import OPTION_TYPES as ISMCTS_OPTIONS
 from tabletop.agents.ismcts import make_ismcts_agent
 
@@ -55,6 +58,12 @@ AGENT_KINDS: dict[str, AgentKind] = {
     "heuristic": AgentKind(_heuristic_agent, "heuristic"),
     "ismcts": AgentKind(
         make_ismcts_agent, "ismcts[:" + ",".join(f"{key}=..." for key in ISMCTS_OPTIONS) + "]"
+    ),
+    "guided": AgentKind(
+        make_guided_agent,
+        "guided:policy=PATH[,"
+        + ",".join(f"{key}=..." for key in GUIDED_OPTIONS if key != "policy")
+        + "]",
     ),
     "policy": AgentKind(_policy_agent, "policy:PATH"),
 }
