@@ -1,6 +1,7 @@
 """Train a policy for a game with MaskablePPO and self-play; resumable after a kill.
 ``--backend rllib`` trains with Ray RLlib's PPO instead (``training/rllib/``,
-docs/distributed.md), with the same opponents and the same run directory.
+docs/distributed.md), and ``--algo exit`` by expert iteration with the network-guided
+search (``training/exit/``), each with the same opponents and the same run directory.
 
 The learner plays one seat of the game (every seat of a cooperative game) through
 ``SingleAgentEnv``. In competitive games its opponents come from a pool that starts with
@@ -9,7 +10,8 @@ the baselines (``random``, ``heuristic``) and gains a snapshot of the learner ev
 Settings come from training/configs.toml (``[default]`` and the game's table) and flags.
 
 The run directory holds: ``settings.json``; ``checkpoint.zip`` (the whole PPO model with
-its optimiser, every ``checkpoint_every`` steps) and ``checkpoint.json``; ``snapshots/``;
+its optimiser, every ``checkpoint_every`` steps; ``checkpoint.pt`` for ``--algo exit``) and
+``checkpoint.json``; ``snapshots/``;
 ``best_policy.pt`` (best evaluation so far) and ``last_policy.pt``, both loadable with
 ``load_agent`` or as an agent spec; ``log.csv``; and TensorBoard logs in ``tb/``.
 ``--resume`` continues from the last checkpoint, so a kill loses at most one interval;
@@ -33,7 +35,7 @@ from tabletop.cli.options import (
 )
 from tabletop.training.config import registered_name
 from tabletop.training.rllib.address import LOOPBACK_ONLY, use_loopback_if_local
-from tabletop.training.runs import BACKENDS, SETTINGS, TrainSettings, run_files
+from tabletop.training.runs import ALGOS, BACKENDS, SETTINGS, TrainSettings, run_files
 
 if TYPE_CHECKING:
     from tabletop.training.base_trainer import BaseTrainer
@@ -75,6 +77,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=BACKENDS,
         help="what learns: sb3 (MaskablePPO, the default) or rllib (Ray RLlib's PPO, "
         "docs/distributed.md); a resumed run keeps its own",
+    )
+    parser.add_argument(
+        "--algo",
+        choices=ALGOS,
+        help="how the policy learns: ppo (the default) or exit (expert iteration with the "
+        "network-guided search, configs.toml [exit]); a resumed run keeps its own",
     )
     parser.add_argument(
         "--address",
@@ -132,6 +140,12 @@ def _print_fps_benchmark(settings: TrainSettings, args: argparse.Namespace) -> N
 
 def _trainer(settings: TrainSettings, args: argparse.Namespace) -> BaseTrainer:
     progress = not args.no_progress
+    if settings.algo == "exit":
+        from tabletop.training.exit.trainer import ExItTrainer
+
+        return ExItTrainer(
+            settings, resume=args.resume, progress=progress, overwrite=args.overwrite
+        )
     if settings.backend == "sb3":
         from tabletop.training.trainer import Trainer
 
@@ -221,6 +235,8 @@ def _resumed_settings(args: argparse.Namespace, game: str, out: str) -> TrainSet
         raise ValueError(f"{out} is a {settings.game} run, not a {game} run")
     if args.backend is not None and args.backend != settings.backend:
         raise ValueError(f"{out} is a --backend {settings.backend} run, not {args.backend}")
+    if args.algo is not None and args.algo != settings.algo:
+        raise ValueError(f"{out} is an --algo {settings.algo} run, not {args.algo}")
     settings.out = out  # the directory may have been moved or copied since
     if args.steps is not None:
         settings.steps = args.steps
@@ -233,9 +249,15 @@ def _new_settings(args: argparse.Namespace, game: str, out: str) -> TrainSetting
             f"{out} already holds a run: --resume continues it, --overwrite starts it over "
             "(deleting it), or pass another --out"
         )
+    algo = args.algo or "ppo"
+    if algo == "exit" and (args.envs is not None or args.fps_benchmark):
+        raise ValueError(
+            "--envs and --fps-benchmark are PPO's: --algo exit plays its games in turn"
+        )
     return _configured_settings(
-        args, game, out, args.steps, args.seed, n_envs=args.envs, backend=args.backend or "sb3"
-    )
+        args, game, out, args.steps, args.seed, n_envs=args.envs,
+        backend=args.backend or "sb3", algo=algo,
+    )  # fmt: skip
 
 
 def _configured_settings(
@@ -247,6 +269,7 @@ def _configured_settings(
     *,
     n_envs: int | None = None,
     backend: str = "sb3",
+    algo: str = "ppo",
 ) -> TrainSettings:
     """``TrainSettings.from_config`` with the command line's --quick, game options and
     --set: the settings of a new run, and of the SB3 run an rllib --fps-benchmark compares
@@ -261,4 +284,5 @@ def _configured_settings(
         env_options=game_options(args),
         overrides=config_overrides(args.set),
         backend=backend,
+        algo=algo,
     )
