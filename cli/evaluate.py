@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from tabletop import envs
-from tabletop.agents import agent_specs_help, split_agent_specs
-from tabletop.cli.options import CommandError, add_game_options, engine_options
-from tabletop.matches.records import GAMES_LOG, GameRecord
+from tabletop.agents import agent_specs_help
+from tabletop.cli.options import CommandError, add_game_options, agents_match
+from tabletop.matches.records import GameRecord, fresh_games_log
 from tabletop.matches.results import format_interval, format_table
 from tabletop.matches.schedules import AgentSource, Schedule, pair_schedule, play_schedule
 from tabletop.matches.standings import (
@@ -44,7 +44,7 @@ from tabletop.matches.standings import (
     ratings,
     team_result,
 )
-from tabletop.training.config import GameConfig, game_settings, is_cooperative, registered_name
+from tabletop.training.config import GameConfig, game_settings, is_cooperative
 
 PROGRESS_EVERY_S = 5.0
 """``tabletop eval`` reports games done at most this often (and at the end of each pair)."""
@@ -79,11 +79,12 @@ def evaluate(
     options: dict[str, Any] | None = None,
     games_log: Path | None = None,
     progress: bool = False,
+    timed: bool = False,
 ) -> list[PlayerCountResult]:
     """The round-robin (competitive) or team table (cooperative) for each player count;
     ``agents`` are specs, or labels mapped to specs or agents. Every game's record is
-    appended to ``games_log`` when given; with ``progress``, games done are reported on
-    stderr (``Progress``)."""
+    appended to ``games_log`` when given, with every decision's time when ``timed``; with
+    ``progress``, games done are reported on stderr (``Progress``)."""
     config = game_settings(game_name)
     cooperative = is_cooperative(game_name)
     if not isinstance(agents, dict):
@@ -105,6 +106,7 @@ def evaluate(
             workers=workers,
             games_log=games_log,
             on_games=Progress(games, counting) if progress else None,
+            timed=timed,
         )
         if cooperative:
             results.append(_cooperative(play, players, agents, games, seed, config))
@@ -293,15 +295,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        game_name = registered_name(args.game)
-        specs = split_agent_specs(args.agents)
-        if len(set(specs)) != len(specs):
-            raise ValueError(f"--agents names an agent twice: {args.agents}")
-        options = engine_options(args)
+        game_name, specs, options = agents_match(args)
         counts = _player_counts(args.players_list, options.pop("num_players", None))
         if args.games < 1:
             raise ValueError("--games must be at least 1")
-        games_log = _fresh_games_log(Path(args.out)) if args.out else None
+        games_log = fresh_games_log(Path(args.out)) if args.out else None
         results = evaluate(
             game_name,
             specs,
@@ -327,15 +325,6 @@ def run(args: argparse.Namespace) -> int:
         written = f"{out / 'results.json'}, {out / 'results.png'} and {games_log}"
         print(f"wrote {written}", file=sys.stderr)
     return 0
-
-
-def _fresh_games_log(out: Path) -> Path:
-    """``out/games.jsonl``, emptied: it holds this evaluation's games, as results.json
-    holds its figures."""
-    out.mkdir(parents=True, exist_ok=True)
-    games_log = out / GAMES_LOG
-    games_log.unlink(missing_ok=True)
-    return games_log
 
 
 def _player_counts(text: str | None, single: int | None) -> list[int | None]:

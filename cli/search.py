@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from tabletop import envs
@@ -94,49 +93,20 @@ def total_timing(record: GameRecord) -> DecisionTiming:
     )
 
 
-class TimedAgent:
-    """Wraps an agent to count its decisions, their time and (for a search) its iterations."""
-
-    def __init__(self, inner: Agent) -> None:
-        self.inner = inner
-        self.decisions = 0
-        self.seconds = 0.0
-        self.iterations = 0
-
-    def reset(self) -> None:
-        self.inner.reset()
-
-    def act(self, state: Any, player: int) -> int:
-        start = time.perf_counter()
-        action = self.inner.act(state, player)
-        self.seconds += time.perf_counter() - start
-        self.decisions += 1
-        result = getattr(self.inner, "last_result", None)
-        self.iterations += result.iterations if result is not None else 0
-        return action
-
-    def timing(self) -> DecisionTiming:
-        return DecisionTiming(self.decisions, self.seconds, self.iterations)
-
-
 def play_one(setting: Setting, seed: int, seat: int | None) -> GameRecord:
     """Game ``seed`` with a fresh agent per seat, seeded from the game seed and the seat:
     the measured agent at ``seat`` and the opponent elsewhere, or the agent everywhere."""
     options = dict(setting.options)
     game = envs.make_game(setting.game, **options)
+    measured = [player for player in range(game.num_players) if seat in (None, player)]
     labels: list[str] = []
     agents: list[Agent] = []
-    timed: list[TimedAgent | None] = []
     for player in range(game.num_players):
-        measured = seat is None or player == seat
-        spec = setting.agent if measured else setting.opponent
+        spec = setting.agent if player in measured else setting.opponent
         assert spec is not None  # an opponent is given whenever a seat is
-        agent = make_agent(spec, setting.game, seed=seed * 16 + player)
-        timed.append(TimedAgent(agent) if measured else None)
         labels.append(spec)
-        agents.append(timed[-1] or agent)
-    record = play_record(game, options, seed, labels, agents)
-    return replace(record, timing=tuple(t and t.timing() for t in timed))
+        agents.append(make_agent(spec, setting.game, seed=seed * 16 + player))
+    return play_record(game, options, seed, labels, agents, timed_seats=measured)
 
 
 def _play_job(job: tuple[Setting, int, int | None]) -> GameRecord:

@@ -1,5 +1,6 @@
-"""The PNG of ``tabletop eval``: the results of each player count, and the learning curve
-of every training run among the agents (read from the run's ``log.csv``)."""
+"""The PNGs of ``tabletop eval`` (the results of each player count, and the learning curve
+of every training run among the agents, read from the run's ``log.csv``), of ``tabletop
+ladder`` and of ``tabletop balance``."""
 
 from __future__ import annotations
 
@@ -45,6 +46,44 @@ def evaluation_figure(path: Path, game: str, specs: Sequence[str], results: Sequ
         learning_curve(ax, log)
         ax.set_title(f"learning curve of {spec}")
     _save(figure, path)
+
+
+def ladder_figure(path: Path, ladder: Any) -> None:
+    """The PNG of ``tabletop ladder``: in a competitive game the ratings with their
+    intervals (best on top) beside the win-rate matrix, in a cooperative one the team bars."""
+    title = f"{ladder.game}, {ladder.num_players} players: {ladder.games} games per "
+    if ladder.mode == "cooperative":
+        figure, ax = plt.subplots(figsize=(6.5, 5.2))
+        team_bars(ax, ladder)
+        ax.set_title(title + "agent")
+    else:
+        size = 1.2 * len(ladder.agents) + 3
+        figure, (rating_ax, matrix_ax) = plt.subplots(1, 2, figsize=(2 * size + 2, size))
+        rating_bars(rating_ax, ladder)
+        rating_ax.set_title(title + "pair")
+        win_rate_matrix(matrix_ax, ladder.ranked(), ladder)
+    _save(figure, path)
+
+
+def rating_bars(ax: Any, ladder: Any) -> None:
+    """Each agent's Elo rating as a point with its 95% interval, best on top, labelled with
+    its time per decision."""
+    ratings = ladder.ratings[::-1]
+    elos = np.array([rating.elo for rating in ratings])
+    lows = np.array([rating.ci95[0] for rating in ratings])
+    highs = np.array([rating.ci95[1] for rating in ratings])
+    errors = np.array([elos - lows, highs - elos]).clip(0)
+    ax.errorbar(elos, range(len(ratings)), xerr=errors, fmt="o", capsize=4)
+    labels = []
+    for rating in ratings:
+        mean_ms = ladder.times[rating.agent].mean_ms
+        time = "" if mean_ms is None else f"\n{mean_ms:.3g} ms/decision"
+        labels.append(_short(rating.agent) + time)
+    ax.set_yticks(range(len(ratings)), labels)
+    ax.set_ylim(-0.7, len(ratings) - 0.3)
+    anchor = f"{ladder.anchor} = 0" if ladder.anchor else "mean 0"
+    ax.set_xlabel(f"Elo ({anchor}), 95% interval")
+    ax.grid(axis="x", alpha=0.3)
 
 
 def _save(figure: Any, path: Path) -> None:

@@ -2,10 +2,10 @@
 
 A record names the game and its options, the seed of the deal, the agent label (an agent
 spec on the command line) at each seat, every action id with its text, the returns and the
-numeric ``stats()``; a search run adds how long the measured agents took. The seed and the
-actions replay the game exactly (a ``Game`` promises that the same seed and actions give
-the same game), and the texts, written when the moves were played, let ``tabletop replay``
-check that the rules and notation still read them the same way.
+numeric ``stats()``; a search run and a ladder add how long the measured agents took to
+decide. The seed and the actions replay the game exactly (a ``Game`` promises that the same
+seed and actions give the same game), and the texts, written when the moves were played, let
+``tabletop replay`` check that the rules and notation still read them the same way.
 
 Records are saved as JSON lines, one game a line, appended as games finish so that a run
 killed halfway keeps the games it played.
@@ -14,7 +14,8 @@ killed halfway keeps the games it played.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import time
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,8 @@ RECORD_VERSION = 1
 GAMES_LOG = "games.jsonl"
 """The records a command writes beside its results (``eval --out``, ``balance --out``), which
 ``tabletop replay`` finds when given their directory."""
+SECONDS_DIGITS = 7
+"""A decision's seconds are kept to 0.1 µs: finer than the clock's use, short in JSON."""
 
 
 class RecordError(ValueError):
@@ -44,6 +47,39 @@ class DecisionTiming:
     decisions: int
     seconds: float
     iterations: int
+    seconds_each: tuple[float, ...] = ()
+    """Each decision's seconds, for percentiles; empty in records written before they were
+    kept."""
+
+
+class TimedAgent:
+    """Wraps an agent to count its decisions, their wall time in ``act`` and (for a search)
+    its iterations."""
+
+    def __init__(self, inner: Agent) -> None:
+        self.inner = inner
+        self.decisions = 0
+        self.seconds = 0.0
+        self.iterations = 0
+        self.seconds_each: list[float] = []
+
+    def reset(self) -> None:
+        self.inner.reset()
+
+    def act(self, state: State, player: int) -> int:
+        start = time.perf_counter()
+        action = self.inner.act(state, player)
+        elapsed = time.perf_counter() - start
+        self.seconds += elapsed
+        self.seconds_each.append(round(elapsed, SECONDS_DIGITS))
+        self.decisions += 1
+        result = getattr(self.inner, "last_result", None)
+        self.iterations += result.iterations if result is not None else 0
+        return action
+
+    def timing(self) -> DecisionTiming:
+        each = tuple(self.seconds_each)
+        return DecisionTiming(self.decisions, self.seconds, self.iterations, each)
 
 
 @dataclass
@@ -99,7 +135,7 @@ class GameRecord:
                 actions=tuple(raw.actions),
                 action_texts=tuple(raw.action_texts),
                 returns=tuple(raw.returns),
-                timing=tuple(None if t is None else DecisionTiming(**t) for t in raw.timing),
+                timing=tuple(None if t is None else _decision_timing(t) for t in raw.timing),
             )
         except (TypeError, AttributeError) as error:
             raise RecordError(
@@ -110,6 +146,11 @@ class GameRecord:
                 f"{len(record.actions)} actions but {len(record.action_texts)} action texts"
             )
         return record
+
+
+def _decision_timing(document: dict[str, Any]) -> DecisionTiming:
+    timing = DecisionTiming(**document)
+    return replace(timing, seconds_each=tuple(timing.seconds_each))
 
 
 def _tuples(value: Any) -> Any:
@@ -124,10 +165,14 @@ def play_record(
     seats: Sequence[str],
     agents: Sequence[Agent],
     on_move: MoveObserver | None = None,
+    timed_seats: Collection[int] = (),
 ) -> GameRecord:
     """Play deal ``seed`` of ``game`` (built with ``options``) with ``agents[p]`` at seat
     ``p`` and ``seats[p]`` as its label; the record of the game. ``on_move`` also sees
-    each action before it is applied (as in ``agents.play_game``)."""
+    each action before it is applied (as in ``agents.play_game``). The decisions of the
+    agents at ``timed_seats`` are timed into the record's ``timing``."""
+    timers = {seat: TimedAgent(agents[seat]) for seat in timed_seats}
+    players = [timers.get(seat, agent) for seat, agent in enumerate(agents)]
     actions: list[int] = []
     texts: list[str] = []
 
@@ -137,7 +182,8 @@ def play_record(
         if on_move is not None:
             on_move(state, action)
 
-    state = play_game(game.new_state(seed=seed), agents, on_move=note)
+    state = play_game(game.new_state(seed=seed), players, on_move=note)
+    timing = tuple(timers[seat].timing() if seat in timers else None for seat in range(len(agents)))
     return GameRecord(
         game=game.name,
         options=dict(options),
@@ -147,7 +193,17 @@ def play_record(
         action_texts=tuple(texts),
         returns=tuple(float(r) for r in state.returns()),
         stats=numeric_stats(state.stats()),
+        timing=timing if timers else (),
     )
+
+
+def fresh_games_log(out: Path) -> Path:
+    """``out/games.jsonl``, emptied: it holds one run's games, as the files beside it hold
+    that run's figures."""
+    out.mkdir(parents=True, exist_ok=True)
+    games_log = out / GAMES_LOG
+    games_log.unlink(missing_ok=True)
+    return games_log
 
 
 def append_records(path: str | Path, records: Sequence[GameRecord]) -> None:

@@ -42,16 +42,20 @@ def play_games(
     schedule: Schedule,
     agent_seed: int,
     on_games: GamesDone | None = None,
+    timed: bool = False,
 ) -> list[GameRecord]:
     """Play each ``(seat labels, game seed)`` of ``schedule``; ``agents`` maps labels to
     agents or specs (built once here, each with its own seed). ``on_games`` is told of
-    each game as it ends."""
+    each game as it ends. With ``timed``, every seat's decisions are timed into the
+    records' ``timing`` (the moves are the same either way)."""
     game = envs.make_game(game_name, **options)
     built = build_agents(game_name, agents, agent_seed)
     _limit_torch_threads()  # after building: policy agents import torch
     records = []
     for seats, game_seed in schedule:
-        record = play_record(game, options, game_seed, seats, [built[label] for label in seats])
+        players = [built[label] for label in seats]
+        timed_seats = range(len(seats)) if timed else ()
+        record = play_record(game, options, game_seed, seats, players, timed_seats=timed_seats)
         records.append(record)
         if on_games is not None:
             on_games([record])
@@ -88,16 +92,22 @@ def play_schedule(
     workers: int = 1,
     games_log: Path | None = None,
     on_games: GamesDone | None = None,
+    timed: bool = False,
 ) -> list[GameRecord]:
     """``play_games`` split over ``workers`` processes (the records in the order of
-    ``schedule``); the records are appended to ``games_log`` when given, and ``on_games``
-    is told of games as they end. With one worker the schedule is one task played here,
-    its agents built once and each game told as it ends; with more, each chunk of
-    ``GAMES_PER_TASK`` games is a task with agents of its own seed."""
+    ``schedule``, timed with ``timed``); the records are appended to ``games_log`` when
+    given, and ``on_games`` is told of games as they end. With one worker the schedule is
+    one task played here, its agents built once and each game told as it ends; with more,
+    each chunk of ``GAMES_PER_TASK`` games is a task with agents of its own seed."""
     in_process = workers <= 1
     tasks = [(schedule, agent_seed)] if in_process else _chunks(schedule, agent_seed)
     play = partial(
-        _play_task, game_name, options, agents, on_games=on_games if in_process else None
+        _play_task,
+        game_name,
+        options,
+        agents,
+        on_games=on_games if in_process else None,
+        timed=timed,
     )
     played = run_tasks(play, tasks, workers, None if in_process else on_games)
     records = [record for chunk in played for record in chunk]
@@ -120,9 +130,10 @@ def _play_task(
     agents: dict[str, AgentSource],
     task: tuple[Schedule, int],
     on_games: GamesDone | None = None,
+    timed: bool = False,
 ) -> list[GameRecord]:
     schedule, agent_seed = task
-    return play_games(game_name, options, agents, schedule, agent_seed, on_games)
+    return play_games(game_name, options, agents, schedule, agent_seed, on_games, timed)
 
 
 def pair_arrangements(a: str, b: str, num_players: int) -> list[tuple[str, ...]]:

@@ -1,7 +1,7 @@
 """What a set of played games says about the agents that played them: one agent against
 another (``pair_result``), the first seat's advantage (``first_seat_result``), ratings
-from every game (``ratings``) and one agent at every seat of a cooperative game
-(``team_result``).
+from every game (``ratings``), one agent at every seat of a cooperative game
+(``team_result``) and how long an agent took to decide (``decision_time``).
 
 The evaluation command prints and saves these; the trainers log them for their snapshots.
 Counting is the ``Tally``'s, so every rate has the same Wilson interval.
@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from tabletop.agents.outcome import DRAW, LOSS, WIN, side_outcome, team_outcome
 from tabletop.matches.records import GameRecord
@@ -52,6 +54,19 @@ class TeamResult:
     metric_ci95: tuple[float, float] | None
     """95% interval of ``metric_mean`` (Wilson for ``win_rate``); None from one game."""
     distributions: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+@dataclass
+class DecisionTime:
+    """One agent's wall time in ``act`` over its timed decisions in some games."""
+
+    agent: str
+    decisions: int
+    mean_ms: float | None
+    """None without timed decisions."""
+    p95_ms: float | None
+    """The 95th percentile; None unless every timed decision's own time was kept (records
+    written before that keep only totals)."""
 
 
 def pair_result(a: str, b: str, records: Sequence[GameRecord]) -> PairResult:
@@ -140,3 +155,22 @@ def _stat_label(value: float | None) -> str:
     if value is None:
         return "-"
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def decision_time(label: str, records: Sequence[GameRecord]) -> DecisionTime:
+    """``label``'s time per decision at every seat it held whose decisions were timed."""
+    timings = [
+        timing
+        for record in records
+        for seat, timing in enumerate(record.timing)
+        if timing is not None and record.seats[seat] == label
+    ]
+    decisions = sum(timing.decisions for timing in timings)
+    each = [seconds for timing in timings for seconds in timing.seconds_each]
+    seconds = sum(timing.seconds for timing in timings)
+    return DecisionTime(
+        agent=label,
+        decisions=decisions,
+        mean_ms=1000 * seconds / decisions if decisions else None,
+        p95_ms=1000 * float(np.percentile(each, 95)) if each and len(each) == decisions else None,
+    )

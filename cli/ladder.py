@@ -1,0 +1,382 @@
+"""Rank the agents of one game: a round robin, Elo ratings with intervals, the win matrix
+and each agent's time per decision, as JSON, a Markdown table and a PNG.
+
+Competitive games: every pair of agents plays ``--games`` games, each deal from every
+arrangement of the pair over the seats (both seat orders with two players; with three or
+four, each agent alone at every seat against the other at the rest), as ``tabletop eval``
+plays them. The ratings are Elo from a Bradley-Terry maximum-likelihood fit of all games at
+once, with 95% bootstrap intervals over the deals, anchored at random = 0 when random
+plays (``matches.elo`` says why this and not openskill: order-independent, and an interval
+over the games); the win matrix holds each pair's wins, draws and losses with Wilson
+intervals.
+
+Cooperative games (identical payoffs): each agent plays every seat of ``--games`` games;
+the agents are ranked by the game's ``best_metric`` (configs.toml) with its 95% interval,
+the team win rate beside it with its Wilson interval; there is no win matrix.
+
+Time per decision: the wall time of each agent's ``act`` in the worker that played it,
+mean and 95th percentile. Written to --out (default runs/ladder-GAME): ladder.json,
+ladder.md, ladder.png and the game records (games.jsonl, which ``tabletop replay`` shows).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tabletop import envs
+from tabletop.agents import agent_specs_help, make_agent
+from tabletop.cli.evaluate import evaluate
+from tabletop.cli.options import CommandError, add_game_options, agents_match
+from tabletop.matches.elo import BOOTSTRAP_SAMPLES, EloRating, elo_ratings
+from tabletop.matches.records import GameRecord, fresh_games_log, read_records
+from tabletop.matches.results import format_interval, format_options, format_table
+from tabletop.matches.schedules import AgentSource
+from tabletop.matches.standings import (
+    DecisionTime,
+    PairResult,
+    TeamResult,
+    decision_time,
+    pair_result,
+)
+from tabletop.training.config import is_cooperative, registered_name
+
+ANCHOR = "random"
+"""The agent rated 0 when it plays: random play is the floor every ladder of a game shares."""
+LADDER_FORMAT = "tabletop-ladder"
+LADDER_VERSION = 1
+
+
+@dataclass
+class Ladder:
+    """One game's ladder; ``ratings`` and ``matrix`` in a competitive game, ``teams`` (best
+    first) in a cooperative one."""
+
+    game: str
+    mode: str
+    """``"competitive"`` or ``"cooperative"``."""
+    num_players: int
+    options: dict[str, Any]
+    agents: list[str]
+    games: int
+    """Games per pair (competitive) or per agent (cooperative)."""
+    seed: int
+    anchor: str | None
+    samples: int
+    """Simulated replays of the games behind each rating interval (``matches.elo``)."""
+    ratings: list[EloRating] = field(default_factory=list)
+    matrix: dict[str, dict[str, PairResult]] = field(default_factory=dict)
+    """``matrix[a][b]``: ``a``'s games against ``b``, counted from ``a``'s side."""
+    teams: list[TeamResult] = field(default_factory=list)
+    times: dict[str, DecisionTime] = field(default_factory=dict)
+
+    @property
+    def pairs(self) -> list[PairResult]:
+        """Every cell of the matrix (the shape the win-rate heatmap reads)."""
+        return [pair for row in self.matrix.values() for pair in row.values()]
+
+    def ranked(self) -> list[str]:
+        """The agents, best first."""
+        if self.mode == "cooperative":
+            return [team.agent for team in self.teams]
+        return [rating.agent for rating in self.ratings]
+
+
+def ladder(
+    game_name: str,
+    agents: Sequence[str] | dict[str, AgentSource],
+    *,
+    games: int,
+    out: Path,
+    seed: int = 0,
+    workers: int = 1,
+    options: dict[str, Any] | None = None,
+    samples: int = BOOTSTRAP_SAMPLES,
+    progress: bool = False,
+) -> Ladder:
+    """Play the ladder (see the module docstring) and count it; ``agents`` are specs, or
+    labels mapped to specs or agents. The games are kept in ``out``/games.jsonl. Bad
+    input (see ``check_request``) is refused before a game is played."""
+    game_name = registered_name(game_name)
+    if not isinstance(agents, dict):
+        agents = {spec: spec for spec in agents}
+    options = dict(options or {})
+    num_players = check_request(game_name, agents, games, options)
+    games_log = fresh_games_log(out)
+    (result,) = evaluate(
+        game_name,
+        agents,
+        player_counts=[None],
+        games=games,
+        seed=seed,
+        workers=workers,
+        options=options,
+        games_log=games_log,
+        progress=progress,
+        timed=True,
+    )
+    records = read_records(games_log)
+    labels = list(agents)
+    cooperative = result.mode == "cooperative"
+    anchor = ANCHOR if ANCHOR in agents and not cooperative else None
+    ratings = (
+        []
+        if cooperative
+        else elo_ratings(records, labels, anchor=anchor, samples=samples, seed=seed)
+    )
+    return Ladder(
+        game=game_name,
+        mode=result.mode,
+        num_players=num_players,
+        options=options,
+        agents=labels,
+        games=games,
+        seed=seed,
+        anchor=anchor,
+        samples=samples,
+        ratings=ratings,
+        matrix={} if cooperative else win_matrix(records, labels),
+        teams=sorted(result.teams, key=lambda team: -team.metric_mean),
+        times={label: decision_time(label, records) for label in labels},
+    )
+
+
+def win_matrix(
+    records: Sequence[GameRecord], labels: Sequence[str]
+) -> dict[str, dict[str, PairResult]]:
+    """Each agent's results against each other agent, from the games of that pair."""
+    return {
+        a: {
+            b: pair_result(a, b, [record for record in records if set(record.seats) == {a, b}])
+            for b in labels
+            if b != a
+        }
+        for a in labels
+    }
+
+
+def check_request(
+    game_name: str, agents: dict[str, AgentSource], games: int, options: dict[str, Any]
+) -> int:
+    """The game's player count, once the request is known to be playable: at least one
+    game, the options known to the game, every agent spec buildable, and at least two
+    agents in a competitive game; else ``ValueError`` (``TypeError`` for an unknown
+    option) naming what is wrong."""
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, got {games}")
+    num_players = envs.make_game(game_name, **options).num_players
+    if not is_cooperative(game_name) and len(agents) < 2:
+        raise ValueError(
+            f"{game_name} is competitive: a ladder needs at least two agents, "
+            f"got {len(agents)} ({', '.join(agents) or 'none'})"
+        )
+    for source in agents.values():
+        if isinstance(source, str):
+            make_agent(source, game_name, seed=0)
+    return num_players
+
+
+# ----- output -------------------------------------------------------------------------------
+
+
+def markdown(ladder: Ladder) -> str:
+    """The ladder as a Markdown table, with a line saying what was played and how to read
+    the figures."""
+    title = f"## {ladder.game}, {ladder.num_players} players ({ladder.mode})"
+    options = format_options(ladder.options)
+    if ladder.mode == "cooperative":
+        played = f"{ladder.games} games per agent at every seat, seeds from {ladder.seed}"
+        table = _team_table(ladder)
+    else:
+        played = (
+            f"{ladder.games} games per pair, seats swapped deal by deal, seeds from "
+            f"{ladder.seed}; Elo from a Bradley-Terry fit, 95% interval from simulated replays, "
+            + (f"{ladder.anchor} = 0" if ladder.anchor else "mean 0")
+            + "; row agent's win rate against the column agent [95% Wilson interval]"
+        )
+        table = _rating_table(ladder)
+    timing = "ms per decision: mean / 95th percentile of the agent's act wall time"
+    return f"{title}\n\nOptions: {options}. {played}; {timing}.\n\n{table}\n"
+
+
+def _rating_table(ladder: Ladder) -> str:
+    ranked = ladder.ranked()
+    headers = ["rank", "agent", "Elo [95% CI]", *(f"vs {agent}" for agent in ranked)]
+    rows = []
+    for rank, rating in enumerate(ladder.ratings, start=1):
+        low, high = rating.ci95
+        row = [str(rank), rating.agent, f"{rating.elo:.0f} [{low:.0f}, {high:.0f}]"]
+        row += [_versus(ladder, rating.agent, other) for other in ranked]
+        rows.append([*row, _ms(ladder.times[rating.agent])])
+    return format_table([*headers, "ms per decision"], rows)
+
+
+def _versus(ladder: Ladder, a: str, b: str) -> str:
+    if a == b:
+        return "-"
+    pair = ladder.matrix[a][b]
+    low, high = pair.win_ci95
+    return f"{pair.win_rate:.2f} [{low:.2f}, {high:.2f}]"
+
+
+def _team_table(ladder: Ladder) -> str:
+    metric = ladder.teams[0].metric
+    shown = "team win rate" if metric == "win_rate" else f"mean {metric}"
+    headers = ["rank", "agent", f"{shown} [95% CI]", "team win rate [95% CI]", "ms per decision"]
+    rows = [
+        [
+            str(rank),
+            team.agent,
+            f"{team.metric_mean:.3f} {format_interval(team.metric_ci95)}",
+            f"{team.win_rate:.3f} {format_interval(team.win_ci95)}",
+            _ms(ladder.times[team.agent]),
+        ]
+        for rank, team in enumerate(ladder.teams, start=1)
+    ]
+    return format_table(headers, rows)
+
+
+def _ms(time: DecisionTime) -> str:
+    if time.mean_ms is None:
+        return "-"
+    p95 = "-" if time.p95_ms is None else f"{time.p95_ms:.3g}"
+    return f"{time.mean_ms:.3g} / {p95}"
+
+
+def document(ladder: Ladder, command: str, workers: int) -> dict[str, Any]:
+    """ladder.json: the figures, and what produced them (command, commit, date, settings)."""
+    ranked = ladder.ranked()
+    doc: dict[str, Any] = {
+        "format": LADDER_FORMAT,
+        "version": LADDER_VERSION,
+        "game": ladder.game,
+        "mode": ladder.mode,
+        "num_players": ladder.num_players,
+        "command": command,
+        **_commit(),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "settings": {
+            "games": ladder.games,
+            "seed": ladder.seed,
+            "workers": workers,
+            "options": ladder.options,
+            "anchor": ladder.anchor,
+            "interval_samples": ladder.samples,
+        },
+        "agents": ranked,
+        "decision_time": {agent: asdict(ladder.times[agent]) for agent in ranked},
+    }
+    if ladder.mode == "cooperative":
+        doc["teams"] = [asdict(team) for team in ladder.teams]
+    else:
+        doc["ratings"] = [asdict(rating) for rating in ladder.ratings]
+        doc["win_matrix"] = {
+            a: {b: _cell(ladder.matrix[a][b]) for b in ranked if b != a} for a in ranked
+        }
+    return doc
+
+
+def _cell(pair: PairResult) -> dict[str, Any]:
+    """A win-matrix cell without the names its row and column give."""
+    return {key: value for key, value in asdict(pair).items() if key not in ("a", "b")}
+
+
+def _commit() -> dict[str, Any]:
+    """The checkout's commit and whether tracked files differ from it; None for both when
+    the package is not in a git checkout (or git is missing)."""
+    here = Path(__file__).parent
+    try:
+        head = _git(here, "rev-parse", "HEAD")
+        changed = bool(_git(here, "status", "--porcelain", "--untracked-files=no"))
+    except (OSError, subprocess.CalledProcessError):
+        return {"commit": None, "uncommitted_changes": None}
+    return {"commit": head, "uncommitted_changes": changed}
+
+
+def _git(where: Path, *arguments: str) -> str:
+    completed = subprocess.run(
+        ["git", "-C", str(where), *arguments], capture_output=True, text=True, check=True
+    )
+    return completed.stdout.strip()
+
+
+def write_outputs(out: Path, ladder: Ladder, command: str, workers: int) -> list[Path]:
+    """ladder.json, ladder.md and ladder.png in ``out``; the paths written."""
+    from tabletop.matches.plots import ladder_figure
+
+    paths = [out / "ladder.json", out / "ladder.md", out / "ladder.png"]
+    paths[0].write_text(json.dumps(document(ladder, command, workers), indent=2) + "\n")
+    paths[1].write_text(markdown(ladder), encoding="utf-8")
+    ladder_figure(paths[2], ladder)
+    return paths
+
+
+# ----- command line -------------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="registered game name, e.g. kaleva")
+    parser.add_argument(
+        "--agents",
+        required=True,
+        help=f"comma-separated agent specs: {agent_specs_help()}",
+    )
+    parser.add_argument(
+        "--games", type=int, default=100, help="games per pair (cooperative: per agent)"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="parallel processes")
+    parser.add_argument("--seed", type=int, default=0, help="first game seed")
+    parser.add_argument("--out", metavar="DIR", help="output directory (default runs/ladder-GAME)")
+    add_game_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        game_name, specs, options = agents_match(args)
+        out = Path(args.out or f"runs/ladder-{game_name}")
+        result = ladder(
+            game_name,
+            specs,
+            games=args.games,
+            out=out,
+            seed=args.seed,
+            workers=args.workers,
+            options=options,
+            progress=True,
+        )
+    except (ValueError, FileNotFoundError, TypeError) as error:
+        raise CommandError(str(error)) from error
+    paths = write_outputs(out, result, command_line(args, out), args.workers)
+    print(markdown(result), end="")
+    written = ", ".join(str(path) for path in [*paths, out / "games.jsonl"])
+    print(f"wrote {written}", file=sys.stderr)
+    return 0
+
+
+def command_line(args: argparse.Namespace, out: Path) -> str:
+    """The command that reproduces the ladder, every setting spelled out."""
+    words = ["tabletop", "ladder", args.game, "--agents", args.agents]
+    words += ["--games", str(args.games), "--workers", str(args.workers)]
+    words += ["--seed", str(args.seed), "--out", str(out)]
+    if args.players is not None:
+        words += ["--players", str(args.players)]
+    for key, value in args.option:
+        words += ["--option", f"{key}={_option_text(value)}"]
+    return shlex.join(words)
+
+
+def _option_text(value: Any) -> str:
+    """An option value as ``--option`` reads it back."""
+    if isinstance(value, tuple):
+        return ",".join(_option_text(item) for item in value) + ("," if len(value) == 1 else "")
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)

@@ -1,0 +1,157 @@
+"""The ladder: Elo ratings of rigged agents, timed decisions in the records, the command's
+files, and bad input refused before a game is played."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("matplotlib", reason="needs the [train] extra")
+from countdown_v0 import ResignAgent, TakeOneAgent
+
+from tabletop import envs
+from tabletop.agents import RandomAgent
+from tabletop.cli.ladder import ladder
+from tabletop.cli.main import main
+from tabletop.matches.elo import PRIOR_DRAWS, elo_ratings
+from tabletop.matches.records import DecisionTiming, GameRecord, read_records
+from tabletop.matches.schedules import pair_schedule, play_schedule
+from tabletop.matches.standings import decision_time
+
+
+@pytest.fixture
+def countdown_registered(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setitem(envs.REGISTRY, "countdown", "countdown_v0")
+    return "countdown"
+
+
+def test_a_rigged_winner_rates_above_the_loser_with_intervals_apart(
+    countdown_registered: str, tmp_path: Path
+) -> None:
+    # start=5: an agent taking one at a time beats one that resigns, in every seat
+    agents = {"loser": ResignAgent(), "random": RandomAgent(1), "winner": TakeOneAgent()}
+    result = ladder(
+        countdown_registered, agents, games=20, out=tmp_path, options={"start": 5}, samples=200
+    )
+    elo = {rating.agent: rating for rating in result.ratings}
+    assert result.ranked()[0] == "winner" and result.ranked()[-1] == "loser"
+    assert result.anchor == "random" and (elo["random"].elo, elo["random"].ci95) == (0, (0, 0))
+    assert elo["winner"].ci95[0] > elo["loser"].ci95[1]
+    beats = result.matrix["winner"]["loser"]
+    assert (beats.games, beats.wins) == (20, 20) and result.matrix["loser"]["winner"].losses == 20
+    for agent in agents:
+        time = result.times[agent]
+        assert time.decisions > 0 and time.mean_ms is not None and time.p95_ms is not None
+
+
+def game(seats: tuple[str, str], seed: int, first_scores: float) -> GameRecord:
+    """A game of two agents in which ``seats[0]`` scores ``first_scores`` (1, 0.5 or 0)."""
+    returns = {1.0: (1.0, -1.0), 0.5: (0.0, 0.0), 0.0: (-1.0, 1.0)}[first_scores]
+    return GameRecord("g", {}, seed, seats, (), (), returns, {})
+
+
+def test_elo_is_the_likelihood_maximum_with_its_prior_and_ignores_game_order() -> None:
+    records = [game(("a", "b"), g, 1.0) for g in range(28)]
+    records += [game(("b", "a"), g, 0.5) for g in range(4)]  # two points to a
+    records += [game(("b", "a"), g, 1.0) for g in range(8)]
+    a_points, b_points = 28 + 2 + PRIOR_DRAWS / 2, 2 + 8 + PRIOR_DRAWS / 2
+    gap = 400 * math.log10(a_points / b_points)
+    ratings = elo_ratings(records, ["a", "b"], samples=0)
+    assert [(r.agent, r.elo) for r in ratings] == [
+        ("a", pytest.approx(gap / 2)),
+        ("b", pytest.approx(-gap / 2)),
+    ]
+    anchored = elo_ratings(records, ["a", "b"], anchor="b", samples=0)
+    assert anchored[0].elo == pytest.approx(gap) and anchored[1].elo == 0
+    shuffled = random.Random(1).sample(records, len(records))
+    assert elo_ratings(shuffled, ["a", "b"], seed=5) == elo_ratings(records, ["a", "b"], seed=5)
+
+
+def test_an_interval_is_wide_after_few_games_even_when_all_were_won() -> None:
+    few = elo_ratings([game(("a", "b"), g, 1.0) for g in range(4)], ["a", "b"], anchor="b")
+    many = elo_ratings([game(("a", "b"), g, 1.0) for g in range(400)], ["a", "b"], anchor="b")
+    assert few[0].ci95[0] < few[0].elo - 200  # four won games say little
+    assert many[0].ci95[0] > few[0].elo
+
+
+def test_timed_games_keep_every_decision_and_the_same_moves() -> None:
+    schedule = pair_schedule("random", "heuristic", 2, 2, seed=3)
+    agents = {"random": "random", "heuristic": "heuristic"}
+    plain = play_schedule("kaleva", {}, agents, schedule)
+    timed = play_schedule("kaleva", {}, agents, schedule, workers=2, timed=True)
+    assert [r.actions for r in timed] == [r.actions for r in plain]
+    assert all(r.timing == () for r in plain)
+    for record in timed:
+        assert sum(t.decisions for t in record.timing) == len(record.actions)
+        assert all(len(t.seconds_each) == t.decisions for t in record.timing)
+    times = [decision_time(agent, timed) for agent in agents]
+    assert sum(time.decisions for time in times) == sum(len(r.actions) for r in timed)
+    assert all(time.p95_ms is not None and time.p95_ms >= 0 for time in times)
+
+
+def test_decision_time_without_each_decision_has_no_percentile(tmp_path: Path) -> None:
+    old = game(("a", "b"), 0, 1.0).to_json()
+    old["timing"] = [{"decisions": 4, "seconds": 0.02, "iterations": 0}, None]
+    path = tmp_path / "old.jsonl"
+    path.write_text(json.dumps(old) + "\n")
+    (record,) = read_records(path)  # a record written before each decision was kept
+    assert record.timing[0] == DecisionTiming(4, 0.02, 0)
+    time = decision_time("a", [record])
+    assert (time.decisions, time.mean_ms, time.p95_ms) == (4, pytest.approx(5.0), None)
+    assert decision_time("b", [record]).mean_ms is None
+    each = replace(record, timing=(DecisionTiming(2, 0.003, 0, (0.001, 0.002)), None))
+    assert decision_time("a", [each]).p95_ms == pytest.approx(1.95)
+
+
+def test_ladder_command_writes_json_markdown_png_and_records(tmp_path: Path, capsys) -> None:
+    argv = ["ladder", "kaleva", "--agents", "random,heuristic", "--games", "4"]
+    assert main([*argv, "--workers", "1", "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    document = json.loads((tmp_path / "ladder.json").read_text())
+    assert document["mode"] == "competitive" and set(document["agents"]) == {"random", "heuristic"}
+    assert document["command"].startswith("tabletop ladder kaleva --agents random,heuristic")
+    assert document["settings"]["games"] == 4 and "date" in document and "commit" in document
+    cell = document["win_matrix"]["heuristic"]["random"]
+    assert cell["games"] == 4 and cell["wins"] + cell["draws"] + cell["losses"] == 4
+    assert document["win_matrix"]["random"]["heuristic"]["wins"] == cell["losses"]
+    assert {r["agent"] for r in document["ratings"]} == {"random", "heuristic"}
+    assert document["decision_time"]["heuristic"]["decisions"] > 0
+    table = (tmp_path / "ladder.md").read_text()
+    assert table in printed and "| rank | agent" in table and "vs heuristic" in table
+    assert (tmp_path / "ladder.png").read_bytes()[:4] == b"\x89PNG"
+    records = read_records(tmp_path / "games.jsonl")
+    assert len(records) == 4 and all(len(r.timing) == 2 for r in records)
+
+
+def test_a_cooperative_ladder_ranks_by_the_best_metric_without_a_matrix(tmp_path: Path) -> None:
+    argv = ["ladder", "regicide", "--agents", "random,heuristic", "--games", "3"]
+    assert main([*argv, "--players", "1", "--out", str(tmp_path)]) == 0
+    document = json.loads((tmp_path / "ladder.json").read_text())
+    assert document["mode"] == "cooperative" and "win_matrix" not in document
+    means = [team["metric_mean"] for team in document["teams"]]
+    assert means == sorted(means, reverse=True) and len(means) == 2
+    assert "mean enemies_defeated [95% CI]" in (tmp_path / "ladder.md").read_text()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["kaleva", "--agents", "random,minimax"], "unknown agent 'minimax'"),
+        (["kaleva", "--agents", "heuristic"], "a ladder needs at least two agents, got 1"),
+        (["kaleva", "--agents", "random,heuristic", "--games", "0"], "--games must be at least 1"),
+        (["kaleva", "--agents", "random,heuristic", "--option", "foo=1"], "unknown option(s)"),
+        (["kaleva", "--agents", "random,random"], "names an agent twice"),
+    ],
+)
+def test_bad_input_is_refused_before_a_game_is_played(
+    tmp_path: Path, capsys, arguments: list[str], message: str
+) -> None:
+    out = tmp_path / "ladder"
+    assert main(["ladder", *arguments, "--out", str(out)]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
