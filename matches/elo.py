@@ -79,7 +79,7 @@ class PairScores:
             entry = totals[index[sides[0]], index[sides[1]]]
             entry[0] += SCORE[record.side_outcome(sides[0])]
             entry[1] += 1
-        keys = list(totals)
+        keys = sorted(totals)  # the same arrays, and simulations, in any order of games
         return cls(
             first=np.array([key[0] for key in keys], dtype=int),
             second=np.array([key[1] for key in keys], dtype=int),

@@ -68,8 +68,10 @@ def test_elo_is_the_likelihood_maximum_with_its_prior_and_ignores_game_order() -
     ]
     anchored = elo_ratings(records, ["a", "b"], anchor="b", samples=0)
     assert anchored[0].elo == pytest.approx(gap) and anchored[1].elo == 0
-    shuffled = random.Random(1).sample(records, len(records))
-    assert elo_ratings(shuffled, ["a", "b"], seed=5) == elo_ratings(records, ["a", "b"], seed=5)
+    records += [game(("c", "a"), g, 0.0) for g in range(6)] + [game(("b", "c"), 0, 0.5)]
+    labels = ["a", "b", "c"]
+    for reordered in (records[::-1], random.Random(1).sample(records, len(records))):
+        assert elo_ratings(reordered, labels, seed=5) == elo_ratings(records, labels, seed=5)
 
 
 def test_an_interval_is_wide_after_few_games_even_when_all_were_won() -> None:
