@@ -124,7 +124,7 @@ class NetworkEvaluator:
         envs.spec(game.name)  # a game the registry knows: its payoff is declared
         if snapshot:
             return cls(_network_forward(policy), encoder)
-        return cls(_torch_forward(policy), encoder)
+        return cls(TorchForward(policy), encoder)
 
     @classmethod
     def of_agent(cls, agent: PolicyAgent) -> NetworkEvaluator:
@@ -195,31 +195,41 @@ def _network_forward(policy: MaskableActorCriticPolicy) -> Forward:
 
     actor, critic = NumpyActor.of(policy), NumpyCritic.of(policy)
     if actor is None or critic is None:
-        return _torch_forward(policy)
-    return lambda observations, asked: _numpy_forward(actor, critic, observations, asked)
+        return TorchForward(policy)
+    return NumpyForward(actor, critic)
 
 
-def _numpy_forward(
-    actor: NumpyActor, critic: NumpyCritic, observations: np.ndarray, asked: list[Any]
-) -> tuple[list[Any], np.ndarray]:
-    """One matrix product a layer for the batch; only the asked actions' output rows."""
-    rows = [row for row, legal in enumerate(asked) if legal is not None]
-    latent = actor.latent(observations[rows]) if rows else None
-    weight, bias = actor.output
-    logits: list[Any] = [None] * len(asked)
-    for index, row in enumerate(rows):
-        legal = asked[row]
-        logits[row] = weight[legal] @ latent[index] + bias[legal]
-    return logits, critic.values(observations)
+class NumpyForward:
+    """A ``Forward`` of numpy copies of a network: one product a layer for the batch, and
+    only the asked actions' rows of the output layer."""
+
+    def __init__(self, actor: NumpyActor, critic: NumpyCritic) -> None:
+        self.actor, self.critic = actor, critic
+
+    def __call__(self, observations: np.ndarray, asked: list[Any]) -> tuple[list[Any], np.ndarray]:
+        rows = [row for row, legal in enumerate(asked) if legal is not None]
+        latent = self.actor.latent(observations[rows]) if rows else None
+        weight, bias = self.actor.output
+        logits: list[Any] = [None] * len(asked)
+        for index, row in enumerate(rows):
+            legal = asked[row]
+            logits[row] = weight[legal] @ latent[index] + bias[legal]
+        return logits, self.critic.values(observations)
 
 
-def _torch_forward(policy: MaskableActorCriticPolicy) -> Forward:
-    import torch
+class TorchForward:
+    """A ``Forward`` of a torch network, read live at every call (a network being trained,
+    or one numpy cannot copy, such as a pointer network)."""
 
-    def forward(observations: np.ndarray, asked: list[Any]) -> tuple[list[Any], np.ndarray]:
+    def __init__(self, policy: MaskableActorCriticPolicy) -> None:
+        self.policy = policy
+
+    def __call__(self, observations: np.ndarray, asked: list[Any]) -> tuple[list[Any], np.ndarray]:
+        import torch
+
+        policy = self.policy
         with torch.no_grad():
-            obs = torch.as_tensor(observations, dtype=torch.float32)
-            features = policy.extract_features(obs)
+            features = policy.extract_features(torch.as_tensor(observations, dtype=torch.float32))
             if isinstance(features, tuple):  # actor and critic extract their own features
                 latent_pi = policy.mlp_extractor.forward_actor(features[0])
                 latent_vf = policy.mlp_extractor.forward_critic(features[1])
@@ -237,8 +247,6 @@ def _torch_forward(policy: MaskableActorCriticPolicy) -> Forward:
                 for index, row in enumerate(rows):
                     logits[row] = scores[index, : len(asked[row])]
             return logits, values
-
-    return forward
 
 
 @dataclass(frozen=True)

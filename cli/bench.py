@@ -11,8 +11,11 @@ mean of each numeric State.stats() figure; for a competitive game (its spec's
 payoffs are not identical) instead one heuristic seat against random seats, the heuristic's
 seat rotating from game to game: its win, draw and loss rates, each with a 95% Wilson
 interval; (d) ISMCTS iterations/s (random rollouts) searching at the decisions of random
-games; (e) with ``--parts``, where a move of the wrapped env's loop spends its time
-(``last()``, the agent's scan of the mask, ``step()``) beside connect_four_v3's.
+games, and guided search's (``agents.guided``: PUCT, leaves valued by a network) with a
+freshly initialised network of the game's default training shape, a speed figure only
+(needs torch; "-" without it); (e) with ``--parts``, where a move of the wrapped env's
+loop spends its time (``last()``, the agent's scan of the mask, ``step()``) beside
+connect_four_v3's.
 
 Speeds are wall-clock figures of this machine, meant for comparison, never for asserting.
 Other jobs on the machine slow whatever runs at the same time, so every speed of a setting,
@@ -24,6 +27,7 @@ a reference timed minutes apart from the game would measure the load, not the en
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import random
 import statistics
@@ -41,6 +45,7 @@ from pettingzoo.utils.wrappers import BaseWrapper
 
 from tabletop import envs
 from tabletop.agents import make_agent, play_game
+from tabletop.agents.guided import Evaluator, GuidedSearch, GuidedSettings
 from tabletop.agents.ismcts import ISMCTS, SearchBudget
 from tabletop.agents.outcome import OUTCOMES, WIN, side_outcome, team_outcome
 from tabletop.cli.options import CommandError
@@ -139,6 +144,8 @@ class GameResult:
     engine_apply_per_s: Spread
     engine_loop_per_s: Spread
     ismcts_iterations_per_s: Spread
+    guided_iterations_per_s: Spread | None
+    """None without torch, which the network needs."""
     envs: list[EnvSpeed]
     rounds: dict[str, list[float]]
     """Every figure's value in each round, in the order the rounds ran."""
@@ -262,6 +269,9 @@ def speed_measures(
         "engine_loop": partial(engine_loop_steps_per_second, game, seconds, seed),
         "ismcts": partial(ismcts_iterations_per_second, game, seconds, seed),
     }
+    if network_available():
+        evaluator = fresh_network_evaluator(module.SPEC.name, options, seed)
+        measures["guided"] = partial(guided_iterations_per_second, game, evaluator, seconds, seed)
     for kind in ENV_KINDS:
         measures[f"env/{kind}"] = partial(
             _env_moves_per_second, partial(game_env, module, options, kind), seconds, seed
@@ -292,6 +302,7 @@ def _measure_setting(name: str, options: dict[str, Any], args: argparse.Namespac
         engine_apply_per_s=Spread.of(rounds["engine_apply"]),
         engine_loop_per_s=Spread.of(rounds["engine_loop"]),
         ismcts_iterations_per_s=Spread.of(rounds["ismcts"]),
+        guided_iterations_per_s=Spread.of(rounds["guided"]) if "guided" in rounds else None,
         envs=[
             env_speed(kind, wrapper_count(game_env(module, options, kind)), rounds)
             for kind in ENV_KINDS
@@ -472,6 +483,46 @@ def ismcts_iterations_per_second(game: Game, seconds: float, seed: int) -> float
     return iterations / (time.perf_counter() - start)
 
 
+def network_available() -> bool:
+    """Whether torch, which builds the guided search's network, is installed."""
+    return importlib.util.find_spec("torch") is not None
+
+
+def fresh_network_evaluator(name: str, options: dict[str, Any], seed: int) -> Evaluator:
+    """An untrained network of the shape ``tabletop train`` gives game ``name`` under the
+    flat encoder (``training/configs.toml``), evaluated as a policy file would be: numpy
+    where it can, torch for a pointer network."""
+    import torch
+
+    from tabletop.agents.guided import NetworkEvaluator
+    from tabletop.agents.policy import NetworkSpec, env_metadata, new_policy
+    from tabletop.training.config import game_settings, run_network
+
+    settings = run_network(name, game_settings(name), {}, {"encoder": "flat"})
+    network = NetworkSpec(**settings.model_dump())
+    env = envs.make(name, encoder="flat", **options).unwrapped
+    torch.manual_seed(seed)
+    policy = new_policy(env_metadata(env, game_options=options), network)
+    return NetworkEvaluator.of_policy(policy, env.encoder, env.game, snapshot=True)
+
+
+def guided_iterations_per_second(
+    game: Game, evaluator: Evaluator, seconds: float, seed: int
+) -> float:
+    """Guided search (default settings, ``ISMCTS_SEARCH_ITERATIONS`` a search) at each
+    decision of random games: iterations/s with the network's evaluations, beside ISMCTS's
+    with rollouts."""
+    search = GuidedSearch(evaluator, GuidedSettings(iterations=ISMCTS_SEARCH_ITERATIONS), seed)
+    iterations = 0
+    start = time.perf_counter()
+    for state, action in _random_playout_steps(game, seed):
+        iterations += search.search(state, state.current_player).iterations
+        state.apply(action)
+        if time.perf_counter() - start > seconds:
+            break
+    return iterations / (time.perf_counter() - start)
+
+
 class StatsMeans:
     """The mean of each numeric ``State.stats()`` figure over the games that report it,
     and how many did (a figure may appear only in some outcomes)."""
@@ -548,6 +599,7 @@ def _ratio(spread: Spread) -> str:
 def _engine_table(results: Sequence[GameResult]) -> str:
     """Medians over the rounds (each round's value is in the JSON)."""
     headers = ["game", "options", "engine apply/s", "engine loop/s", "ISMCTS iterations/s"]
+    headers.append("guided iterations/s (fresh net)")
     rows = [
         [
             r.game,
@@ -555,6 +607,7 @@ def _engine_table(results: Sequence[GameResult]) -> str:
             _rate(r.engine_apply_per_s.median),
             _rate(r.engine_loop_per_s.median),
             _rate(r.ismcts_iterations_per_s.median),
+            "-" if r.guided_iterations_per_s is None else _rate(r.guided_iterations_per_s.median),
         ]
         for r in results
     ]

@@ -28,6 +28,8 @@ from tabletop.agents.guided import (
     GuidedSearch,
     GuidedSettings,
     NetworkEvaluator,
+    NumpyForward,
+    TorchForward,
 )
 from tabletop.agents.policy import (
     NetworkSpec,
@@ -140,12 +142,15 @@ def test_root_noise_and_temperature_are_seeded() -> None:
     assert len(sampled) > 1  # nine visits spread over three moves: no single move every time
 
 
-def network_evaluator(game_name: str, network: NetworkSpec = TINY) -> NetworkEvaluator:
+def network_evaluator(
+    game_name: str, network: NetworkSpec = TINY, snapshot: bool = True
+) -> NetworkEvaluator:
     """A fresh untrained network of ``game_name`` (flat encoder), its weights seeded."""
     env = envs.make(game_name)
     torch.manual_seed(0)
     policy = new_policy(env_metadata(env), network)
-    return NetworkEvaluator.of_policy(policy, env.unwrapped.encoder, env.unwrapped.game)
+    raw = env.unwrapped
+    return NetworkEvaluator.of_policy(policy, raw.encoder, raw.game, snapshot=snapshot)
 
 
 def mid_game(game_name: str, seed: int, plies: int) -> State | None:
@@ -236,6 +241,7 @@ def test_numpy_and_torch_evaluations_agree(network: NetworkSpec) -> None:
 
 def test_a_pointer_network_evaluates_through_torch() -> None:
     evaluator = network_evaluator("hkk", NetworkSpec(net_arch=[8], activation="ReLU", rows=[8]))
+    assert isinstance(evaluator.forward, TorchForward)  # numpy cannot copy it
     state = mid_game("hkk", seed=0, plies=10)
     assert state is not None
     result = guided(evaluator, iterations=6, batch=3).search(state, state.current_player)
@@ -319,3 +325,19 @@ def test_a_loaded_policy_refuses_a_game_it_was_not_trained_for(tmp_path: Path) -
     state = envs.make_game("gold_and_dust").new_state(seed=0)
     with pytest.raises(PolicyMismatchError, match="game"):
         search.search(state, state.current_player)
+
+
+def test_the_bench_measures_guided_search_with_a_fresh_network_of_the_training_shape() -> None:
+    """The network is the one ``tabletop train`` builds for the game (here Kaleva's
+    [network]: numpy layers of 128, 128), and the figure is iterations a second."""
+    from tabletop.cli import bench
+    from tabletop.training.config import game_settings
+
+    module = envs.env_module("kaleva")
+    measures = bench.speed_measures(module, {}, module.SPEC.new_game(), 0, 0.01)
+    assert measures["guided"]() > 0
+    evaluator = bench.fresh_network_evaluator("kaleva", {}, 0)
+    assert isinstance(evaluator, NetworkEvaluator)
+    assert isinstance(evaluator.forward, NumpyForward)
+    widths = [bias.shape[0] for _weight, bias, _activation in evaluator.forward.actor.hidden]
+    assert widths == game_settings("kaleva").network.net_arch
