@@ -280,22 +280,25 @@ class GuidedSettings:
         return SearchBudget(self.iterations, self.seconds)
 
 
-def _settings_problem(settings: GuidedSettings) -> str | None:
-    """What is wrong with ``settings``, naming the setting, or None."""
-    s = settings
+def _settings_problem(s: GuidedSettings) -> str | None:
+    """What is wrong with settings ``s``, naming the setting and the value, or None."""
+    if s.iterations is None and s.seconds is None:
+        return "a budget needs iterations, seconds or both"
     checks = [
-        (s.iterations is None and s.seconds is None, "a budget needs iterations, seconds or both"),
-        (s.iterations is not None and s.iterations < 1, f"iterations must be at least 1, got {s.iterations}"),  # noqa: E501
-        (s.seconds is not None and not s.seconds > 0, f"seconds must be positive, got {s.seconds}"),
-        (not s.c_puct >= 0, f"c must be at least 0, got {s.c_puct}"),
-        (not s.dirichlet_alpha >= 0, f"dirichlet_alpha must be at least 0, got {s.dirichlet_alpha}"),  # noqa: E501
-        (not 0 <= s.dirichlet_fraction <= 1, f"dirichlet_fraction must be in [0, 1], got {s.dirichlet_fraction}"),  # noqa: E501
-        (s.batch < 1, f"batch must be at least 1, got {s.batch}"),
-        (not s.temperature >= 0, f"temperature must be at least 0, got {s.temperature}"),
-        (s.rollout not in (None, *ROLLOUT_POLICIES), f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, got {s.rollout!r}"),  # noqa: E501
-        (not 0 <= s.mix <= 1, f"mix must be in [0, 1], got {s.mix}"),
+        (s.iterations is not None and s.iterations < 1, "iterations must be at least 1",
+         s.iterations),
+        (s.seconds is not None and not s.seconds > 0, "seconds must be positive", s.seconds),
+        (not s.c_puct >= 0, "c must be at least 0", s.c_puct),
+        (not s.dirichlet_alpha >= 0, "dirichlet_alpha must be at least 0", s.dirichlet_alpha),
+        (not 0 <= s.dirichlet_fraction <= 1, "dirichlet_fraction must be in [0, 1]",
+         s.dirichlet_fraction),
+        (s.batch < 1, "batch must be at least 1", s.batch),
+        (not s.temperature >= 0, "temperature must be at least 0", s.temperature),
+        (s.rollout not in (None, *ROLLOUT_POLICIES),
+         f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}", s.rollout),
+        (not 0 <= s.mix <= 1, "mix must be in [0, 1]", s.mix),
     ]  # fmt: skip
-    return next((message for failed, message in checks if failed), None)
+    return next((f"{message}, got {value!r}" for failed, message, value in checks if failed), None)
 
 
 class Node:
@@ -365,9 +368,7 @@ class GuidedSearch:
         """Search from ``player``'s information set at ``state`` (where ``player`` moves)."""
         if state.is_terminal() or state.current_player != player:
             raise ValueError(f"guided: player {player} is not to move in this state")
-        root = Node(ROOT, 1.0, state.game.num_players)
-        self._run_batch(root, [Leaf([root], state.resample_hidden(player, self.rng))])
-        self._add_root_noise(root)
+        root = self._expanded_root(state.resample_hidden(player, self.rng))
         budget = self.settings.budget
         done, started = 0, self.clock()
         while True:  # at least one iteration, so that there is always an answer
@@ -376,13 +377,23 @@ class GuidedSearch:
                 size = min(size, budget.iterations - done)
             leaves = [self._descend(root, state.resample_hidden(player, self.rng))
                       for _ in range(size)]  # fmt: skip
-            self._run_batch(root, leaves)
+            self._run_batch(leaves)
             done += size
             if budget.iterations is not None and done >= budget.iterations:
                 break
             if budget.seconds is not None and self._next_would_overrun(started, done):
                 break
         return self._result(root, state.legal_actions(), player, done)
+
+    def _expanded_root(self, state: State) -> Node:
+        """The root with a child for every legal action, their priors (noise included)
+        and the root's value from one evaluation of a determinization."""
+        root = Node(ROOT, 1.0, state.game.num_players)
+        (evaluation,) = self.evaluator.evaluate([(state, state.current_player)])
+        root.visits = 1
+        root.totals = self._expand(Leaf([root], state), evaluation)
+        self._add_root_noise(root)
+        return root
 
     def _next_would_overrun(self, started: float, done: int) -> bool:
         """Whether another batch at the mean speed so far would end past the time budget:
@@ -423,7 +434,7 @@ class GuidedSearch:
                 best_score, best_action = score, action
         return best_action
 
-    def _run_batch(self, root: Node, leaves: list[Leaf]) -> None:
+    def _run_batch(self, leaves: list[Leaf]) -> None:
         """Evaluate the non-terminal leaves in one call, give their new actions priors,
         and back every leaf's values up its path (lifting the virtual loss)."""
         open_leaves = [leaf for leaf in leaves if not leaf.state.is_terminal()]
@@ -435,14 +446,12 @@ class GuidedSearch:
             else:
                 values = self._expand(leaf, next(evaluations))
             for visited in leaf.path:
-                if visited is root and visited.visits == 0:  # the root's own evaluation
-                    visited.visits = 1
-                elif visited.player != ROOT:
+                if visited.player != ROOT:
                     visited.totals[visited.player] += VIRTUAL_LOSS
                 for seat, value in enumerate(values):
                     visited.totals[seat] += value
 
-    def _expand(self, leaf: Leaf, evaluation: Evaluation) -> Sequence[float]:
+    def _expand(self, leaf: Leaf, evaluation: Evaluation) -> list[float]:
         """Children for the leaf's legal actions that have none; the leaf's values (the
         network's, with a rollout's return mixed in when asked)."""
         state, node = leaf.state, leaf.path[-1]
