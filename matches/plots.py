@@ -192,6 +192,30 @@ def learning_curve(ax: Any, log: Path) -> None:
     ax.legend(loc="lower right")
 
 
+def walltime_figure(
+    path: Path, title: str, logs: dict[str, Path], opponent: str = "heuristic", target: float = 0.55
+) -> None:
+    """Win rate against ``opponent`` over the elapsed seconds of several runs (label -> their
+    ``log.csv``), one line each with its 95% band, and the ``target`` as a dashed line: PPO
+    settings compared by what a minute of training buys, not by steps/s."""
+    figure, ax = plt.subplots(figsize=(8, 5))
+    for label, log in logs.items():
+        with log.open(newline="", encoding="utf-8") as file:
+            rows = [row for row in csv.DictReader(file)
+                    if row["phase"] == "eval" and row["opponent"] == opponent]  # fmt: skip
+        seconds = [float(row["elapsed_s"]) for row in rows]
+        (line,) = ax.plot(seconds, [float(row["win_rate"]) for row in rows], "o-", label=label)
+        lows = [float(row["ci_low"]) for row in rows]
+        highs = [float(row["ci_high"]) for row in rows]
+        ax.fill_between(seconds, lows, highs, alpha=0.15, color=line.get_color())
+    ax.axhline(target, linestyle="--", color="grey")
+    ax.set_xlabel("elapsed seconds (warm start included)")
+    ax.set_ylabel(f"win rate against {opponent} (95% CI)")
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    _save(figure, path)
+
+
 def _curve_point(row: dict[str, str], metric: str) -> tuple[float, float, float]:
     if metric == "win_rate":
         return float(row["win_rate"]), float(row["ci_low"]), float(row["ci_high"])
