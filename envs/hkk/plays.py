@@ -186,6 +186,7 @@ def in_reach(state: HkkState, seat: int, reach: Reach, kinds: frozenset[str]) ->
         return [e.iid for side in sides for e in state.tables[side] if isinstance(e.card, kind)]
     kind = None if what == "creature" else TARGET_TYPES[what]
     guard_only = reach.area == "guard_post"
+    hiding = state.game.facts.untargetable
     found = []
     for side in sides:
         for e in state.tables[side]:
@@ -194,7 +195,8 @@ def in_reach(state: HkkState, seat: int, reach: Reach, kinds: frozenset[str]) ->
                 continue
             if kind is not None and not isinstance(e.card, kind):
                 continue
-            if figures.untargetable(state, e) & kinds:
+            # ``untargetable``'s own first test ahead of the call: most cards pass it
+            if e.card.index in hiding and figures.untargetable(state, e) & kinds:
                 continue
             found.append(e.iid)
     return found

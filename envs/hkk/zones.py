@@ -57,13 +57,14 @@ class InPlay(Marked):
         self, iid: int, card: object, area: Area, *, active: bool = True, host: int | None = None
     ) -> None:
         super().__init__(iid, card)
-        self.active = active
-        self.area: Area = area
-        self.host = host
-        self.damage = 0
-        self.poison = 0
-        self.counters = 0
-        self.levels = 0
-        self.regenerated = 0
-        self.boost = (0, 0)
-        self.breathed = False
+        mark = object.__setattr__  # a card being made counts no change: no __setattr__ run
+        mark(self, "active", active)
+        mark(self, "area", area)
+        mark(self, "host", host)
+        mark(self, "damage", 0)
+        mark(self, "poison", 0)
+        mark(self, "counters", 0)
+        mark(self, "levels", 0)
+        mark(self, "regenerated", 0)
+        mark(self, "boost", (0, 0))
+        mark(self, "breathed", False)

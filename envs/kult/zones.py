@@ -13,7 +13,9 @@ station (``Table.slot_stamps``) and of the whole cross (``Table.stamps``) change
 card, the card's marks (``Base``: face, tokens) and every Influence on it, on its station,
 on its Hub or on the Pool, which is all a station's row in a view reads of the cards.
 The cross, the zones lying on it and the discard piles are the zones the encoders' caches
-read the stamps of, so they alone are ``stamped``.
+read the stamps of, so they alone are ``stamped``. No zone is ``lasting``: Kult caches no
+figure on ``Table.version`` (the rules read the cards in play afresh, the encoders key on
+stamps), so moves and marks need not move it.
 """
 
 from __future__ import annotations
@@ -27,21 +29,13 @@ ZONES = (
     ZoneSpec("deck", Visibility.NOBODY),
     ZoneSpec("hand", Visibility.OWNER),
     ZoneSpec("discard", Visibility.PUBLIC, stamped=True),
-    ZoneSpec("cross", Visibility.PUBLIC, slots=STATIONS, in_play=True, lasting=True, stamped=True),
-    ZoneSpec(
-        "influences",
-        Visibility.PUBLIC,
-        in_play=True,
-        lasting=True,
-        lies_on="cross",
-        stamped=True,
-    ),
+    ZoneSpec("cross", Visibility.PUBLIC, slots=STATIONS, in_play=True, stamped=True),
+    ZoneSpec("influences", Visibility.PUBLIC, in_play=True, lies_on="cross", stamped=True),
     ZoneSpec(
         "pool_influences",
         Visibility.PUBLIC,
         shared=True,
         in_play=True,
-        lasting=True,
         lies_on="cross",
         stamped=True,
     ),

@@ -29,9 +29,9 @@ class PriorityRound:
         self.passes = 0
         """How many seats passed in a row, up to the holder."""
         self._size = len(self.seats)
-        self._next = dict(zip(self.seats, self.seats[1:] + self.seats[:1], strict=True))
+        self._next = _next_seats(self.seats)
         """Each seat's next one (a pass is most decisions of some games: looked up, not
-        worked out)."""
+        worked out); shared by the rounds among the same seats, never changed."""
 
     def after(self, seat: int) -> int:
         """The seat that has priority after ``seat`` (the first again after the last)."""
@@ -73,3 +73,16 @@ class PriorityRound:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.seats}, holder={self.holder}, passes={self.passes})"
+
+
+_NEXT_SEATS: dict[tuple[int, ...], dict[int, int]] = {}
+"""``PriorityRound._next`` per order of seats: a game opens a round every turn or window,
+among the few orders its seat count allows."""
+
+
+def _next_seats(seats: tuple[int, ...]) -> dict[int, int]:
+    """Each of ``seats``' next one, the first after the last (worked out once per order)."""
+    order = _NEXT_SEATS.get(seats)
+    if order is None:
+        order = _NEXT_SEATS[seats] = dict(zip(seats, seats[1:] + seats[:1], strict=True))
+    return order

@@ -27,7 +27,7 @@ import functools
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,10 +59,12 @@ class ZoneSpec:
     fixes a zone's length, with ``None`` for an empty slot (a board addressed by slot
     numbers). ``in_play`` zones hold ``Permanent`` objects instead of bare instance ids,
     so a card keeps its marks (damage, tapped, counters) while it stays there.
-    ``lasting`` zones hold the cards whose continuous effects count (flag in-play zones too
-    where their cards have any):
-    a card moving in or out of one changes ``Table.version``, moves between other zones
-    (a draw, a discard) do not, so figures cached from the cards in play stay valid.
+    ``lasting`` zones hold the cards whose continuous effects a game caches figures of
+    (``continuous.statics_in`` reads only these; flag in-play zones too where their cards
+    have any): a card moving in or out of one, or a counted mark of one changing, moves
+    ``Table.version``; moves between other zones (a draw, a discard) do not, so figures
+    cached from the cards in play stay valid. A game that caches no figure on the version
+    declares none, and its moves and marks skip counting it.
     ``lies_on`` names the slotted zone whose slots this zone's cards lie on (cards attached
     to the cards or places of a board): a change here is one of that zone too, at the slot
     the card lies at (``Permanent.lies_at``), so views of a slot are keyed by its stamp alone.
@@ -125,10 +127,18 @@ class Marked(Permanent):
     tracked: a change of one, by a rule or by hand, is a change of the table it lies on, as
     a card coming or going is (``Table.version`` in a lasting zone, the stamps of its zone
     and slot, ``Table.mark_writes``). A mark written as it was changes nothing, nor does
-    one set while the card lies on no table (as it is made): its coming onto one counts."""
+    one set while the card lies on no table (as it is made): its coming onto one counts.
+
+    Every attribute write of such a card runs Python code, so each subclass gets its own
+    ``__setattr__`` (``_tracking``) with its ``COUNTED`` bound in: reading a class
+    attribute through the card would cost a write more than the rest of its test."""
 
     __slots__ = ("table", "at")
     COUNTED: frozenset[str] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.__setattr__ = _tracking(cls.COUNTED)  # type: ignore[method-assign]
 
     def __init__(self, iid: int, card: Any) -> None:  # no mark is counted yet: set directly
         _set(self, "iid", iid)
@@ -139,25 +149,30 @@ class Marked(Permanent):
         """Where on it: (zone name, owner, slot or ``None``, whether the zone is lasting,
         whether it is stamped, whether a change renews that slot alone), set by the table."""
 
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in self.COUNTED:
-            table = self.table
-            if table is not None and getattr(self, name, _UNSET) != value:
-                zone, owner, slot, lasting, stamped, alone = self.at
-                table.mark_writes.count += 1
-                if lasting:
-                    table.version += 1
-                if alone:  # ``Table._renew``'s quick path: marks change often
-                    table.stamps[zone][owner] = next(_STAMPS)
-                    table.slot_stamps[zone][owner][slot] = next(_STAMPS)
-                elif stamped:
-                    table._renew(zone, owner, slot)
-        _set(self, name, value)
-
     def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
         """Unpickled (or deep-copied): every slot as it was, no mark counted."""
         for name, value in state[1].items():
             _set(self, name, value)
+
+
+def _tracking(counted: frozenset[str]) -> Callable[[Marked, str, object], None]:
+    """``Marked.__setattr__`` for a class whose counted marks are ``counted``."""
+
+    def __setattr__(self: Marked, name: str, value: object) -> None:
+        table = self.table
+        if table is not None and name in counted and getattr(self, name, _UNSET) != value:
+            zone, owner, slot, lasting, stamped, alone = self.at
+            table.mark_writes.count += 1
+            if lasting:
+                table.version += 1
+            if alone:  # ``Table._renew``'s quick path: marks change often
+                table.stamps[zone][owner] = next(_STAMPS)
+                table.slot_stamps[zone][owner][slot] = next(_STAMPS)
+            elif stamped:
+                table._renew(zone, owner, slot)
+        _set(self, name, value)
+
+    return __setattr__
 
 
 class MarkWrites:
@@ -404,13 +419,12 @@ class Table:
         if name in self._lasting:
             self.version += 1
         self._land(iid, target[0], target[1])
-        stamps = self.stamps
-        if name in self._plain and target[0] in self._plain:  # ``_renew``'s quick path
-            stamps[name][owner] = next(_STAMPS)
-            stamps[target[0]][target[1]] = next(_STAMPS)
-        elif name in stamps or target[0] in stamps:
-            self._renew(*source)
-            self._renew(*target)
+        plain, stamps = self._plain, self.stamps
+        for zone, who in (source, target):  # ``_renew``, its quick path inlined: every draw
+            if zone in plain:
+                stamps[zone][who] = next(_STAMPS)
+            elif zone in stamps:
+                self._renew(zone, who)
         return iid
 
     def take_all(self, source: tuple[str, int], target: tuple[str, int]) -> None:
