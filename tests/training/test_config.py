@@ -129,7 +129,8 @@ def test_a_network_by_encoder_table_is_checked_against_network(tmp_path: Path) -
     ("fixture", "game", "arguments"),
     [
         ("settings_kaleva_rllib.json", "kaleva",
-         {"backend": "rllib", "overrides": {"rllib": {"env_runners": 2}}}),
+         {"backend": "rllib", "overrides": {"rllib": {"env_runners": 2},
+          "ppo": {"n_steps": 1024}}}),  # [kaleva]'s n_steps when the fixture was saved
         ("settings_regicide_tiny.json", "regicide",
          {"steps": 192, "overrides": {"envs": 1, "ppo": {"n_steps": 64, "batch_size": 64,
           "n_epochs": 1}, "network": {"net_arch": [16]}, "selfplay": {"snapshot_every": 64},
