@@ -109,6 +109,8 @@ REGEN_BASE = LAYOUT["regenerate"].base
 NUM_ACTIONS = LAYOUT.total
 decode = LAYOUT.decode
 """``(kind, fields)`` of an action id, the inverse of the ``*_action`` functions."""
+DECODED = LAYOUT.decoded
+"""``DECODED[action]`` is ``decode(action)`` for an id known to be legal (no range check)."""
 
 
 def own_ref(position: int) -> int:

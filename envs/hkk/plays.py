@@ -39,17 +39,16 @@ from tabletop.envs.hkk import figures
 from tabletop.envs.hkk.actions import (
     CHOOSE_BASE,
     ENEMY_BASE,
+    LAYOUT,
     MAX_ABILITIES,
     MAX_HAND,
     MAX_TABLE,
     NO_REF,
     OWN_BASE,
     PASS,
-    activate_action,
     decode_ref,
     discard_ref,
     own_ref,
-    play_action,
 )
 from tabletop.envs.hkk.cards import (
     Adventurer,
@@ -78,6 +77,9 @@ TARGET_TYPES = {"adventurer": Adventurer, "galetki": Galetki, "building": Buildi
                 "item": Item, "enchantment": Enchantment}  # fmt: skip
 CREATURE_REACHES = frozenset({"creature", "adventurer", "galetki"})
 """Reaches whose cards are creatures in the guard post or the reserve."""
+_PLAY, _ACTIVATE = LAYOUT["play"].encode, LAYOUT["activate"].encode
+"""``play_action`` and ``activate_action`` with every field given: a call less for every
+action offered."""
 
 
 @dataclass(frozen=True)
@@ -277,7 +279,8 @@ def card_plays(state: HkkState, seat: int) -> Iterator[int]:
             continue
         if card.condition is not None and not card.condition.holds(state, Context(seat, iid)):
             continue
-        yield from (play_action(slot, ref) for ref in _refs(state, seat, card))
+        for ref in _refs(state, seat, card):
+            yield _PLAY(slot, ref)
 
 
 def opening_save(state: HkkState) -> bool:
@@ -360,11 +363,11 @@ def ability_uses(
             continue
         reach = chosen_reach(ability.effects)
         if reach is None:
-            yield activate_action(position, index)
+            yield _ACTIVATE(position, index, NO_REF)
             continue
         iids = candidates(state, seat, reach, kinds_of(entry.card, True))
         for ref in refs_of(state, seat, iids):
-            yield activate_action(position, index, ref)
+            yield _ACTIVATE(position, index, ref)
 
 
 def ready_abilities(state: HkkState, seat: int) -> tuple[tuple[int, int, InPlay, Any], ...]:
@@ -406,16 +409,17 @@ def ready(state: HkkState, entry: InPlay, ability: Any) -> bool:
 
 def may_use(state: HkkState, seat: int, entry: InPlay, ability: Any, saving: bool) -> bool:
     """Whether ``seat`` may use its ``ready`` ability now, but for its target: it can pay
-    (``payable``), and with ``saving`` (``opening_save``) it raises life."""
-    return payable(state, seat, entry, ability) and (not saving or saves(ability.effects))
+    (``payable``), and with ``saving`` (``opening_save``) it raises life. The windows ask
+    it for every ready ability, so ``payable`` is this with ``saving`` off, not a call."""
+    if not (state.vp[seat] >= ability.vp and state.life[seat] >= ability.life
+            and state.components[seat] >= ability.components):  # fmt: skip
+        return False
+    return alive(state, entry) and (not saving or saves(ability.effects))
 
 
 def payable(state: HkkState, seat: int, entry: InPlay, ability: Any) -> bool:
     """The rest of ``usable``: ``seat`` can pay the costs, and a creature is alive."""
-    if not (state.vp[seat] >= ability.vp and state.life[seat] >= ability.life
-            and state.components[seat] >= ability.components):  # fmt: skip
-        return False
-    return alive(state, entry)
+    return may_use(state, seat, entry, ability, False)
 
 
 def alive(state: HkkState, entry: InPlay) -> bool:

@@ -34,6 +34,7 @@ from tabletop.envs.core.cards.phases import GameOver, Phase
 from tabletop.envs.hkk import combat, figures, galetki, plays
 from tabletop.envs.hkk.actions import (
     CHOOSE_BASE,
+    DECODED,
     GUARD_BASE,
     MAX_HAND,
     MAX_TABLE,
@@ -42,7 +43,6 @@ from tabletop.envs.hkk.actions import (
     REGEN_BASE,
     RESERVE_BASE,
     SACRIFICE_BASE,
-    decode,
     own_ref,
 )
 from tabletop.envs.hkk.cards import BodyPart, Instant, Monster, Mutant
@@ -222,7 +222,7 @@ class Sacrifice(Phase):
 
     def apply(self, state: HkkState, action: int) -> None:
         seat = state.active
-        kind, fields = decode(action)
+        kind, fields = DECODED[action]  # legal: the core checked it
         if kind == "pass":
             state.draw(seat)  # HK-3.2
             open_window(state, MAIN)
@@ -280,7 +280,7 @@ class Window(Phase):
             self._pass(state)
             return
         seat = state.priority_round.holder
-        kind, fields = decode(action)
+        kind, fields = DECODED[action]  # legal: the core checked it
         if kind == "play":
             plays.play_card(state, seat, fields[0], plays.iid_of_ref(state, seat, fields[1]))
         elif kind == "activate":
@@ -294,9 +294,8 @@ class Window(Phase):
     def _pass(self, state: HkkState) -> None:
         """The player with priority passes; once both have in a row, the round closes and
         a new one starts with the active player."""
-        if not state.priority_round.passed():
+        if not state.priority_round.passed(state.active):
             return
-        state.priority_round.restart(state.active)
         state.wounds.clear()  # the chance to regenerate passed with them (HK-7.9)
         chain = state.stack.items
         if chain:
@@ -419,7 +418,7 @@ class Swap(Phase):
         return sorted(legal)
 
     def apply(self, state: HkkState, action: int) -> None:
-        kind, fields = decode(action)
+        kind, fields = DECODED[action]  # legal: the core checked it
         if kind == "pass":
             open_window(state, BEFORE_ATTACKS)
             return
@@ -437,7 +436,7 @@ class Declare(Phase):
         return combat.attack_actions(state)
 
     def apply(self, state: HkkState, action: int) -> None:
-        kind, fields = decode(action)
+        kind, fields = DECODED[action]  # legal: the core checked it
         if kind == "attack":
             combat.declare(state, *fields)
             return
@@ -457,7 +456,7 @@ class Direct(Phase):
         return combat.direct_actions(state)
 
     def apply(self, state: HkkState, action: int) -> None:
-        kind, fields = decode(action)
+        kind, fields = DECODED[action]  # legal: the core checked it
         if kind == "breath":
             combat.declare_direct(state, *fields)
         elif kind == "direct":

@@ -112,6 +112,8 @@ NUM_ACTIONS = LAYOUT.total
 decode = LAYOUT.decode
 """``(kind, fields)`` of an action id, e.g. ``("push", (HUB, 1, 0))``; the inverse of the
 ``*_action`` functions below."""
+DECODED = LAYOUT.decoded
+"""``DECODED[action]`` is ``decode(action)`` for an id known to be legal (no range check)."""
 
 
 def attract_action(source: int, target: int) -> int:

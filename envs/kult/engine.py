@@ -32,6 +32,7 @@ Reading a position (what encoders and heuristics use; all public unless said):
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -105,6 +106,11 @@ class Move(NamedTuple):
     action: int
     card: int | None
     window: bool
+
+
+_new_move = functools.partial(tuple.__new__, Move)
+"""``Move`` from a tuple of its fields without running its Python ``__new__``: every
+action makes one."""
 
 
 class KultGame:
@@ -424,7 +430,7 @@ class KultState(PendingPhasedState):
             if PLAY_BASE <= action < TURN_BASE or action >= DISCARD_BASE
             else None
         )  # only these actions name a hand card
-        self.moves.append(Move(seat, action, card, self.window is not None))
+        self.moves.append(_new_move((seat, action, card, self.window is not None)))
         PendingPhasedState._do(self, action)  # (no super(): the cost of a lookup per move)
         if self.phase == OVER:
             return

@@ -123,9 +123,10 @@ def _hand_choices(
                 commands.append(COMMAND_BASE + slot)
         elif kind == INFLUENCE:
             actions += _attachments(state, seat, slot, card)
-        else:
-            stations = _stations(card)
-            for offset in seat_offsets(state, card.into):
+        else:  # a base card: the lookups of ``_stations`` and ``seat_offsets`` inlined
+            stations = _STATION_ORDER.get(card.stations) or _stations(card)
+            into = card.into
+            for offset in _OWN if into == "own" else seat_offsets(state, into):
                 cross = state.crosses[(seat + offset) % players]
                 base = PLAY_BASE + (slot * MAX_PLAYERS + offset) * STATIONS
                 actions += [base + s for s in stations if cross[s] is None]

@@ -22,11 +22,11 @@ from tabletop.envs.core.cards.phases import GameOver, Phase, ResponseWindow, pha
 from tabletop.envs.core.cards.priority import PriorityRound
 from tabletop.envs.kult import combat, crosses, plays
 from tabletop.envs.kult.actions import (
+    DECODED,
     DISCARD_BASE,
     DONE,
     NO_COLOUR,
     attract_action,
-    decode,
     recruit_action,
 )
 from tabletop.envs.kult.effects import ANY, BEFORE_RECRUIT, FIGHT
@@ -65,7 +65,7 @@ class TurnPhase(Phase):
         if action == DONE:
             self.done(state)
             return
-        kind, fields = decode(action)
+        kind, fields = DECODED[action]  # legal: the core checked it
         if kind == "turn":
             plays.turn_for_ability(state, state.active, fields[0])
         else:
@@ -113,7 +113,7 @@ class CommandWindow(ResponseWindow):
 
     def answer(self, state: KultState, action: int) -> None:
         seat = state.window.responder
-        plays.play_command(state, seat, decode(action)[1][0])
+        plays.play_command(state, seat, DECODED[action][1][0])
         if not state.is_terminal():
             state.window.answered(seat)
 

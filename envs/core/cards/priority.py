@@ -37,11 +37,16 @@ class PriorityRound:
         """The seat that has priority after ``seat`` (the first again after the last)."""
         return self._next[seat]
 
-    def passed(self) -> bool:
+    def passed(self, restart: int | None = None) -> bool:
         """The holder passes: ``True`` when that closes the round (every seat passed in a
-        row); else priority moves on to the next seat and ``False``."""
+        row), a new one starting at once with ``restart`` first when given (``restart``
+        in the same call: games whose rounds follow one another pass most of their
+        decisions); else priority moves on to the next seat and ``False``."""
         self.passes += 1
         if self.passes >= self._size:
+            if restart is not None:
+                self.holder = restart
+                self.passes = 0
             return True
         self.holder = self._next[self.holder]
         return False

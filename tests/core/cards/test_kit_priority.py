@@ -35,6 +35,14 @@ def test_a_round_restarts_from_a_given_seat_and_its_copy_is_independent() -> Non
     assert (round_.holder, round_.passes) == (2, 1)
 
 
+def test_a_closing_pass_may_start_the_next_round_at_once() -> None:
+    round_ = PriorityRound((0, 1))
+    assert not round_.passed(1) and (round_.holder, round_.passes) == (1, 1)
+    assert round_.passed(0), "the round closes"
+    assert (round_.holder, round_.passes) == (0, 0), "and the next one starts with seat 0"
+    assert not round_.passed(0) and round_.holder == 1
+
+
 def _pass(chain: Chain, round_: PriorityRound) -> Pending | None:
     """The holder passes: when that closes the round the top item resolves (returned) and
     priority starts again from its controller's left."""
