@@ -193,11 +193,16 @@ def learning_curve(ax: Any, log: Path) -> None:
 
 
 def walltime_figure(
-    path: Path, title: str, logs: dict[str, Path], opponent: str = "heuristic", target: float = 0.55
+    path: Path,
+    title: str,
+    logs: dict[str, Path],
+    opponent: str = "heuristic",
+    target: tuple[float, float] = (0.55, 600.0),
 ) -> None:
     """Win rate against ``opponent`` over the elapsed seconds of several runs (label -> their
-    ``log.csv``), one line each with its 95% band, and the ``target`` as a dashed line: PPO
-    settings compared by what a minute of training buys, not by steps/s."""
+    ``log.csv``), one line each with its 95% band, and the ``target`` (a win rate within
+    seconds) as dashed lines: PPO settings compared by what a minute of training buys, not
+    by steps/s."""
     figure, ax = plt.subplots(figsize=(8, 5))
     for label, log in logs.items():
         with log.open(newline="", encoding="utf-8") as file:
@@ -208,7 +213,10 @@ def walltime_figure(
         lows = [float(row["ci_low"]) for row in rows]
         highs = [float(row["ci_high"]) for row in rows]
         ax.fill_between(seconds, lows, highs, alpha=0.15, color=line.get_color())
-    ax.axhline(target, linestyle="--", color="grey")
+    ax.axhline(target[0], linestyle="--", color="grey")
+    ax.axvline(target[1], linestyle=":", color="grey")
+    ax.set_ylim(0, 1)
+    ax.set_xlim(left=0)  # a warm start shows as the time before the first evaluation
     ax.set_xlabel("elapsed seconds (warm start included)")
     ax.set_ylabel(f"win rate against {opponent} (95% CI)")
     ax.set_title(title)
