@@ -18,13 +18,16 @@ A view is a dict (``make_view`` builds it, ``check_view`` checks one):
 - ``areas``: ``{"id", "title", "owner", "layout", "pieces"}`` each (``owner`` a seat or
   ``None`` for a shared area); ``layout`` is ``row`` (pieces side by side), ``grid``
   (also ``rows`` and ``cols``; each piece has a ``cell`` ``[row, col]``, row 0 drawn on
-  top) or ``pile`` (also ``count``: the cards in it, face-down ones included);
+  top; optionally ``row_labels`` and ``col_labels``, the board's rank and file names as
+  the notation writes them, top to bottom and left to right) or ``pile`` (also ``count``:
+  the cards in it, face-down ones included);
 - a piece: ``{"id", "label", "detail", "face_down", "tags", "marks"}``; ``id`` is unique
   in the view, ``label`` short text, ``detail`` a longer text (a card's rules), ``tags``
   style hints (``passive``, ``damaged``, a suit or a colour), ``marks`` small label ->
   number or text badges (damage, counters); a face-up card also has ``card``, its face
   from the card data (``card_face``: name, kind, cost, stats, keywords, rule text), so a
-  page draws it as a card; a face-down piece never has one;
+  page draws it as a card; a face-down piece never has one; ``on`` (optional) is the id
+  of the piece this one is attached to (an item on its carrier), drawn on it;
 - ``moves``: the legal moves when the observer is the player to move (every seat's turn
   for ``observer=None``): ``{"action", "text", "pieces", "source", "target"}``, ``text``
   the notation ``action_to_string(action, observer)``, ``pieces`` the ids of the pieces
@@ -61,9 +64,10 @@ def piece(
     marks: Mapping[str, Value] | None = None,
     cell: tuple[int, int] | None = None,
     card: Mapping[str, Any] | None = None,
+    on: str | None = None,
 ) -> dict[str, Any]:
     """One piece of an area; ``cell`` places it in a grid area, ``card`` (``card_face``)
-    is the face of a face-up card."""
+    is the face of a face-up card, ``on`` the piece it is attached to."""
     if card is not None and face_down:
         raise ValueError(f"piece {piece_id!r}: a face-down card shows no face")
     made: dict[str, Any] = {
@@ -78,6 +82,8 @@ def piece(
         made["cell"] = list(cell)
     if card is not None:
         made["card"] = dict(card)
+    if on is not None:
+        made["on"] = on
     return made
 
 
@@ -128,8 +134,11 @@ def area(
     rows: int | None = None,
     cols: int | None = None,
     count: int | None = None,
+    row_labels: Sequence[str] | None = None,
+    col_labels: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """An area of pieces; a ``grid`` needs ``rows`` and ``cols``, a ``pile`` its ``count``."""
+    """An area of pieces; a ``grid`` needs ``rows`` and ``cols`` (and may name them with
+    ``row_labels`` and ``col_labels``), a ``pile`` its ``count``."""
     made: dict[str, Any] = {
         "id": area_id,
         "title": title,
@@ -139,6 +148,10 @@ def area(
     }
     if layout == "grid":
         made["rows"], made["cols"] = rows, cols
+        if row_labels is not None:
+            made["row_labels"] = list(row_labels)
+        if col_labels is not None:
+            made["col_labels"] = list(col_labels)
     if layout == "pile":
         made["count"] = len(pieces) if count is None else count
     return made
@@ -240,6 +253,9 @@ def check_view(view: Any, where: str = "") -> None:
     ids: set[str] = set()
     for shown in view["areas"]:
         _check_area(shown, ids, place)
+    carriers = [item for shown in view["areas"] for item in shown["pieces"] if "on" in item]
+    for item in carriers:
+        assert item["on"] in ids, f"piece {item['id']!r} is on a piece not in the view{place}"
     for move in view["moves"]:
         assert set(move) == MOVE_KEYS, f"bad move entry {move}{place}"
         ends = [end for end in (move["source"], move["target"]) if end is not None]
@@ -296,5 +312,9 @@ def _check_area(shown: dict[str, Any], ids: set[str], place: str) -> None:
             assert 0 <= row < shown["rows"] and 0 <= col < shown["cols"], (
                 f"piece {item['id']!r} outside the grid {shown['id']!r}{place}"
             )
+    if grid:
+        for key, size in (("row_labels", shown["rows"]), ("col_labels", shown["cols"])):
+            labels = shown.get(key, [""] * size)
+            assert len(labels) == size, f"grid {shown['id']!r}: {key} is not one per line{place}"
     if shown["layout"] == "pile":
         assert shown["count"] >= len(shown["pieces"]), f"pile {shown['id']!r} count{place}"
