@@ -7,72 +7,18 @@ through its replay. Screenshots go to the test's folder, or to ``TABLETOP_SCREEN
 
 from __future__ import annotations
 
-import os
 import random
 import re
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_support import MOVE_TIMEOUT_MS, screenshot_folder, start_from_lobby
 
 from tabletop import envs
-from tabletop.cli.serve import start_in_subprocess
 
-sync_api = pytest.importorskip("playwright.sync_api")
-
-CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-"""Flags for a headless Chromium as root on a machine with no outside network."""
-MOVE_TIMEOUT_MS = 60_000
 MAX_CLICKS = 3_000
 SCREENSHOT_CLICK = 12
 """The turn whose page is saved: a game under way, not its opening."""
-
-
-def chromium_path() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real ``tabletop serve`` on a free port; its base URL."""
-    process, url = start_in_subprocess(tmp_path_factory.mktemp("serve") / "games.sqlite")
-    yield url
-    process.terminate()
-    process.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    executable = chromium_path()
-    if executable is None:
-        if os.environ.get("TABLETOP_REQUIRE_BROWSER") == "1":
-            pytest.fail("no chromium on PATH, and TABLETOP_REQUIRE_BROWSER=1")
-        pytest.skip("no chromium on PATH (the OS package 'chromium')")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
-
-
-def screenshot_folder(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("TABLETOP_SCREENSHOTS", tmp_path))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def start_from_lobby(page: object, server: str, game: str) -> None:
-    """Seat 0 human, every other seat random (the lobby's default), agents at full speed."""
-    page.goto(server)
-    page.select_option("#game", game)
-    page.fill("#seed", "7")
-    page.fill("#pace", "0")
-    page.click("#start")
-    page.click('[data-link="0"]')
-    page.wait_for_selector("#status")
 
 
 def play_by_clicking(page: object, rng: random.Random, screenshot: Path) -> int:
