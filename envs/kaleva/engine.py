@@ -293,6 +293,7 @@ class KalevaState(EngineState):
         "winner",
         "end_reason",
         "last_fight",
+        "last_turns",
         "_rewards",
         "_returns",
         "_legal",
@@ -326,6 +327,11 @@ class KalevaState(EngineState):
         self.last_fight: dict[str, Any] | None = None
         """The facts of the latest fight (as recorded for its event): public, both cards
         were turned face up (KV-4.2), and the picture shows it."""
+        self.last_turns: list[tuple[Any, ...] | None] = [None, None]
+        """Each player's latest completed card placement, disc move or return, as its public
+        facts: ``("place", column, card)`` (the card is its owner's secret), ``("move", frm,
+        to, separator)`` recorded once the move is resolved (a move waiting for its Tuuri
+        decision is the mover's secret, KV-4.7), ``("return", corner)``. The page shows them."""
         self._rewards = [0.0, 0.0]
         self._returns = [0.0, 0.0]
         self._legal: list[int] = []
@@ -508,6 +514,7 @@ class KalevaState(EngineState):
         self.unplaced[self.player].remove(value)
         self.slots[self.player][col] = value
         self._record("card_placed", player=self.player, column=col, card=value)
+        self.last_turns[self.player] = ("place", col, value)
         if self.unplaced[self.player]:
             return
         if self.player == SILVER:
@@ -558,6 +565,7 @@ class KalevaState(EngineState):
         frm, to = self.pending
         self.pending = None
         self.phase = MOVE
+        self.last_turns[self.mover] = ("move", frm, to, self._move_separator(frm, to))
         if self.board[to] == EMPTY:
             self.board[to], self.board[frm] = self.player, EMPTY
             self._record("disc_moved", player=self.player, frm=frm, to=to)
@@ -615,6 +623,7 @@ class KalevaState(EngineState):
         """KV-5.1: a lost disc back onto a free corner of the mover's shield row."""
         self.board[corner] = self.player
         self.lost[self.player] -= 1
+        self.last_turns[self.player] = ("return", corner)
         self._record("disc_returned", player=self.player, square=corner)
         self._end_turn(loser=None)
 
@@ -692,6 +701,7 @@ class KalevaState(EngineState):
         other.winner = self.winner
         other.end_reason = self.end_reason
         other.last_fight = self.last_fight
+        other.last_turns = self.last_turns[:]
         other._events = list(self._events)
         other._rewards = self._rewards[:]
         other._returns = self._returns[:]

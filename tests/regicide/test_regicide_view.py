@@ -57,6 +57,10 @@ def move_pieces(view: dict[str, Any]) -> dict[str, list[str]]:
     return {move["text"]: move["pieces"] for move in view["moves"]}
 
 
+def move_ends(view: dict[str, Any]) -> dict[str, tuple[str | None, str | None]]:
+    return {move["text"]: (move["source"], move["target"]) for move in view["moves"]}
+
+
 # ----- every position ------------------------------------------------------------------------
 
 
@@ -186,12 +190,16 @@ def test_an_observer_outside_the_table_is_an_error() -> None:
 def test_a_play_names_the_hand_cards_it_plays_and_yield_names_none() -> None:
     state = stacked(hands=[["5H", "AC", "9S"], ["2C"]], castle=["KS"])  # sorted: 9S 5H AC
     pieces = move_pieces(state.view(0))
-    assert pieces["play 9S"] == ["hand0/0"]
-    assert pieces["play AC"] == ["hand0/2"]
-    assert pieces["play 5H+AC"] == ["hand0/1", "hand0/2"]
+    assert pieces["play 9S"] == ["hand0/0", "enemy/0"]
+    assert pieces["play AC"] == ["hand0/2", "enemy/0"]
+    assert pieces["play 5H+AC"] == ["hand0/1", "hand0/2", "enemy/0"]
     assert pieces["yield"] == []
     assert move_pieces(state.view()) == pieces
     assert state.view(1)["moves"] == []
+    ends = move_ends(state.view(0))
+    assert ends["play 9S"] == ("hand0/0", "enemy/0")
+    assert ends["play 5H+AC"] == ("hand0/2", "hand0/1")  # RG-3.1: the companion, then its pair
+    assert ends["yield"] == (None, None)
 
 
 def test_a_discard_names_its_card_and_done_names_none() -> None:
@@ -209,6 +217,86 @@ def test_a_discard_names_its_card_and_done_names_none() -> None:
 def test_play_jester_names_the_first_of_two_jesters_and_next_names_none() -> None:
     hands = [["5C", "jester", "jester"], ["2C"], ["3C"], ["4C"]]
     state = stacked(4, hands=hands, castle=["KS"])  # sorted: 5C jester jester
-    assert move_pieces(state.view(0))["play jester"] == ["hand0/1"]
+    assert move_pieces(state.view(0))["play jester"] == ["hand0/1", "enemy/0"]
     act(state, "play jester")
     assert move_pieces(state.view(0)) == {f"next {p}": [] for p in range(4)}
+
+
+def test_a_discard_is_its_card_alone_and_sets_of_three_go_to_the_enemy() -> None:
+    """RG-2.4: a discard is one click on the card; RG-3.2: a set of three is its first card
+    then the enemy, beside the single card (the page lists both as choices)."""
+    state = stacked(hands=[["2S", "2H", "2D", "9C", "10D"], ["3C"]], castle=["JC"])
+    ends = move_ends(state.view(0))
+    assert ends["play 2S"] == ends["play 2S+2H+2D"] == ("hand0/0", "enemy/0")
+    assert ends["play 2S+2H"] == ("hand0/0", "hand0/1")
+    act(state, "play 9C")  # the JC is immune to clubs: 9 damage, it attacks for 10
+    assert move_ends(state.view(0))["discard 2S"] == ("hand0/0", None)
+
+
+def test_solo_jester_powers_are_face_up_cards_a_flip_clicks() -> None:
+    """RG-7.1, RG-7.2: the two jesters set aside face up; a flip uses one."""
+    state = stacked(1, hands=[["10C", "AC"]], castle=["KH"])
+    powers = area(state.view(0), "powers")
+    assert [p["id"] for p in powers["pieces"]] == ["power/0", "power/1"]
+    assert powers["pieces"][0]["card"]["kind"] == "jester power"
+    assert move_ends(state.view(0))["flip jester"] == ("power/0", None)
+
+
+# ----- cards as cards, piles, last moves and the outcome ----------------------------------------
+
+
+def test_the_enemy_is_a_card_with_health_left_attack_after_shields_and_its_immunity() -> None:
+    """RG-1.6, RG-4.4, RG-5.1: a Jack of clubs with 20 health and attack 10, immune to clubs."""
+    state = stacked(hands=[["4S", "8D", "9H"], ["3C"]], castle=["JC"])
+    act(state, "play 4S")
+    (enemy,) = area(state.view(1), "enemy")["pieces"]
+    face = enemy["card"]
+    assert (face["name"], face["kind"]) == ("Jack ♣", "enemy")
+    assert face["stats"] == {"health": 16, "attack": 6, "shield": 4}
+    assert face["keywords"] == ["immune to ♣"] and "jester" in face["text"]
+
+
+def test_every_face_up_card_has_its_value_suit_power_and_rule_text() -> None:
+    """RG-1.5, RG-4: each card the page shows face up says what it is worth and does."""
+    for state in every_state(2, games=2):
+        for observer in (None, 0, 1):
+            for shown in state.view(observer)["areas"]:
+                for item in shown["pieces"]:
+                    assert ("card" in item) == (
+                        item["id"].split("/")[0] not in ("healed",) and not item["face_down"]
+                    ), item
+                    if "card" in item:
+                        assert item["card"]["stats"] and item["card"]["text"], item
+    state = stacked(hands=[["AC", "5H", "jester"], ["3C"]], castle=["KS"])
+    faces = {p["label"]: p["card"] for p in area(state.view(0), "hand0")["pieces"]}
+    assert faces["AC"]["kind"] == "animal companion" and faces["AC"]["keywords"] == ["♣ double"]
+    assert faces["5H"]["stats"] == {"value": 5} and "discard pile" in faces["5H"]["text"]
+    assert (
+        faces["jester"]["kind"] == "jester" and "chooses who goes next" in faces["jester"]["text"]
+    )
+
+
+def test_last_moves_are_each_players_turn_with_the_cards_still_face_up() -> None:
+    state = stacked(hands=[["2H", "7S", "5D", "4C"], ["3C"]], castle=["JC"])
+    act(state, "play 2H", "discard 7S")
+    assert state.view(1)["last_moves"] == [
+        {"seat": 0, "text": "play 2H, discard 7S", "pieces": ["in_play/0", "discard/0"]}
+    ]
+    assert state.view(1)["phase"] == "suffer damage: discard cards worth 3 more"
+
+
+def test_the_outcome_in_words() -> None:
+    """RG-8.1: all win or all lose; RG-2.4: a hand that cannot pay loses; RG-7.3: grade."""
+    state = stacked(1, hands=[["10C", "AC"]], castle=["KH"])
+    state.castle.clear()
+    state.enemy_damage = 30
+    act(state, "play 10C")
+    assert state.view(0)["outcome"] == "The player wins: all twelve royals defeated (gold victory)"
+    state = stacked(hands=[["2H", "3S"], ["3C"]], castle=["KC"])
+    act(state, "play 2H")  # the King attacks for 20; the hand holds 3
+    view = state.view(1)
+    assert (
+        view["outcome"]
+        == "The players lose: Player 0 cannot pay the 20 damage left (0 of 12 royals defeated)"
+    )
+    assert view["phase"] == "game over"
