@@ -1,7 +1,7 @@
 """Serve the web table: play any game in the browser against agents, watch, replay.
 
     tabletop serve [--host 127.0.0.1] [--port 0] [--db tabletop.sqlite] [--records FILE]
-                   [--policy NAME=PATH]
+                   [--policy NAME=PATH] [--agent-processes N]
 
 Port 0 (the default) takes a free port; the address is printed once the server listens.
 Games are stored in the SQLite file ``--db`` (default ``tabletop.sqlite`` in the current
@@ -9,7 +9,9 @@ directory, printed in full at start), so a restarted server takes up the games i
 ``--records`` (repeatable) adds the games of a records file (the ``games.jsonl`` of
 ``tabletop eval --out``) to the replays. ``--policy`` (repeatable) offers a saved policy (a
 ``.pt`` file or a run directory) as the agent ``policy:NAME``: a browser names policies only
-so, never by path. Needs the ``[web]`` extra (``pip install -e ".[web]"``).
+so, never by path. Agents think in up to ``--agent-processes`` processes of their own (default
+a few more than the cores), so a long search slows neither the server nor other tables.
+Needs the ``[web]`` extra (``pip install -e ".[web]"``).
 """
 
 from __future__ import annotations
@@ -25,8 +27,6 @@ from pathlib import Path
 from tabletop.cli.options import CommandError
 
 DEFAULT_DB = "tabletop.sqlite"
-SWITCH_INTERVAL = 0.0005
-"""Seconds a thread holds the GIL before it must offer it (Python's default: 0.005)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,30 +54,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="offer the saved policy at PATH (a .pt file or a run directory) as the agent "
         "policy:NAME; repeatable",
     )
+    parser.add_argument(
+        "--agent-processes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes the agents think in, at most (default: the cores plus 2)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from tabletop.web.app import create_app
+        from tabletop.web.app import AGENT_PROCESSES, create_app
         from tabletop.web.tables import TableError
     except ImportError as error:
         raise CommandError(f"tabletop serve needs the [web] extra ({error.name} is missing): "
                            'pip install -e ".[web]"') from None  # fmt: skip
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port must be 0-65535, got {args.port}")
+    processes = AGENT_PROCESSES if args.agent_processes is None else args.agent_processes
+    if processes < 1:
+        raise CommandError(f"--agent-processes must be at least 1, got {processes}")
     try:
-        app = create_app(args.db, args.records, offered_policies(args.policy))
+        app = create_app(args.db, args.records, offered_policies(args.policy), processes)
     except TableError as error:
         raise CommandError(f"--records {error}") from None
     listener = bound_socket(args.host, args.port)
     host, port = listener.getsockname()[:2]
     db = Path(args.db).resolve()  # in full: the default is a file in the current directory
     print(f"tabletop serve: http://{host}:{port}/ (games in {db}; Ctrl-C stops)", flush=True)
-    # Agents think in threads: a shorter switch interval hands the GIL back to the event
-    # loop sooner, so their moves do not hold up other tables' answers.
-    sys.setswitchinterval(SWITCH_INTERVAL)
     config = uvicorn.Config(app, log_level="warning")
     server = uvicorn.Server(config)
     asyncio.run(server.serve(sockets=[listener]))

@@ -1,20 +1,24 @@
 """The web table's HTTP side: pages, the JSON API, and the agents' moves off the event loop.
 
 Pages are static files (``web/static``) whose scripts ask the API; the API answers JSON and
-every refusal is a 4xx with ``{"error": message}`` and nothing changed. A JSON body is read
-into a request model (``NewTableBody``, ...), which refuses a missing, unknown or mistyped
-field before anything is done; ``request_problem`` words the refusal. Views are plain
-JSON data already, so they are sent as ``JSONResponse`` (FastAPI's generic encoding of a
-returned dict took ten times as long as building the view). Agents move in a
-thread pool, one move at a time per table at the table's pace, so a slow search holds up
-only its own table; a table is stored after every move (``store``), and on start the app
-takes up the live tables where they stood.
+every refusal is a 4xx with ``{"detail": message}`` (also under ``error``, the key of the
+first pages) and nothing changed; an unknown page is an HTML page that leads back to the
+lobby. A JSON body is read into a request model (``NewTableBody``, ...), which refuses a
+missing, unknown or mistyped field before anything is done; ``request_problem`` words the
+refusal. Views are plain JSON data already, so they are sent as ``JSONResponse``
+(FastAPI's generic encoding of a returned dict took ten times as long as building the view).
+
+Agents think in processes (``AgentPool``), one move at a time per table at the table's
+pace: a long search holds one process and no thread of the server, so neither the server's
+answers nor other tables wait for it; a table is stored after every move (``store``), and
+on start the app takes up the live tables where they stood.
 
     GET  /                          lobby          GET  /api/games
     POST /api/tables                a new table (JSON: game, options, seats, seed, pace, omniscient)
                                     (card games: packaged decks by name, the packaged pool)
     GET  /table/{id}?token=...      table page     GET  /api/tables/{id}?token=..|seat=N[&after=V]
-    POST /api/tables/{id}/moves     JSON: token, action
+    POST /api/tables/{id}/moves     JSON: token, action, version (optional: the page's, 409 if
+                                    the game moved on since)
     POST /api/tables/{id}/pace      JSON: token (a seat's, or none for an agents-only table), pace
     GET  /replays                   finished games GET  /api/replays
     GET  /replay/{id}               replay page    GET  /api/replays/{id}?ply=N
@@ -24,11 +28,15 @@ takes up the live tables where they stood.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import logging
+import os
 from collections.abc import AsyncIterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
-from functools import partial
+from dataclasses import replace
+from functools import cache, partial
 from importlib.resources import files
 from pathlib import Path
 from types import MappingProxyType
@@ -36,7 +44,7 @@ from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException
@@ -49,33 +57,44 @@ from tabletop.web.store import TableStore
 from tabletop.web.tables import (
     HUMAN,
     POLICY,
+    AgentCrashError,
+    AgentError,
+    AgentJob,
+    AgentProcess,
     LiveTable,
     TableError,
     Tables,
     Viewer,
+    agent_process_context,
     web_agent_kinds,
 )
 
 STATIC = files("tabletop.web") / "static"
-AGENT_WORKERS = 2
-"""Threads computing agents' moves (the machine's cores; more would only queue)."""
+AGENT_PROCESSES = (os.cpu_count() or 1) + 2
+"""Agent processes at most: a few more than cores, so that a table or two searching for
+seconds leave processes free for the others' quick moves (the system shares the cores)."""
 LONG_POLL_SECONDS = 20.0
 """The longest a reader asking for what comes after its version (``?after=V``) waits."""
+RETRY_SECONDS = 30.0
+"""The longest wait before a table tries again an agent move that failed (the waits double
+from one second up to it)."""
+LOG = logging.getLogger("tabletop.web")
 
 
 def create_app(
     db: str | Path = ":memory:",
     records: Sequence[str | Path] = (),
     policies: Mapping[str, str | Path] = MappingProxyType({}),
+    agent_processes: int = AGENT_PROCESSES,
 ) -> FastAPI:
     """The web table over the SQLite file ``db``, with the game records of the files
     ``records`` imported as replays, offering the saved ``policies`` (name -> path) as
-    agents (``policy:NAME``)."""
+    agents (``policy:NAME``), its agents thinking in up to ``agent_processes`` processes."""
     store = TableStore(db)
     for path in records:
         import_records(store, path)
     tables = Tables(store, {name: str(path) for name, path in policies.items()})
-    pool = ThreadPoolExecutor(AGENT_WORKERS, thread_name_prefix="agent")
+    pool = AgentPool(agent_processes)
     runner = AgentRunner(tables, pool)
 
     @asynccontextmanager
@@ -84,31 +103,50 @@ def create_app(
             runner.wake(table)
         yield
         await runner.stop()
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.close()
         store.close()
 
     app = FastAPI(title="tabletop", lifespan=lifespan)
     app.state.tables = tables
     app.state.runner = runner
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-
-    @app.exception_handler(TableError)
-    async def refused(_request: Request, error: TableError) -> JSONResponse:
-        return JSONResponse({"error": str(error)}, status_code=error.status)
-
-    @app.exception_handler(RequestValidationError)
-    async def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": request_problem(error, _body_model(request))}, 400)
-
-    @app.exception_handler(HTTPException)
-    async def http_refused(_request: Request, error: HTTPException) -> JSONResponse:
-        """FastAPI's own refusals (a body it cannot read, an unknown path) in the same shape."""
-        return JSONResponse({"error": str(error.detail)}, error.status_code, error.headers)
-
+    _add_error_handlers(app)
     _add_pages(app)
     _add_table_api(app, tables, runner)
     _add_replay_api(app, tables)
     return app
+
+
+def refusal(message: str, status: int, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    """An API refusal: the message under ``detail`` (the contract's key, FastAPI's too) and
+    under ``error`` (the key pages and clients written before it read)."""
+    return JSONResponse({"detail": message, "error": message}, status, headers)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(TableError)
+    async def refused(_request: Request, error: TableError) -> JSONResponse:
+        return refusal(str(error), error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
+        return refusal(request_problem(error, _body_model(request)), 400)
+
+    @app.exception_handler(HTTPException)
+    async def http_refused(request: Request, error: HTTPException) -> Response:
+        """FastAPI's own refusals (a body it cannot read, an unknown path) in the same shape;
+        an unknown page (not under /api/) as a page a person can leave for the lobby."""
+        if error.status_code == 404 and not request.url.path.startswith("/api/"):
+            return HTMLResponse(_not_found_page(), 404)
+        message = str(error.detail)
+        if error.status_code == 404:
+            message = f"no such API path: {request.method} {request.url.path}"
+        return refusal(message, error.status_code, error.headers)
+
+
+@cache
+def _not_found_page() -> str:
+    return (STATIC / "404.html").read_text(encoding="utf-8")
 
 
 PAGES = {
@@ -124,6 +162,11 @@ def _add_pages(app: FastAPI) -> None:
     for path, name in PAGES.items():
         page = partial(_page, (STATIC / name).read_text(encoding="utf-8"))
         app.add_api_route(path, page, methods=["GET"], response_class=HTMLResponse)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        """The icon browsers ask for on their own, an SVG (which they all draw)."""
+        return FileResponse(str(STATIC / "favicon.svg"), media_type="image/svg+xml")
 
 
 async def _page(html: str) -> HTMLResponse:
@@ -157,6 +200,7 @@ class MoveBody(RequestBody):
 
     token: str = Field(description="a string")
     action: Any = Field(description="an action id")
+    version: int | None = Field(default=None, description="an integer (the page's version)")
 
 
 class PaceBody(RequestBody):
@@ -245,7 +289,7 @@ def _add_table_api(app: FastAPI, tables: Tables, runner: AgentRunner) -> None:
         table = tables.get(table_id)
         viewer = table.viewer(body.token)
         with table.lock:
-            table.human_move(viewer, body.action)
+            table.human_move(viewer, body.action, body.version)
             tables.save(table)
             answer = table.shown(viewer)
         runner.moved(table)
@@ -265,12 +309,8 @@ def _add_replay_api(app: FastAPI, tables: Tables) -> None:
     replays = Replays(tables.store)
 
     @app.get("/api/replays")
-    async def finished() -> list[dict[str, Any]]:
-        return [
-            {"id": s.id, "game": s.game, "options": s.options, "seats": s.seats,
-             "plies": len(s.actions), "returns": s.returns, "created": s.created}
-            for s in tables.store.all(finished=True)
-        ]  # fmt: skip
+    async def finished() -> JSONResponse:
+        return JSONResponse(replays.listing())
 
     @app.get("/api/replays/{table_id}")
     async def replay(table_id: str, ply: int | None = None) -> JSONResponse:
@@ -281,12 +321,88 @@ def _add_replay_api(app: FastAPI, tables: Tables) -> None:
         return {"id": import_record(tables.store, document)}
 
 
-class AgentRunner:
-    """Plays the agents' moves of every table, each in the thread pool, one table's moves
-    one after another at its pace; the event loop only waits for them. It also tells the
-    readers waiting for a table's next move (``changed``) when one is made."""
+class AgentPool:
+    """The agent processes (``AgentProcess``), up to ``size``, each started when a move
+    finds every other busy. A table's move goes to the process that made its last one if
+    that one is free (it keeps the table's game and agents), else to any free process,
+    where the table gets a new lease and its agents start afresh: a table never waits for
+    another table's search while a process is free. A process that dies is replaced by
+    the next move that needs one."""
 
-    def __init__(self, tables: Tables, pool: ThreadPoolExecutor) -> None:
+    def __init__(self, size: int) -> None:
+        if size < 1:
+            raise ValueError(f"agent processes must be at least 1, got {size}")
+        self.size = size
+        self._processes: list[AgentProcess] = []
+        self._homes: dict[str, tuple[AgentProcess, int]] = {}
+        """Table id -> the process of its last move and its lease there."""
+        self._leases = itertools.count(1)
+        self._freed = asyncio.Event()
+        self._pipes = ThreadPoolExecutor(size, thread_name_prefix="agent-pipe")
+        """Threads that wait on the processes' pipes (one per busy process, GIL released)."""
+
+    async def act(self, job: AgentJob) -> int:
+        """The action the agent of ``job`` chooses; ``AgentError`` when it fails."""
+        process, lease = await self._take(job.table)
+        loop = asyncio.get_running_loop()
+        try:
+            action = await loop.run_in_executor(self._pipes, process.ask, replace(job, lease=lease))
+        except (AgentCrashError, asyncio.CancelledError):
+            self._drop(process)  # (cancelled: its answer would come to nobody)
+            raise
+        finally:
+            process.busy = False
+            self._freed.set()
+        return action
+
+    async def _take(self, table_id: str) -> tuple[AgentProcess, int]:
+        """A free process for ``table_id`` (marked busy) and the table's lease in it."""
+        while True:
+            home = self._homes.get(table_id)
+            if home is not None and home[0] in self._processes and not home[0].busy:
+                home[0].busy = True
+                return home
+            process = next((p for p in self._processes if not p.busy), None)
+            if process is None and len(self._processes) < self.size:
+                process = await self._started()
+            if process is not None:
+                process.busy = True
+                self._homes[table_id] = (process, next(self._leases))
+                return self._homes[table_id]
+            self._freed.clear()
+            await self._freed.wait()
+
+    async def _started(self) -> AgentProcess:
+        process = AgentProcess(agent_process_context())
+        self._processes.append(process)
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._pipes, process.start)
+        except BaseException:
+            self._processes.remove(process)
+            raise
+        return process
+
+    def _drop(self, process: AgentProcess) -> None:
+        if process in self._processes:
+            self._processes.remove(process)
+        process.stop()
+
+    def close(self) -> None:
+        """Stop every process (searches under way are dropped) and the pipes' threads."""
+        for process in self._processes:
+            process.stop()
+        self._processes.clear()
+        self._pipes.shutdown(wait=True, cancel_futures=True)
+
+
+class AgentRunner:
+    """Plays the agents' moves of every table through the ``AgentPool``, one table's moves
+    one after another at its pace; the event loop only waits for them. A move that fails
+    (the agent raised, its process died) is said in the server's log and tried again,
+    after a wait that doubles up to ``RETRY_SECONDS``. It also tells the readers waiting
+    for a table's next move (``changed``) when one is made."""
+
+    def __init__(self, tables: Tables, pool: AgentPool) -> None:
         self.tables = tables
         self.pool = pool
         self._running: dict[str, asyncio.Task[None]] = {}
@@ -327,13 +443,25 @@ class AgentRunner:
             )
 
     async def _play_agents(self, table: LiveTable) -> None:
-        loop = asyncio.get_running_loop()
+        failures = 0
         while table.agent_to_move is not None:
-            await asyncio.sleep(table.stored.pace)
-            action = await loop.run_in_executor(self.pool, table.agent_action)
-            with table.lock:  # (only this task moves for the table's agents)
-                table.play(action)
-                self.tables.save(table)
+            wait = min(RETRY_SECONDS, 2.0 ** (failures - 1)) if failures else table.stored.pace
+            await asyncio.sleep(wait)
+            with table.lock:
+                job = table.agent_job()
+            if job is None:
+                return
+            try:
+                action = await self.pool.act(job)
+                with table.lock:  # (only this task moves for the table's agents)
+                    table.agent_move(job, action)
+                    self.tables.save(table)
+            except (AgentError, TableError) as error:
+                failures += 1
+                retry = min(RETRY_SECONDS, 2.0 ** (failures - 1))
+                LOG.error("table %s: %s; trying again in %g s", job.table, error, retry)
+                continue
+            failures = 0
             self.moved(table)
 
     async def stop(self) -> None:
@@ -343,13 +471,15 @@ class AgentRunner:
 
 
 def game_entry(name: str, policies: Mapping[str, str] = MappingProxyType({})) -> dict[str, Any]:
-    """What the lobby offers of a game: its options (with defaults), seats and agents. The
-    ``pool`` option is left out: the web table plays the packaged pool (``decks`` are the
-    packaged decks' names, ``check_packaged_data``)."""
+    """What the lobby offers of a game: its display name, its help (the terminal's ``help``
+    text), its options (with defaults), seats and agents. The ``pool`` option is left out:
+    the web table plays the packaged pool (``decks`` are the packaged decks' names,
+    ``check_packaged_data``)."""
     spec = envs.spec(name)
     return {
         "name": name,
         "title": spec.title,
+        "help": help_text(name),
         "min_players": spec.min_players,
         "max_players": spec.max_players,
         "default_players": spec.default_players,
@@ -361,6 +491,13 @@ def game_entry(name: str, policies: Mapping[str, str] = MappingProxyType({})) ->
         "decks": list(spec.decks),
         "agents": [HUMAN, *web_agent_kinds(), *(f"{POLICY}:{policy}" for policy in policies)],
     }
+
+
+@cache
+def help_text(name: str) -> str:
+    """The game's ``help_text()`` with its default options: what the terminal's ``help``
+    prints, from the same source."""
+    return envs.make_game(name).help_text()
 
 
 def links(table: LiveTable) -> dict[str, Any]:

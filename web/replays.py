@@ -23,7 +23,14 @@ from tabletop import envs
 from tabletop.envs.core.protocol import IllegalActionError, State
 from tabletop.matches.records import GameRecord, RecordError, read_records
 from tabletop.web.store import StoredTable, TableStore
-from tabletop.web.tables import MoveLog, NotFoundError, TableError, check_packaged_data, result
+from tabletop.web.tables import (
+    MoveLog,
+    NotFoundError,
+    TableError,
+    check_packaged_data,
+    outcome,
+    result,
+)
 
 CHECKPOINT = 32
 """Plies between two kept copies of a replayed game's state."""
@@ -60,6 +67,7 @@ class Replay:
         return {
             "table": self.stored.id,
             "game": self.stored.game,
+            "title": envs.spec(self.stored.game).title,
             "seats": self.stored.seats,
             "ply": ply,
             "plies": self.plies,
@@ -76,6 +84,23 @@ class Replays:
         self.store = store
         self._kept: OrderedDict[str, Replay] = OrderedDict()
         self._lock = threading.Lock()
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every finished game, newest first, as the replay list shows it: the game's
+        display name, the seats, the result in words and the length. A row stored before
+        results were kept in words gets its words from a replay, once (they are stored)."""
+        entries = []
+        for stored in self.store.all(finished=True):
+            if stored.outcome is None:
+                stored.outcome = outcome(self._replay(stored.id).moves.state)
+                self.store.save(stored)
+            entries.append({
+                "id": stored.id, "game": stored.game, "title": envs.spec(stored.game).title,
+                "options": stored.options, "seats": stored.seats, "outcome": stored.outcome,
+                "plies": len(stored.actions), "returns": stored.returns,
+                "created": stored.created,
+            })  # fmt: skip
+        return entries
 
     def frame(self, table_id: str, ply: int | None) -> dict[str, Any]:
         """Frame ``ply`` (the end by default) of finished table ``table_id``."""
@@ -133,7 +158,7 @@ def import_record(store: TableStore, document: Any, *, packaged_data: bool = Tru
         returns=list(record.returns),
         stats=dict(record.stats),
     )
-    _check_replays(stored)
+    stored.outcome = outcome(_checked_replay(stored).moves.state)
     store.save(stored)
     return stored.id
 
@@ -154,7 +179,8 @@ def import_records(store: TableStore, path: str | Path) -> list[str]:
     return [import_record(store, record.to_json(), packaged_data=False) for record in records]
 
 
-def _check_replays(stored: StoredTable) -> None:
+def _checked_replay(stored: StoredTable) -> Replay:
+    """The replay of an imported record, which must reach the end and returns it claims."""
     try:
         replay = Replay(stored)
     except (KeyError, ValueError, TypeError, IllegalActionError) as error:
@@ -162,3 +188,4 @@ def _check_replays(stored: StoredTable) -> None:
     state = replay.moves.state
     if not state.is_terminal() or [float(r) for r in state.returns()] != stored.returns:
         raise TableError("the record does not replay to its end and returns")
+    return replay

@@ -4,9 +4,9 @@ A table is stored as what rebuilds it exactly: the game, its options, the seed o
 the seat specs and their secret tokens, and the actions played so far (a ``Game`` promises
 that the same seed and actions give the same game). A table is written when it is made and
 after every move, in one transaction each, so a server killed at any moment restarts with
-every game as its last move left it. A finished table also keeps the returns and stats of
-its ending, which is what the replay list shows; records that ``tabletop eval`` saved are
-imported as finished tables with no tokens (replays only).
+every game as its last move left it. A finished table also keeps the returns, stats and
+result in words (``outcome``) of its ending, which is what the replay list shows; records
+that ``tabletop eval`` saved are imported as finished tables with no tokens (replays only).
 """
 
 from __future__ import annotations
@@ -35,9 +35,17 @@ CREATE TABLE IF NOT EXISTS tables (
     finished INTEGER NOT NULL,
     returns TEXT,
     stats TEXT,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    outcome TEXT
 )
 """
+COLUMNS = (
+    "id", "game", "options", "seed", "seats", "tokens", "omniscient", "pace", "actions",
+    "action_texts", "finished", "returns", "stats", "created", "outcome",
+)  # fmt: skip
+"""The row's columns, in the order ``save`` writes them and ``_stored`` reads them."""
+ADDED_COLUMNS = {"outcome": "TEXT"}
+"""Columns added since the first schema: a file written before them gains them, empty."""
 
 
 @dataclass
@@ -63,6 +71,8 @@ class StoredTable:
     finished: bool = False
     returns: list[float] | None = None
     stats: dict[str, float] | None = None
+    outcome: str | None = None
+    """A finished game's result in words; None for a row finished before it was kept."""
 
 
 class TableStore:
@@ -78,6 +88,10 @@ class TableStore:
         self._connection.execute("PRAGMA synchronous=NORMAL")
         with self._transaction() as cursor:
             cursor.execute(SCHEMA)
+            present = {row[1] for row in cursor.execute("PRAGMA table_info(tables)")}
+            for name, kind in ADDED_COLUMNS.items():
+                if name not in present:
+                    cursor.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Cursor]:
@@ -92,18 +106,19 @@ class TableStore:
             json.dumps(table.actions), json.dumps(table.action_texts), int(table.finished),
             None if table.returns is None else json.dumps(table.returns),
             None if table.stats is None else json.dumps(table.stats), table.created,
+            table.outcome,
         )  # fmt: skip
         with self._transaction() as cursor:
-            cursor.execute(f"INSERT OR REPLACE INTO tables VALUES ({', '.join('?' * 14)})", row)
+            cursor.execute(_INSERT, row)
 
     def load(self, table_id: str) -> StoredTable | None:
         with self._transaction() as cursor:
-            row = cursor.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+            row = cursor.execute(f"{_SELECT} WHERE id = ?", (table_id,)).fetchone()
         return None if row is None else _stored(row)
 
     def all(self, *, finished: bool | None = None) -> list[StoredTable]:
         """Every table, newest first; only finished or only live ones when asked."""
-        query = "SELECT * FROM tables"
+        query = _SELECT
         if finished is not None:
             query += f" WHERE finished = {int(finished)}"
         with self._transaction() as cursor:
@@ -114,9 +129,15 @@ class TableStore:
         self._connection.close()
 
 
+_INSERT = (
+    f"INSERT OR REPLACE INTO tables ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+)
+_SELECT = f"SELECT {', '.join(COLUMNS)} FROM tables"
+
+
 def _stored(row: tuple[Any, ...]) -> StoredTable:
     (table_id, game, options, seed, seats, tokens, omniscient, pace, actions, texts, finished,
-     returns, stats, created) = row  # fmt: skip
+     returns, stats, created, outcome) = row  # fmt: skip
     return StoredTable(
         id=table_id,
         game=game,
@@ -132,4 +153,5 @@ def _stored(row: tuple[Any, ...]) -> StoredTable:
         finished=bool(finished),
         returns=None if returns is None else json.loads(returns),
         stats=None if stats is None else json.loads(stats),
+        outcome=outcome,
     )

@@ -14,8 +14,12 @@ game does the same).
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.context
+import os
 import random
 import secrets
+import signal
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -24,7 +28,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tabletop import envs
-from tabletop.agents import Agent, make_agent
+from tabletop.agents import make_agent
 from tabletop.agents.registry import AGENT_KINDS
 from tabletop.envs.core.cards.data import POOL_OPTION
 from tabletop.envs.core.protocol import IllegalActionError, State, seat_name
@@ -58,6 +62,10 @@ class ConflictError(TableError):
     """Right request, wrong moment: not this seat's turn, or the game is over."""
 
     status = 409
+
+
+STALE_PAGE = "the game moved on since your page was drawn; it has been refreshed"
+"""The refusal of a move sent from a page drawn at an older version than the viewer's."""
 
 
 @dataclass(frozen=True)
@@ -177,16 +185,16 @@ class LiveTable:
         self.stored = stored
         self.moves = MoveLog(stored.game, stored.options, stored.seed)
         self.game = self.moves.game
-        self.agents: list[Agent | None] = [
-            None
-            if spec == HUMAN
-            else make_agent(agent_spec(spec, policies), stored.game, stored.seed + 1 + seat)
-            for seat, spec in enumerate(stored.seats)
+        self.title = envs.spec(stored.game).title
+        self.agent_specs: list[str | None] = [
+            None if spec == HUMAN else agent_spec(spec, policies) for spec in stored.seats
         ]
+        """Per seat: the agent spec its agent process builds (a policy's path resolved), or
+        None for a person."""
+        for seat, spec in enumerate(self.agent_specs):
+            if spec is not None:  # built once here so that a bad spec is refused now
+                make_agent(spec, stored.game, agent_seed(stored, seat))
         self.lock = threading.Lock()
-        for agent in self.agents:
-            if agent is not None:
-                agent.reset()
         for action, text in zip(stored.actions, stored.action_texts, strict=True):
             self.moves.apply(action, text)
 
@@ -220,10 +228,11 @@ class LiveTable:
         return self.state.is_terminal()
 
     @property
-    def agent_to_move(self) -> Agent | None:
+    def agent_to_move(self) -> str | None:
+        """The spec of the agent to move, None when a person is to move or the game is over."""
         if self.over:
             return None
-        return self.agents[self.state.current_player]
+        return self.agent_specs[self.state.current_player]
 
     # ----- what a viewer is shown -------------------------------------------------------
 
@@ -232,6 +241,7 @@ class LiveTable:
         return {
             "table": self.stored.id,
             "game": self.stored.game,
+            "title": self.title,
             "seats": self.seat_labels(),
             "you": viewer.seat,
             "version": self.version(viewer),
@@ -259,11 +269,15 @@ class LiveTable:
 
     # ----- moves ------------------------------------------------------------------------
 
-    def human_move(self, viewer: Viewer, action: Any) -> None:
+    def human_move(self, viewer: Viewer, action: Any, version: int | None = None) -> None:
         """``viewer``'s move ``action`` (an action id); refused, with nothing changed,
-        when it is not theirs to make or not legal."""
+        when it is not theirs to make or not legal, or when ``version`` (the one the
+        viewer's page was drawn at, if it says) is not the viewer's current one: the page
+        chose its move in a position that is gone."""
         if viewer.seat is None:
             raise ForbiddenError("spectators cannot move")
+        if version is not None and version != self.version(viewer):
+            raise ConflictError(STALE_PAGE)
         if isinstance(action, bool) or not isinstance(action, int):
             raise TableError(f"action must be an action id (an int), got {action!r}")
         if self.over:
@@ -276,13 +290,25 @@ class LiveTable:
             raise ConflictError(f"illegal move {action}; legal: {texts}")
         self.play(action)
 
-    def agent_action(self) -> int:
-        """The move of the agent to move (slow for a search: run it off the event loop).
-        The agent gets a copy, so readers of the table never see a half-searched state."""
-        agent = self.agent_to_move
-        if agent is None:
-            raise ConflictError("no agent is to move")
-        return agent.act(self.state.clone(), self.state.current_player)
+    def agent_job(self) -> AgentJob | None:
+        """What an agent process needs to choose the move of the agent to move (None if a
+        person is to move or the game is over): the game as stored, never a live object."""
+        spec = self.agent_to_move
+        if spec is None:
+            return None
+        stored = self.stored
+        seat = self.state.current_player
+        return AgentJob(stored.id, stored.game, stored.options, stored.seed,
+                        tuple(stored.actions), seat, spec, agent_seed(stored, seat))  # fmt: skip
+
+    def agent_move(self, job: AgentJob, action: int) -> None:
+        """Play the ``action`` an agent chose for ``job``, if the table still stands where
+        the job was taken and the action is legal; otherwise ``ConflictError``."""
+        if len(self.stored.actions) != len(job.actions) or self.agent_to_move is None:
+            raise ConflictError(f"table {self.stored.id} moved on while its agent thought")
+        if action not in self.state.legal_actions():
+            raise ConflictError(f"the agent of seat {job.seat} chose illegal move {action}")
+        self.play(action)
 
     def play(self, action: int) -> None:
         """Apply a legal ``action`` of the player to move and note it in the row."""
@@ -293,6 +319,7 @@ class LiveTable:
             stored.finished = True
             stored.returns = self.state.returns()
             stored.stats = self.state.stats()
+            stored.outcome = outcome(self.state)
 
     def set_pace(self, pace: float) -> None:
         self.stored.pace = checked_pace(pace)
@@ -305,8 +332,39 @@ def checked_pace(pace: float) -> float:
 
 
 def result(state: State) -> dict[str, Any]:
-    """The end of a game as the result banner shows it."""
-    return {"returns": state.returns(), "stats": state.stats()}
+    """The end of a game as the result banner shows it: in words (``outcome``), with the
+    returns and stats behind them."""
+    return {"outcome": outcome(state), "returns": state.returns(), "stats": state.stats()}
+
+
+def outcome(state: State) -> str:
+    """A finished game's result in words, as its view says it ("Silver wins: ...")."""
+    return state.view(None)["outcome"]
+
+
+def agent_seed(stored: StoredTable, seat: int) -> int:
+    """The seed of a seat's agent: one per table and seat, so a table's agents differ."""
+    return stored.seed + 1 + seat
+
+
+@dataclass(frozen=True)
+class AgentJob:
+    """One agent move to choose, as sent to an agent process: the table's game as stored
+    (game, options, seed, the actions so far), the seat and its agent."""
+
+    table: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    actions: tuple[int, ...]
+    seat: int
+    agent: str
+    """The agent spec (a policy's path resolved)."""
+    agent_seed: int
+    lease: int = 0
+    """Which stay of the table in its agent process this is: a table whose moves go to
+    another process gets a new lease, and its agents there start afresh (as after a
+    restart) instead of carrying on from a stay that missed moves."""
 
 
 class Tables:
@@ -400,3 +458,152 @@ def _built(stored: StoredTable, policies: Mapping[str, str]) -> LiveTable:
         return LiveTable(stored, policies)
     except (KeyError, ValueError, TypeError, OSError, IllegalActionError) as error:
         raise TableError(str(error.args[0] if error.args else error)) from error
+
+
+# ----- agents in processes ---------------------------------------------------------------
+
+
+class AgentError(Exception):
+    """An agent could not choose a move: it raised (``str`` says what), or its process
+    died (``AgentCrashError``). The table's runner says so and tries the move again."""
+
+
+class AgentCrashError(AgentError):
+    """The agent process stopped in the middle of a move (killed, out of memory, a crash
+    in native code); a new process takes the table's next try."""
+
+
+WORKER_NICENESS = 5
+"""How much lower an agent process's CPU priority is than the server's (POSIX ``nice``):
+a long search takes the cores the server leaves idle, not the time it answers in."""
+KEPT_TABLES = 64
+"""Tables whose game and agents an agent process keeps between moves."""
+
+
+class _KeptTable:
+    """A table as an agent process keeps it: the state after ``actions``, and the agents
+    of its current lease (built on a seat's first move in it)."""
+
+    def __init__(self, job: AgentJob, state: State) -> None:
+        self.lease = job.lease
+        self.state = state
+        self.actions: list[int] = []
+        self.agents: dict[int, Any] = {}
+
+
+class AgentThinker:
+    """An agent process's tables: each kept between moves (``KEPT_TABLES``, the least
+    recently asked dropped), so a move replays only the moves since the last one, and a
+    seat's agent goes on from its own last decision (a search that keeps its tree)."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, _KeptTable] = {}
+        self._games: dict[str, Any] = {}
+
+    def act(self, job: AgentJob) -> int:
+        kept = self._kept(job)
+        for action in job.actions[len(kept.actions) :]:
+            kept.state.apply(action)
+            kept.actions.append(action)
+        agent = kept.agents.get(job.seat)
+        if agent is None:
+            agent = kept.agents[job.seat] = make_agent(job.agent, job.game, job.agent_seed)
+            agent.reset()
+        return int(agent.act(kept.state.clone(), job.seat))
+
+    def _kept(self, job: AgentJob) -> _KeptTable:
+        kept = self._tables.pop(job.table, None)
+        if kept is None or list(job.actions[: len(kept.actions)]) != kept.actions:
+            kept = _KeptTable(job, self._game(job).new_state(seed=job.seed))
+        if kept.lease != job.lease:
+            kept.lease, kept.agents = job.lease, {}
+        self._tables[job.table] = kept  # (last: the most recently asked)
+        while len(self._tables) > KEPT_TABLES:
+            del self._tables[next(iter(self._tables))]
+        return kept
+
+    def _game(self, job: AgentJob) -> Any:
+        """The game of ``job``'s rules and options, built once per process (a card game
+        reads its card data when built)."""
+        key = f"{job.game} {sorted(job.options.items())!r}"
+        if key not in self._games:
+            self._games[key] = envs.make_game(job.game, **game_options(job.options))
+        return self._games[key]
+
+
+def agent_process_main(connection: Any) -> None:
+    """An agent process: answer each ``AgentJob`` received with ``("action", id)`` or
+    ``("error", why)``, until the server's end of the pipe closes. Ctrl-C is the server's
+    to handle (it stops its agent processes)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
+    thinker = AgentThinker()
+    while True:
+        try:
+            job = connection.recv()
+        except EOFError:
+            return
+        try:
+            answer: tuple[str, Any] = ("action", thinker.act(job))
+        except Exception as error:  # any agent's failure is the server's to report
+            answer = ("error", f"{type(error).__name__}: {error}")
+        connection.send(answer)
+
+
+def agent_process_context() -> multiprocessing.context.BaseContext:
+    """Forkserver where the system has it: a new agent process is a fork of a clean server
+    that has imported the games and agents once; spawn elsewhere."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    modules = {__name__}
+    for name in envs.names():
+        spec = envs.spec(name)
+        modules |= {spec.game_class.__module__, spec.heuristic.__module__}
+    context.set_forkserver_preload(sorted(modules))
+    return context
+
+
+class AgentProcess:
+    """One agent process and the server's end of its pipe. ``ask`` blocks until the answer
+    (call it off the event loop); one job at a time (``busy``)."""
+
+    def __init__(self, context: multiprocessing.context.BaseContext) -> None:
+        self._connection, child = context.Pipe()
+        self._child = child
+        self.process = context.Process(
+            target=agent_process_main, args=(child,), name="tabletop-agent", daemon=True
+        )
+        self.busy = True
+        """Starting counts as busy: nobody else is given the process until it is up."""
+
+    def start(self) -> None:
+        self.process.start()
+        self._child.close()
+
+    def ask(self, job: AgentJob) -> int:
+        """The action the agent of ``job`` chooses; ``AgentError`` when it fails."""
+        try:
+            self._connection.send(job)
+            kind, value = self._connection.recv()
+        except (EOFError, OSError):
+            self.process.join(timeout=1.0)
+            raise AgentCrashError(
+                f"the agent process (pid {self.process.pid}) stopped while choosing a move "
+                f"for seat {job.seat} of table {job.table} (exit code {self.process.exitcode})"
+            ) from None
+        if kind == "error":
+            raise AgentError(f"the agent {job.agent!r} of seat {job.seat} failed: {value}")
+        return value
+
+    @property
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
+    def stop(self) -> None:
+        """End the process at once (a search may be under way: nothing of it is kept)."""
+        if self.process.pid is not None:
+            self.process.kill()
+            self.process.join(timeout=5.0)
+        self._connection.close()

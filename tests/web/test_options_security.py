@@ -205,13 +205,7 @@ def test_a_seat_naming_a_path_is_refused_and_not_read(
 
 def test_a_policy_the_operator_offers_is_seated_by_name(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch")
-    from tabletop.agents.policy import (
-        NetworkSpec,
-        PolicyAgent,
-        env_metadata,
-        new_policy,
-        save_policy,
-    )
+    from tabletop.agents.policy import NetworkSpec, env_metadata, new_policy, save_policy
 
     env = envs.make("kaleva")
     metadata = env_metadata(env, training_steps=1, seed=0, game_options={})
@@ -221,12 +215,15 @@ def test_a_policy_the_operator_offers_is_seated_by_name(tmp_path: Path) -> None:
     with TestClient(create_app(":memory:", policies={"mine": path})) as client:
         kaleva = next(g for g in client.get("/api/games").json() if g["name"] == "kaleva")
         assert "policy:mine" in kaleva["agents"] and "policy" not in kaleva["agents"]
-        body = {"game": "kaleva", "seats": ["human", "policy:mine"]}
+        body = {"game": "kaleva", "seats": ["policy:mine", "human"], "pace": 0}
         response = client.post("/api/tables", json=body)
         assert response.status_code == 201, response.text
         table = client.app.state.tables.get(response.json()["id"])
-        assert isinstance(table.agents[1], PolicyAgent)
-        assert table.stored.seats == ["human", "policy:mine"]  # the name, not the path
+        assert table.agent_specs == [f"policy:{path}", None]  # the path, for the agents
+        assert table.stored.seats == ["policy:mine", "human"]  # the name, not the path
+        token = response.json()["links"]["1"].split("token=")[1]
+        seen = client.get(f"/api/tables/{table.stored.id}", params={"token": token, "after": 0})
+        assert seen.json()["log"][0]["mover"] == 0  # the policy moved, in its process
         body["seats"] = ["human", "policy:other"]
         assert "policy:mine" in client.post("/api/tables", json=body).json()["error"]
 

@@ -1,5 +1,6 @@
 """The request models of the web API: a body or query the models refuse is a 400 whose
-``{"error": message}`` names the field and what it must be, and nothing changes."""
+``{"detail": message}`` (also under ``error``) names the field and what it must be, and
+nothing changes."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ from fastapi.testclient import TestClient
 from tabletop.web.app import create_app
 
 TABLE = {"game": "kaleva", "seats": ["human", "random"], "seed": 3, "pace": 0}
+
+
+def refusal(message: str) -> dict[str, str]:
+    return {"detail": message, "error": message}
 
 
 @pytest.fixture
@@ -43,7 +48,7 @@ def test_a_mistyped_field_is_named_with_what_it_must_be(
     client: TestClient, body: Any, message: str
 ) -> None:
     response = client.post("/api/tables", json=body)
-    assert (response.status_code, response.json()) == (400, {"error": message})
+    assert (response.status_code, response.json()) == (400, refusal(message))
     assert client.app.state.tables.store.all() == []
 
 
@@ -62,7 +67,7 @@ def test_a_body_not_sent_as_json_is_refused(client: TestClient) -> None:
         assert response.status_code == 400
         assert "application/json" in response.json()["error"]
     response = client.post("/api/tables", content=b"", headers={"content-type": "application/json"})
-    assert response.json() == {"error": "the request body is not JSON: it is empty"}
+    assert response.json() == refusal("the request body is not JSON: it is empty")
     assert client.app.state.tables.store.all() == []
 
 
@@ -70,5 +75,5 @@ def test_query_parameters_and_unknown_paths_answer_in_the_same_shape(client: Tes
     response = client.get("/api/replays/x", params={"ply": "last"})
     assert response.status_code == 400
     assert response.json()["error"].startswith("ply: Input should be a valid integer")
-    assert client.get("/api/nothing").json() == {"error": "Not Found"}
+    assert client.get("/api/nothing").json() == refusal("no such API path: GET /api/nothing")
     assert client.delete("/api/tables").status_code == 405
