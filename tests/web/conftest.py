@@ -6,6 +6,7 @@ live in browser_support.py, since a conftest is not meant to be imported."""
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Iterator
 
 import pytest
@@ -26,7 +27,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     process, url = start_in_subprocess(tmp_path_factory.mktemp("serve") / "games.sqlite")
     yield url
     process.terminate()
-    process.wait(timeout=10)
+    try:  # (a page left open holds a waiting read, which uvicorn lets finish: up to 20 s)
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")

@@ -28,8 +28,8 @@ const OWN_CLASSES = new Set(["piece", "card", "face-down", "playable", "target",
 const Tabletop = (() => {
   const games = {};
   // The drawn table's state: the view, who looks, how to play, and what is selected.
-  const table = { view: null, you: null, play: null, selected: null, nodes: new Map(),
-    pieces: new Map(), root: null };
+  const table = { view: null, you: null, play: null, replay: false, selected: null,
+    nodes: new Map(), pieces: new Map(), root: null };
 
   function registerGame(name, drawer) { games[name] = drawer; }
 
@@ -337,8 +337,8 @@ const Tabletop = (() => {
   }
 
   function refuse(id) {
-    if (!table.play) return why("This is a replay: watch only");
-    if (table.you === null) return why("Spectators watch only");
+    if (table.replay) return why("This is a replay: watch only");
+    if (table.you === null || !table.play) return why("Spectators watch only");
     if (table.view.to_move === null) return why("The game is over");
     if (table.view.to_move !== table.you || !moves().length) return why("It is not your turn");
     if (table.selected !== null) {
@@ -441,9 +441,12 @@ const Tabletop = (() => {
 
   // Draws `view` into `container`: the head (turn, phase, status) and the table; also fills
   // #actions, #choices, #moves and #last-moves when the page has them. `you` is the seat the
-  // page plays (null: watching); `play(action)` plays a move (null: nothing can be played).
-  function drawTable(container, view, { you = null, play = null } = {}) {
-    Object.assign(table, { view, you, play, selected: null, nodes: new Map(), pieces: new Map() });
+  // page plays (null: a spectator); `play(action)` plays a move (null: nothing can be
+  // played); `replay` says the table is a replay's.
+  function drawTable(container, view, { you = null, play = null, replay = false } = {}) {
+    if (you === null) play = null;
+    Object.assign(table, { view, you, play, replay, selected: null, nodes: new Map(),
+      pieces: new Map() });
     for (const area of view.areas) for (const piece of area.pieces) table.pieces.set(piece.id, piece);
     const drawer = games[view.game] || {};
     const ctx = { pieceElement, cardElement, areaElement, seatName, observer: view.observer };
