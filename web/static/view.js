@@ -55,12 +55,11 @@ const Tabletop = (() => {
   // A card's face in short form: cost, name, kind, stats, keywords, text (clipped).
   function cardElement(piece) {
     const card = piece.card;
-    const face = el("div", { class: "card-face" });
+    const top = el("div", { class: "card-top" }, el("span", { class: "card-name" }, card.name));
     if (card.cost !== null && card.cost !== undefined) {
-      face.append(el("span", { class: "card-cost", title: `cost ${card.cost}` }, String(card.cost)));
+      top.append(el("span", { class: "card-cost", title: `cost ${card.cost}` }, String(card.cost)));
     }
-    face.append(el("span", { class: "card-name" }, card.name),
-      el("span", { class: "card-kind" }, card.kind));
+    const face = el("div", { class: "card-face" }, top, el("span", { class: "card-kind" }, card.kind));
     const stats = el("span", { class: "card-stats" });
     for (const [label, value] of Object.entries(card.stats)) {
       stats.append(el("span", { class: "stat", title: label }, `${label} ${value}`));
@@ -445,6 +444,9 @@ const Tabletop = (() => {
   // played); `replay` says the table is a replay's.
   function drawTable(container, view, { you = null, play = null, replay = false } = {}) {
     if (you === null) play = null;
+    const active = document.activeElement;
+    const focused = active && active.dataset && active.matches(":focus-visible")
+      ? active.dataset.piece : undefined;
     Object.assign(table, { view, you, play, replay, selected: null, nodes: new Map(),
       pieces: new Map() });
     for (const area of view.areas) for (const piece of area.pieces) table.pieces.set(piece.id, piece);
@@ -461,6 +463,8 @@ const Tabletop = (() => {
     drawMoveList(play ? view : { moves: [] });
     choose([]);
     if (drawer.decorate) drawer.decorate(root, view, ctx);
+    // A keyboard player keeps their place when the table is drawn anew.
+    if (focused !== undefined && table.nodes.get(focused)?.tabIndex >= 0) table.nodes.get(focused).focus();
   }
 
   // Loads the game's own drawing (web/static/games/<game>.js and .css), once; resolves when
