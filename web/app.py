@@ -382,6 +382,11 @@ class AgentPool:
             raise
         return process
 
+    @property
+    def pids(self) -> list[int]:
+        """The running agent processes' ids (for an operator's ``ps``, and the tests)."""
+        return [p.process.pid for p in self._processes if p.process.pid is not None and p.alive]
+
     def _drop(self, process: AgentProcess) -> None:
         if process in self._processes:
             self._processes.remove(process)

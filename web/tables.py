@@ -212,7 +212,10 @@ class LiveTable:
             for number, secret in enumerate(stored.tokens):
                 if secret is not None and secrets.compare_digest(secret, token):
                     return Viewer(number, number)
-            raise ForbiddenError("this link's token opens no seat of this table")
+            raise ForbiddenError(
+                f"this link's token opens no seat of table {stored.id}: the link is mistyped "
+                "or cut short; ask whoever started the table for your seat's link"
+            )
         if HUMAN in stored.seats and not self.over:
             raise ForbiddenError("a table with people at it is seen only through a seat's link")
         if seat is None:
@@ -430,7 +433,10 @@ class Tables:
             raise ConflictError(f"table {table_id} cannot be resumed: {self.unresumable[table_id]}")
         stored = self.store.load(table_id)
         if stored is None:
-            raise NotFoundError(f"no table {table_id!r}")
+            raise NotFoundError(
+                f"no table {table_id!r} on this server: the link is mistyped, or the table "
+                "was started on another server"
+            )
         table = _built(stored, self.policies)
         with self._lock:
             return self._tables.setdefault(table_id, table)
