@@ -46,7 +46,7 @@ from tabletop.envs.core.engine import action_text, copy_generator
 from tabletop.envs.core.protocol import Event, check_options
 from tabletop.envs.hkk import figures, galetki, notation, plays, public, rendering, turns
 from tabletop.envs.hkk import view as view_module
-from tabletop.envs.hkk.actions import MAX_TABLE, NUM_ACTIONS
+from tabletop.envs.hkk.actions import MAX_TABLE, NUM_ACTIONS, PASS
 from tabletop.envs.hkk.cards import (
     PACKAGED_DECKS,
     Building,
@@ -194,7 +194,7 @@ class HkkState(PendingPhasedState):
         "life", "vp", "components", "turns_taken", "turn", "plies", "active", "phase",
         "priority_round", "stack", "shields", "saving", "wounds", "pending",
         "fight", "quiet_turns", "memo", "memo_key",
-        "life_at_start", "winner", "counters", "_rewards", "_returns", "_legal",
+        "life_at_start", "winner", "counters", "last_plays", "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
     PHASES = turns.PHASES
@@ -233,6 +233,8 @@ class HkkState(PendingPhasedState):
         self.winner: int | None = None
         self.counters = {"cards_played": 0, "abilities_used": 0, "creatures_died": 0,
                          "attacks": 0}  # fmt: skip
+        self.last_plays: tuple[view_module.Played | None, ...] = (None, None)
+        """Each seat's last decision but a pass, as the view shows it (``view.played``)."""
         self._rewards = [0.0, 0.0]
         self._returns = [0.0, 0.0]
         self._legal: list[int] = []
@@ -277,6 +279,15 @@ class HkkState(PendingPhasedState):
     def passes(self) -> int:
         """How many players passed in a row in a window (HK-8.4)."""
         return self.priority_round.passes
+
+    def apply(self, action: int) -> None:
+        """One decision (``EngineState.apply``); the mover's last play is kept for the
+        view (``view.played``) unless it is a pass, which leaves the table as it is."""
+        if action != PASS and action in self._legal:
+            kept = list(self.last_plays)
+            kept[self.player] = view_module.played(self, action)
+            self.last_plays = tuple(kept)
+        PendingPhasedState.apply(self, action)
 
     def _do(self, action: int) -> None:
         self.plies += 1
@@ -455,6 +466,7 @@ class HkkState(PendingPhasedState):
         other.memo_key = None
         other.fight = None if self.fight is None else self.fight.copy()
         other.counters = dict(self.counters)
+        other.last_plays = self.last_plays
         copy_last_move(self, other)
         return other
 

@@ -1,5 +1,15 @@
 """HKK's structured picture (``State.view``, format in ``core.view``): what ``render`` shows,
-as data a page can draw, with the legal moves naming the cards they are about.
+as data a page can draw as a card table, with the legal moves naming the cards they are
+about.
+
+Each seat's side of the table is its guard post, its reserve, the cards beside them
+(buildings, table items, skills, enchantments), its hand (face down to the other player),
+its deck, discard pile and Void, and the player (what an attack at the player hits); a card
+attached to another (an item on its carrier, an enchantment, a level-up, a body part) is
+drawn with its carrier (``on``). The chain is a shared area while it is open. Every face-up
+card carries its face from the card data (``card_face``): cost, printed figures, keywords
+and full text; what play did to it (damage taken, counters, levels, its figures now) are
+its ``marks``.
 
 Pieces are named by place, never by card: ``hand<seat>/<slot>``, ``table<seat>/<position>``
 (the table positions the action space addresses), ``discard<seat>/<i>``, ``void<seat>/<i>``,
@@ -7,16 +17,40 @@ Pieces are named by place, never by card: ``hand<seat>/<slot>``, ``table<seat>/<
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletop.envs.core.view import Value, area, hidden_piece, make_view, piece, player
+from tabletop.envs.core.cards.phases import DRAW
+from tabletop.envs.core.view import (
+    Value,
+    area,
+    card_face,
+    hidden_piece,
+    last_move,
+    make_view,
+    piece,
+    player,
+)
 from tabletop.envs.hkk import figures, plays
-from tabletop.envs.hkk.actions import PLAYER_TARGET, decode, decode_ref
-from tabletop.envs.hkk.cards import Card
+from tabletop.envs.hkk.actions import DECODED, PLAYER_TARGET, decode, decode_ref
+from tabletop.envs.hkk.cards import (
+    Adventurer,
+    Building,
+    Card,
+    Creature,
+    Enchantment,
+    Instant,
+    Item,
+    LevelUp,
+    Modifier,
+)
 from tabletop.envs.hkk.combat import PLAYER, SpoilsChoice, StrikeBackChoice
+from tabletop.envs.hkk.effects import Abilities
 from tabletop.envs.hkk.galetki import EatChoice
+from tabletop.envs.hkk.notation import action_to_string
+from tabletop.envs.hkk.rendering import card_line
 from tabletop.envs.hkk.steps import PHASE_NAMES
-from tabletop.envs.hkk.turns import UpkeepChoice, UpkeepOrder
+from tabletop.envs.hkk.turns import QUIET_TURNS, UpkeepChoice, UpkeepOrder
 from tabletop.envs.hkk.zones import InPlay
 
 if TYPE_CHECKING:
@@ -24,6 +58,9 @@ if TYPE_CHECKING:
 
 Places = dict[int, tuple[int, int]]
 """iid -> (seat, table position) of the cards on the tables."""
+Played = tuple[str, tuple[int | str, ...]]
+"""A seat's last play as ``HkkState.last_plays`` keeps it (``played``): its notation as
+every observer may read it, and the cards (iids) and players (piece ids) it named."""
 
 CHOICE_NAMES = {
     plays.BuildersChoice: "choose the builders of",
@@ -36,14 +73,46 @@ CHOICE_NAMES = {
 }
 """The pending decisions (``state.choice``) as the status line says them."""
 
+PHASE_WORDS = {
+    "upkeep": "Preparation: upkeep",
+    "sacrifice": "Preparation: sacrifice monsters for components",
+    "main": "Main phase",
+    "swap": "Swap: move creatures between reserve and guard post",
+    "before attacks": "Combat: before attacks",
+    "declare": "Combat: declare attacks",
+    "after attacks": "Combat: after attacks",
+    "direct damage": "Combat: direct damage",
+    "saving after breath": "Combat: saving lives after direct damage",
+    "saving after strike": "Combat: saving lives after the strike",
+    "main again": "Main phase, continued",
+    "healing": "Healing",
+    "over": "Game over",
+}
+"""Each step of ``PHASE_NAMES`` as the page's phase line says it (HK-3, HK-6)."""
+
+AREA_ORDER = ("guard", "reserve", "beside", "player", "hand", "deck", "discard", "void")
+"""A seat's areas from the middle of the table outwards: the guard posts face each other."""
+AREA_TITLES = {
+    "guard": "guard post",
+    "reserve": "reserve",
+    "beside": "buildings and other cards",
+    "hand": "hand",
+    "deck": "deck",
+    "discard": "discard pile",
+    "void": "Void",
+}
+
 
 def view(state: HkkState, observer: int | None = None) -> dict[str, Any]:
-    """The position as ``observer`` may see it (HK-11.1): everything for ``None``."""
+    """The position as ``observer`` may see it (HK-11.1): everything for ``None``. The
+    other seat's areas come first, outermost first; the chain between the two sides."""
     places = {e.iid: (seat, p) for seat in (0, 1) for p, e in enumerate(state.tables[seat])}
-    areas = [area("players", "Players", [piece(f"player{s}", f"Player {s}") for s in (0, 1)])]
-    for seat in (0, 1):
-        areas += _seat_areas(state, seat, observer, places)
-    areas.append(area("chain", "Chain", _chain(state, places)))
+    bottom = 0 if observer is None else observer
+    tables = _table_areas(state, observer, places)
+    areas = _seat_areas(state, 1 - bottom, observer, tables)[::-1]
+    if state.stack:
+        areas.append(area("chain", "Chain (last played on top)", _chain(state, places)))
+    areas += _seat_areas(state, bottom, observer, tables)
     return make_view(
         state,
         observer,
@@ -51,6 +120,10 @@ def view(state: HkkState, observer: int | None = None) -> dict[str, Any]:
         players=[player(seat, f"Player {seat}", _counters(state, seat)) for seat in (0, 1)],
         areas=areas,
         move_pieces=lambda action: move_pieces(state, action),
+        move_ends=lambda action: move_ends(state, action),
+        phase=phase(state),
+        last_moves=_last_moves(state, places),
+        outcome=outcome(state),
     )
 
 
@@ -81,6 +154,32 @@ def _status(state: HkkState, places: Places) -> str:
     return f"{text} ({CHOICE_NAMES[type(choice)]}{about})"
 
 
+def phase(state: HkkState) -> str:
+    """The step of the turn in words, whose turn it is, and an open chain."""
+    if state.winner is not None:
+        return PHASE_WORDS["over"]
+    text = f"Player {state.active}'s turn {state.turn}: {PHASE_WORDS[PHASE_NAMES[state.phase]]}"
+    if state.stack:
+        count = len(state.stack.items)
+        text += f"; the chain is open with {count} play{'s' * (count > 1)}: answer it or pass"
+    return text
+
+
+def outcome(state: HkkState) -> str | None:
+    """The result in words from how the game ended (HK-2.3), ``None`` while it goes on."""
+    if state.winner is None:
+        return None
+    life = state.life
+    if state.winner != DRAW:
+        loser = 1 - state.winner
+        return f"Player {state.winner} wins: player {loser} is down to {life[loser]} life"
+    if life[0] <= 0 and life[1] <= 0:
+        return f"A draw: both players are out of life ({life[0]} and {life[1]})"
+    if state.plies >= state.game.ply_limit:
+        return f"A draw: the game reached its limit of {state.game.ply_limit} decisions"
+    return f"A draw: both decks are empty and no life changed for {QUIET_TURNS} turns"
+
+
 def _subject(choice: plays.Choice) -> int | None:
     """The card a pending decision is about: the defender striking back, the building, the
     trigger's card, the item or the upkeep's card; none for a meal or the upkeep order."""
@@ -97,62 +196,227 @@ def _where(state: HkkState, iid: int, places: Places) -> str:
     return f"player {seat}'s #{position} {state.card(iid).name}"
 
 
+# ----- card faces ---------------------------------------------------------------------------
+
+
+def face(card: Card) -> dict[str, Any]:
+    """What the card's face says, from the card data alone: type line, cost (magic points;
+    builders for a building, components for an item), printed figures, keywords, text."""
+    return card_face(
+        card.name,
+        _kind(card),
+        cost=_cost(card),
+        stats=_stats(card),
+        keywords=keywords(card),
+        text=card.text,
+    )
+
+
+def _kind(card: Card) -> str:
+    """The type line: the type (HK-1.3), a creature's subtypes, an item's subtype."""
+    kind = card.TYPE.replace("level_up", "level-up").replace("_", " ")
+    subtypes = getattr(card, "subtypes", ())
+    if isinstance(card, Item) and card.subtype is not None:
+        subtypes = (card.subtype,)
+    return f"{kind} — {', '.join(subtypes)}" if subtypes else kind
+
+
+def _cost(card: Card) -> Value | None:
+    """Magic points (a number), or what a building or an item costs instead (HK-9)."""
+    if isinstance(card, Building):
+        return f"{card.builders} builder{'s' * (card.builders != 1)}"
+    if isinstance(card, Item):
+        return f"{card.components} component{'s' * (card.components != 1)}"
+    return getattr(card, "cost", None)
+
+
+def _stats(card: Card) -> dict[str, Value]:
+    """The printed figures: a creature's damage, life and components, a building's
+    structure, a level-up's levels, the bonus a card gives."""
+    if isinstance(card, Creature):
+        stats: dict[str, Value] = {"damage": card.damage, "life": card.life}
+        if card.components:
+            stats["components"] = card.components
+        return stats
+    if isinstance(card, Building):
+        return {"structure": card.structure}
+    if isinstance(card, LevelUp):
+        return {"levels": card.levels}
+    bonus = dict(getattr(card, "statics", ())).get("bonus")
+    if bonus is None:
+        return {}
+    return {"bonus": f"{bonus.damage:+d}/{bonus.life:+d}"}
+
+
+def keywords(card: Card) -> list[str]:
+    """The card's keywords: its abilities (HK-7), direct damage, drawbacks, what it grants,
+    where it goes and whether it answers."""
+    words = ability_words(getattr(card, "abilities", Abilities()))
+    if isinstance(card, Creature):
+        if card.direct is not None:
+            breath = card.direct.breath
+            form = f" ({card.direct.form})" if card.direct.form else ""
+            words.append(f"breath {breath}{form}" if breath else "direct damage")
+        if card.item_use and not isinstance(card, Adventurer):
+            words.append("uses items")
+        words += [_drawback(drawback) for drawback in card.drawbacks]
+    if isinstance(card, Modifier):
+        grant = dict(card.statics).get("grant")
+        if grant is not None:
+            words += [f"grants {word}" for word in ability_words(grant)]
+    if isinstance(card, Enchantment) and card.attach is not None:
+        words.append(f"enchant {card.attach}")
+    if isinstance(card, Instant) and card.reaction:
+        words.append("reaction")
+    return words
+
+
+def ability_words(abilities: Abilities) -> list[str]:
+    """The HK-7 abilities present, as a card says them."""
+    words = []
+    for name, value in abilities:
+        if not value:
+            continue
+        if name == "immunity":
+            words.append(f"immune to {', '.join(value)}")
+        elif name in ("poison", "regeneration"):
+            words.append(f"{name} {value}")
+        elif name == "untargetable":
+            words.append(f"not a target of {', '.join(value)}")
+        elif name == "unaffected":
+            words.append(f"unaffected by {', '.join(value)}")
+        else:
+            words.append(name.replace("_", " "))
+    return words
+
+
+def _drawback(drawback: Any) -> str:
+    """A drawback (HK-7.11) in a few words."""
+    if drawback.kind == "upkeep":
+        paid = {"VP": drawback.vp, "life": drawback.life, "components": drawback.components}
+        return "upkeep " + ", ".join(f"{amount} {what}" for what, amount in paid.items() if amount)
+    if drawback.kind == "body_parts":
+        return f"at most {drawback.count} body part{'s' * (drawback.count != 1)}"
+    return f"weak against {drawback.ability.replace('_', ' ')}"
+
+
 # ----- areas --------------------------------------------------------------------------------
 
 
 def _seat_areas(
-    state: HkkState, seat: int, observer: int | None, places: Places
+    state: HkkState, seat: int, observer: int | None, tables: dict[str, dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    """A seat's hand (face down to the other player), table, deck, discard pile and Void."""
+    """A seat's areas in ``AREA_ORDER``: guard post, reserve, cards beside them (from
+    ``tables``), the player, hand (face down to the other player), deck, discard pile and
+    Void."""
+    titles = _titles(seat, observer)
     hand = state.hands[seat]
     if observer in (None, seat):
         held = [_card(f"hand{seat}/{slot}", state.card(iid)) for slot, iid in enumerate(hand)]
     else:
         held = [hidden_piece(f"hand{seat}/{slot}") for slot in range(len(hand))]
-    table = [_entry(state, seat, p, e, places) for p, e in enumerate(state.tables[seat])]
     deck = len(state.decks[seat])
-    return [
-        area(f"hand{seat}", f"Player {seat}'s hand", held, owner=seat),
-        area(f"table{seat}", f"Player {seat}'s table", table, owner=seat),
-        area(f"deck{seat}", f"Player {seat}'s deck", [], owner=seat, layout="pile", count=deck),
-        _pile(state, seat, "discard"),
-        _pile(state, seat, "void"),
-    ]
+    shown = {
+        **{key: tables[f"{key}{seat}"] for key in ("guard", "reserve", "beside")},
+        "player": area(f"player{seat}", f"Player {seat}", [_player(state, seat)], owner=seat),
+        "hand": area(f"hand{seat}", titles["hand"], held, owner=seat),
+        "deck": area(f"deck{seat}", titles["deck"], [], owner=seat, layout="pile", count=deck),
+        "discard": _pile(state, seat, "discard", titles["discard"]),
+        "void": _pile(state, seat, "void", titles["void"]),
+    }
+    return [shown[key] for key in AREA_ORDER]
 
 
-def _pile(state: HkkState, seat: int, zone: str) -> dict[str, Any]:
+def _titles(seat: int, observer: int | None) -> dict[str, str]:
+    whose = "Your" if observer == seat else f"Player {seat}'s"
+    return {key: f"{whose} {title}" for key, title in AREA_TITLES.items()}
+
+
+def _table_areas(
+    state: HkkState, observer: int | None, places: Places
+) -> dict[str, dict[str, Any]]:
+    """Both seats' guard posts, reserves and cards beside them by area id; a card attached
+    to another lies in the area of the card that carries them all, on its carrier."""
+    tables = {
+        f"{key}{seat}": area(f"{key}{seat}", _titles(seat, observer)[key], [], owner=seat)
+        for seat in (0, 1)
+        for key in ("guard", "reserve", "beside")
+    }
+    for seat in (0, 1):
+        for position, entry in enumerate(state.tables[seat]):
+            where, host = _spot(state, seat, entry, places)
+            shown = _entry(state, seat, position, entry, places, host)
+            tables[where]["pieces"].append(shown)
+    return tables
+
+
+def _spot(
+    state: HkkState, seat: int, entry: InPlay, places: Places
+) -> tuple[str, tuple[int, int] | None]:
+    """The area id a table card is drawn in (an attached card: that of the first card of
+    its chain of carriers) and its carrier's place, if it has one."""
+    host = places.get(entry.host) if entry.host is not None else None
+    carrier, side = entry, seat
+    while carrier.host is not None and carrier.host in places:
+        side, position = places[carrier.host]
+        carrier = state.tables[side][position]
+    return ("beside" if carrier.area == "attached" else carrier.area) + str(side), host
+
+
+def _player(state: HkkState, seat: int) -> dict[str, Any]:
+    """The player as a piece: what an attack or a breath at the player hits."""
+    marks = {"life": state.life[seat], "VP": state.vp[seat],
+             "components": state.components[seat]}  # fmt: skip
+    tags = ["player", "to-move"] if state.winner is None and state.player == seat else ["player"]
+    return piece(f"player{seat}", f"Player {seat}", detail="Life, magic points (VP) and "
+                 "components", tags=tags, marks=marks)  # fmt: skip
+
+
+def _pile(state: HkkState, seat: int, zone: str, title: str) -> dict[str, Any]:
     """A public pile, face up, bottom card first."""
     iids = state.table.zones[zone][seat]
     cards = [_card(f"{zone}{seat}/{i}", state.card(iid)) for i, iid in enumerate(iids)]
-    return area(f"{zone}{seat}", f"Player {seat}'s {zone}", cards, owner=seat, layout="pile")
+    return area(f"{zone}{seat}", title, cards, owner=seat, layout="pile")
 
 
 def _card(
-    piece_id: str, card: Card, tags: tuple[str, ...] = (), marks: dict[str, Value] | None = None
+    piece_id: str,
+    card: Card,
+    tags: tuple[str, ...] = (),
+    marks: dict[str, Value] | None = None,
+    on: str | None = None,
 ) -> dict[str, Any]:
-    """A face-up card: its name, rules text, type and colour, and ``tags`` and ``marks``."""
+    """A face-up card: its name, face, a player's line of it, type and colour, and
+    ``tags``, ``marks`` and the carrier it lies ``on``."""
     tags = (card.TYPE, card.colour, *tags)
-    return piece(piece_id, card.name, detail=card.text, tags=tags, marks=marks)
+    return piece(piece_id, card.name, detail=card_line(card), tags=tags, marks=marks,
+                 card=face(card), on=on)  # fmt: skip
 
 
 def _entry(
-    state: HkkState, seat: int, position: int, entry: InPlay, places: Places
+    state: HkkState,
+    seat: int,
+    position: int,
+    entry: InPlay,
+    places: Places,
+    host: tuple[int, int] | None,
 ) -> dict[str, Any]:
     """A table card with its area, active or passive, and the marks play left on it."""
     marks: dict[str, Value] = {}
     if figures.is_creature(entry):
-        marks["D/L"] = f"{figures.damage(state, entry)}/{figures.life(state, entry)}"
-    counted = (("dmg", entry.damage), ("psn", entry.poison), ("+1/+1", entry.counters),
-               ("Lv", entry.levels))  # fmt: skip
+        marks["now"] = f"{figures.damage(state, entry)}/{figures.life(state, entry)}"
+    counted = (("damage taken", entry.damage), ("poison", entry.poison),
+               ("+1/+1", entry.counters), ("level", entry.levels))  # fmt: skip
     marks.update((mark, value) for mark, value in counted if value)
     if entry.boost != (0, 0):
         marks["boost"] = "{:+d}/{:+d}".format(*entry.boost)
-    if entry.host in places:
-        marks["on"] = f"#{places[entry.host][1]}"
     if state.fight is not None:
         marks.update(_combat_marks(state, entry.iid, places))
-    tags = (entry.area, "active" if entry.active else "passive")
-    return _card(f"table{seat}/{position}", entry.card, tags=tags, marks=marks)
+    tags = [entry.area, "active" if entry.active else "passive"]
+    if entry.damage:
+        tags.append("damaged")
+    on = None if host is None else f"table{host[0]}/{host[1]}"
+    return _card(f"table{seat}/{position}", entry.card, tags=tuple(tags), marks=marks, on=on)
 
 
 def _combat_marks(state: HkkState, iid: int, places: Places) -> dict[str, Value]:
@@ -185,8 +449,8 @@ def _chain(state: HkkState, places: Places) -> list[dict[str, Any]]:
         if play.ability >= 0:
             marks["ability"] = play.ability + 1
         if play.target is not None:
-            marks["on"] = _where(state, play.target, places)
-        shown.append(_card(f"chain/{number}", state.card(play.iid), marks=marks))
+            marks["target"] = _where(state, play.target, places)
+        shown.append(_card(f"chain/{number}", state.card(play.iid), ("chain",), marks))
     return shown
 
 
@@ -212,6 +476,16 @@ def move_pieces(state: HkkState, action: int) -> list[str]:
     return [f"table{seat}/{fields[0]}"]  # sacrifice, guard, reserve, direct, regenerate
 
 
+def move_ends(state: HkkState, action: int) -> tuple[str | None, str | None]:
+    """The piece clicked first (the card played, the card acting) and the piece clicked
+    second (its target); a choice is made by clicking the card chosen alone, and a pass,
+    an upkeep paid or "choose nothing" are buttons."""
+    pieces = move_pieces(state, action)
+    if decode(action)[0] == "choose":
+        return None, pieces[0] if pieces else None
+    return (pieces[0] if pieces else None), (pieces[1] if len(pieces) > 1 else None)
+
+
 def _ref_pieces(state: HkkState, seat: int, ref: int) -> list[str]:
     """The piece a ref (``actions``) names for ``seat``: none, a table card or a creature
     card of their discard pile."""
@@ -224,3 +498,64 @@ def _ref_pieces(state: HkkState, seat: int, ref: int) -> list[str]:
         iid = plays.iid_of_ref(state, seat, ref)
         return [f"discard{seat}/{state.discards[seat].index(iid)}"]
     return []
+
+
+# ----- last moves ---------------------------------------------------------------------------
+
+
+def played(state: HkkState, action: int) -> Played:
+    """Legal ``action`` of the player to move, before it is made, as ``last_plays`` keeps
+    it: the notation another player reads (a card played is public, its hand slot is not,
+    HK-11.1) and the cards and players it names, by iid (a card's place changes)."""
+    seat = state.player
+    kind, fields = DECODED[action]
+    named: list[int | str] = []
+    if kind == "play":
+        named.append(state.hands[seat][fields[0]])
+    elif kind not in ("pay", "choose"):
+        named.append(state.tables[seat][fields[0]].iid)
+    if kind in ("play", "activate", "choose"):
+        target = plays.iid_of_ref(state, seat, fields[-1])
+        named += [] if target is None else [target]
+    elif kind in ("attack", "breath"):
+        aim = fields[-1]
+        named.append(f"player{1 - seat}" if aim == PLAYER_TARGET
+                     else state.tables[1 - seat][aim - 1].iid)  # fmt: skip
+    elif kind == "pay":
+        choice = state.choice
+        assert isinstance(choice, UpkeepChoice), "hkk: an upkeep is paid only when asked"
+        named.append(choice.iid)
+    return action_to_string(state, action, 1 - seat), tuple(named)
+
+
+def _last_moves(state: HkkState, places: Places) -> list[dict[str, Any]]:
+    """Each seat's last play but a pass, with the pieces it named that are still in sight."""
+    shown = []
+    for seat, kept in enumerate(state.last_plays):
+        if kept is not None:
+            text, named = kept
+            pieces = [_piece_of(state, one, places) for one in named]
+            shown.append(last_move(seat, text, [p for p in pieces if p is not None]))
+    return shown
+
+
+def _piece_of(state: HkkState, named: int | str, places: Places) -> str | None:
+    """Where a card a play named lies now, if it is face up (a player: their piece)."""
+    if isinstance(named, str):
+        return named
+    if named in places:
+        seat, position = places[named]
+        return f"table{seat}/{position}"
+    for zone in ("discard", "void"):
+        for seat, pile in enumerate(state.table.zones[zone]):
+            if named in pile:
+                return f"{zone}{seat}/{pile.index(named)}"
+    return _on_chain(state.stack.items, named)
+
+
+def _on_chain(items: Sequence[Any], iid: int) -> str | None:
+    """The chain piece of card ``iid`` played and waiting, if it is."""
+    for number, item in enumerate(items):
+        if item.what.iid == iid and item.what.ability < 0:
+            return f"chain/{number}"
+    return None
