@@ -52,6 +52,7 @@ from starlette.exceptions import HTTPException
 from tabletop import envs
 from tabletop.envs.core.cards.data import POOL_OPTION
 from tabletop.envs.core.options import parse_option_value
+from tabletop.envs.core.spec import DECKS_OPTION, PLAYERS_OPTION, GameSpec, OptionSpec
 from tabletop.web.replays import Replays, import_record, import_records
 from tabletop.web.store import TableStore
 from tabletop.web.tables import (
@@ -488,14 +489,26 @@ def game_entry(name: str, policies: Mapping[str, str] = MappingProxyType({})) ->
         "min_players": spec.min_players,
         "max_players": spec.max_players,
         "default_players": spec.default_players,
-        "options": [
-            {"name": o.name, "default": _json_ready(o.default), "help": o.help}
-            for o in spec.option_specs
-            if o.name != POOL_OPTION
-        ],
+        "options": [option_entry(spec, o) for o in spec.option_specs if o.name != POOL_OPTION],
         "decks": list(spec.decks),
         "agents": [HUMAN, *web_agent_kinds(), *(f"{POLICY}:{policy}" for policy in policies)],
     }
+
+
+def option_entry(spec: GameSpec, option: OptionSpec) -> dict[str, Any]:
+    """An option as the lobby's form control draws it: its ``kind`` (``bool``, ``int``,
+    ``float``, ``text``, ``choice`` with its ``choices``, or ``decks``: one of ``choices``
+    per seat) read from its default, the game's player range and its packaged decks."""
+    entry = {"name": option.name, "default": _json_ready(option.default), "help": option.help}
+    default = option.default
+    if option.name == DECKS_OPTION:
+        return {**entry, "kind": "decks", "choices": list(spec.decks)}
+    if option.name == PLAYERS_OPTION:
+        players = list(range(spec.min_players, spec.max_players + 1))
+        return {**entry, "kind": "choice", "choices": players}
+    kinds = ((bool, "bool"), (int, "int"), (float, "float"))
+    kind = next((name for type_, name in kinds if isinstance(default, type_)), "text")
+    return {**entry, "kind": kind}
 
 
 @cache

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from tabletop import envs
 from tabletop.web.app import create_app
+from tabletop.web.store import TableStore
 from tabletop.web.tables import STALE_PAGE
 
 TABLE = {"game": "kaleva", "seats": ["human", "human"], "seed": 3, "pace": 0}
@@ -127,3 +128,28 @@ def test_the_favicon_is_served(client: TestClient) -> None:
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("image/svg+xml")
     assert response.text.lstrip().startswith("<svg")
+
+
+def test_the_replay_list_says_each_result_in_words_under_the_game_s_display_name(
+    tmp_path: Any,
+) -> None:
+    """Also for a game stored before results were kept in words: it is replayed once."""
+    db = tmp_path / "games.sqlite"
+    with TestClient(create_app(db)) as client:
+        table_id, _ = new_table(client, game="gold_and_dust")
+        live = client.app.state.tables.get(table_id)
+        while not live.over:
+            live.play(live.state.legal_actions()[0])
+        client.app.state.tables.save(live)
+        (entry,) = client.get("/api/replays").json()
+        frame = client.get(f"/api/replays/{table_id}").json()
+    assert entry["title"] == frame["title"] == "Gold & Dust"
+    assert entry["outcome"] == frame["view"]["outcome"] == frame["result"]["outcome"]
+    store = TableStore(db)
+    stored = store.load(table_id)
+    stored.outcome = None
+    store.save(stored)
+    store.close()
+    with TestClient(create_app(db)) as client:
+        assert client.get("/api/replays").json() == [entry]
+    assert TableStore(db).load(table_id).outcome == entry["outcome"]
