@@ -404,7 +404,7 @@ def _entry(
     """A table card with its area, active or passive, and the marks play left on it."""
     marks: dict[str, Value] = {}
     if figures.is_creature(entry):
-        marks["now"] = f"{figures.damage(state, entry)}/{figures.life(state, entry)}"
+        marks["damage/life"] = f"{figures.damage(state, entry)}/{figures.life(state, entry)}"
     counted = (("damage taken", entry.damage), ("poison", entry.poison),
                ("+1/+1", entry.counters), ("level", entry.levels))  # fmt: skip
     marks.update((mark, value) for mark, value in counted if value)

@@ -147,6 +147,7 @@ def test_an_ability_names_its_card_and_its_target() -> None:
     [herbalism] = area_of(view, "beside0")["pieces"]
     assert giant["id"] == "table0/0" and {"reserve", "active", "damaged"} <= set(giant["tags"])
     assert giant["marks"]["damage taken"] == 3 and giant["marks"]["poison"] == 2
+    assert giant["marks"]["damage/life"] == "5/5"  # printed: no bonus on its own turn
     assert herbalism["label"] == "Herbalism" and "beside" in herbalism["tags"]
     assert move_of(view, "use #1 Herbalism 1 on my #0 Hill Giant")[1:] == ("table0/1", "table0/0")
 
