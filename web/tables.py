@@ -10,6 +10,11 @@ What a seat is shown follows the engines' information rules: its ``view`` and ob
 texts, and of another seat's moves only those whose events tell it something (a move that
 told it nothing is not listed, since that it happened would itself be news: the terminal
 game does the same).
+
+Agents do not live in the server: a table hands an ``AgentJob`` (the stored game and the
+seat's agent spec) to an agent process (``AgentProcess`` running ``agent_process_main``),
+whose ``AgentThinker`` keeps the table's state and agents between moves and answers with
+the action; the app's ``AgentPool`` decides which process takes which move.
 """
 
 from __future__ import annotations

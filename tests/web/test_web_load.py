@@ -40,3 +40,17 @@ def test_percentiles_interpolate_between_measurements() -> None:
     assert percentile(values, 0.5) == pytest.approx(50.5)
     assert percentile(values, 0.99) == pytest.approx(99.01)
     assert percentile([7.0], 0.99) == 7.0
+
+
+def test_web_load_beside_a_searching_table_prints_both_runs_p99s(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The figures are the measurement's, not asserted: only that both runs are printed."""
+    arguments = ["web-load", "--game", "kaleva", "--games", "2", "--think", "0",
+                 "--seconds", "120", "--beside", "ismcts:seconds=0.2"]  # fmt: skip
+    assert main(arguments) == 0
+    output = capsys.readouterr().out
+    assert "beside a table of ismcts:seconds=0.2 agents (" in output
+    assert "p99 alone / beside a table of ismcts:seconds=0.2 agents:" in output
+    for name in ("move response", "agents' reply"):
+        assert re.search(rf"  {name}: [\d.]+ ms alone, [\d.]+ ms beside", output)
