@@ -212,11 +212,11 @@ def _square_piece(
     row, disc, name = ROW_OF[square], state.board[square], square_name(square)
     tags = ["square", *(f"{COLOURS[seat]}_shield" for seat in SEATS if HOME_ROW[seat] == row)]
     if disc in SEATS:
-        label, detail = PLAYER_NAMES[disc][0], f"{PLAYER_NAMES[disc]} disc on {name}"
+        label, detail = f"{PLAYER_NAMES[disc]} {name}", f"{PLAYER_NAMES[disc]} disc on {name}"
         tags += ["disc", COLOURS[disc], *(["frozen"] if state.is_frozen(square) else [])]
         detail += ", in the enemy shield: it stays to the end" if state.is_frozen(square) else ""
     else:
-        label, detail = "", f"empty square {name}"
+        label, detail = name, f"empty square {name}"
         tags.append("empty")
     tags += [moving[square]] if square in moving else []
     return piece(

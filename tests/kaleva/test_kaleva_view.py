@@ -95,12 +95,12 @@ def test_the_board_is_drawn_as_render_draws_it_with_a_piece_on_every_square() ->
         "grid", 7, 6, 30 + 12
     )  # fmt: skip
     squares = by_id(view)
-    assert squares["board/b1"]["label"] == "S" and squares["board/b1"]["cell"] == [4, 1]
-    assert squares["board/c2"]["label"] == "B" and "bronze" in squares["board/c2"]["tags"]
+    assert squares["board/b1"]["label"] == "Silver b1" and squares["board/b1"]["cell"] == [4, 1]
+    assert squares["board/c2"]["label"] == "Bronze c2" and "bronze" in squares["board/c2"]["tags"]
     assert squares["board/c4"]["cell"] == [1, 2]
     assert squares["cards0/a"]["cell"] == [6, 0] and squares["cards1/f"]["cell"] == [0, 5]
     assert {"silver", "frozen", "bronze_shield"} <= set(squares["board/c4"]["tags"])
-    assert squares["board/a0"]["label"] == "" and "empty" in squares["board/a0"]["tags"]
+    assert squares["board/a0"]["label"] == "a0" and "empty" in squares["board/a0"]["tags"]
     lost = pieces_of(view, "lost0")
     assert [p["id"] for p in lost] == [f"lost0/{i}" for i in range(4)]
     assert view["players"][SILVER]["counters"]["lost discs"] == 4

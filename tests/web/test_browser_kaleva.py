@@ -110,7 +110,7 @@ def test_kaleva_is_played_to_its_end_by_clicking_discs_squares_and_cards(
     )
     assert labels[:2] == ["a", "a"] and labels[-1] == "f"  # Silver: file a on the left
     screenshot = screenshot_folder(tmp_path) / "web-kaleva.png"
-    made = play_by_clicking_pieces(page, random.Random(3), save=screenshot)
+    made = play_by_clicking_pieces(page, random.Random(3), save=screenshot, save_after=10)
     assert made > 6 and screenshot.exists()
     result = page.text_content("#result")
     assert "wins:" in result or "Draw:" in result, result
