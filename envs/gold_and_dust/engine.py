@@ -226,7 +226,7 @@ class GoldDustState(PhasedState):
         "game", "rng", "table", "heroes", "hp", "gold", "dust", "boards", "hand_cards",
         "deck_cards", "grave_cards", "artifact_cards", "fatigue", "turns_started", "turn",
         "active", "phase", "attackers", "blocks", "strikes", "dying", "winner", "continuous",
-        "counters", "_rewards", "_returns", "_legal",
+        "counters", "last_plays", "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
     PHASES = turns.PHASES
@@ -258,6 +258,8 @@ class GoldDustState(PhasedState):
         self.winner: int | None = None
         self.continuous = Continuous()
         self.counters = {"cards_played": 0, "units_died": 0, "fatigue_damage": 0}
+        self.last_plays: tuple[view_module.Played | None, ...] = (None, None)
+        """Each seat's last decision but ``done``, for the view (``view.played``)."""
         self._rewards = [0.0, 0.0]
         self._returns = [0.0, 0.0]
         self._legal: list[int] = []
@@ -432,6 +434,17 @@ class GoldDustState(PhasedState):
     render = rendering.render
     view = view_module.view
 
+    def apply(self, action: int) -> None:
+        """One decision (``EngineState.apply``); the mover's last decision but ``done`` is
+        kept for the view's last moves (``view.played``): ``done`` changes no piece."""
+        seat = self.current_player
+        ends = view_module.played_ends(self, action) if action in self._legal else None
+        super().apply(action)
+        if ends is not None:
+            kept = list(self.last_plays)
+            kept[seat] = view_module.Played(self._events[0], ends)
+            self.last_plays = tuple(kept)
+
     def _describe_event(self, kind: str, facts: dict[str, Any], observer: int | None) -> Event:
         return describe_event(self.game.cards, kind, facts, observer)
 
@@ -459,6 +472,7 @@ class GoldDustState(PhasedState):
         other.winner = self.winner
         other.continuous = self.continuous.copy()
         other.counters = dict(self.counters)
+        other.last_plays = self.last_plays  # a tuple of records never changed again
         copy_last_move(self, other)
         return other
 

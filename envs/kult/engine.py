@@ -49,6 +49,7 @@ from tabletop.envs.kult import crosses, notation, public, rendering, turns
 from tabletop.envs.kult import view as view_module
 from tabletop.envs.kult.actions import (
     DISCARD_BASE,
+    DONE,
     MAX_HAND,
     MAX_PLAYERS,
     NUM_ACTIONS,
@@ -317,7 +318,7 @@ class KultState(PendingPhasedState):
         "game", "rng", "table", "arcana", "hub_tokens", "pool_tokens", "temp_keys", "crosses",
         "influences", "pool_influences", "hands", "decks", "discards", "hub_cards", "turn",
         "plies", "active", "phase", "window", "fight", "last_fight", "pending_push",
-        "pending", "recruited", "invoked", "attacked", "embargo", "moves", "winner",
+        "pending", "recruited", "invoked", "attacked", "embargo", "moves", "last_plays", "winner",
         "decided_turn", "counters", "encodings", "_rewards", "_returns", "_legal",
     )  # fmt: skip
 
@@ -352,6 +353,8 @@ class KultState(PendingPhasedState):
         self.decided_turn = 0
         """The turn of the last decision (``apply``), for KU-9.3."""
         self.moves: list[Move] = []
+        self.last_plays: list[Move | None] = [None] * players
+        """Each seat's last move but ``done``/``pass`` since the deal, for the view."""
         self.counters = {"cards_played": 0, "pushes": 0, "attacks": 0, "cards_drawn": 0}
         self.encodings: dict[tuple[str, int], Any] = {}
         """The encoders' working copies of this position's views (never copied)."""
@@ -430,7 +433,10 @@ class KultState(PendingPhasedState):
             if PLAY_BASE <= action < TURN_BASE or action >= DISCARD_BASE
             else None
         )  # only these actions name a hand card
-        self.moves.append(_new_move((seat, action, card, self.window is not None)))
+        move = _new_move((seat, action, card, self.window is not None))
+        self.moves.append(move)
+        if action != DONE and self.plies:  # the deal's forced moves are nobody's moves
+            self.last_plays[seat] = move
         PendingPhasedState._do(self, action)  # (no super(): the cost of a lookup per move)
         if self.phase == OVER:
             return
@@ -617,6 +623,7 @@ class KultState(PendingPhasedState):
         other.winner = self.winner
         other.decided_turn = self.decided_turn
         other.moves = list(self.moves)
+        other.last_plays = self.last_plays[:]
         other.counters = dict(self.counters)
         other.encodings = {}
         copy_last_move(self, other)

@@ -98,9 +98,13 @@ def test_the_view_shows_what_render_shows_of_both_sides() -> None:
     hero = piece_by_id(view, "hero0")
     assert hero["label"] == "Mage" and "spells cost 1 dust less" in hero["detail"]
     firebolt, catapult = pieces_of(view, "hand0")
-    assert firebolt["marks"] == {"cost": "1 dust", "off": 1}  # GD-2.4: the Mage's discount
+    assert firebolt["card"]["cost"] == "2 dust"  # printed; GD-2.4: the Mage's discount
+    assert firebolt["marks"] == {"costs now": "1 dust"}
     assert "unaffordable" not in firebolt["tags"] and "unaffordable" in catapult["tags"]
-    assert catapult["marks"]["attack"] == "1+2k6" and catapult["detail"].startswith("machine unit")
+    assert catapult["card"]["stats"]["attack"] == "1+2k6" and catapult["card"]["kind"] == (
+        "machine unit"
+    )
+    assert catapult["marks"] == {} and catapult["detail"].startswith("machine unit")
     assert [p["label"] for p in pieces_of(view, "front0")] == ["Pikeman"]
     assert [p["label"] for p in pieces_of(view, "back0")] == ["Archer"]
     assert "ranged" in piece_by_id(view, "board0/1")["tags"]
@@ -127,12 +131,30 @@ def test_the_last_move_and_its_dice_lie_on_the_table() -> None:
     act(state, "play Firebolt>Hero")
     (roll,) = [e.data for e in state.last_events(1) if e.kind == "dice_rolled"]
     view = state.view(1)
-    (last,) = pieces_of(view, "last_move")
-    assert last["label"].startswith("Player 0 plays Firebolt on player 1's Hero")
+    (last,) = view["last_moves"]
+    assert last["seat"] == 0 and last["text"].startswith("Player 0 plays Firebolt on player 1's")
+    assert last["pieces"] == ["graveyard0/0", "hero1"]  # the spell is spent (GD-3.3)
     (die,) = pieces_of(view, "dice")
     assert die["label"] == f"k6 {roll['total']}" and die["marks"] == {"total": roll["total"]}
     act(state, "play Militia")
     assert pieces_of(state.view(1), "dice") == []
+    (last,) = state.view(1)["last_moves"]
+    assert last["pieces"] == ["board0/0"]  # the unit where it stands now
+    act(state, "done")
+    assert [m["text"] for m in state.view(0)["last_moves"]] == [last["text"]]  # done: no move
+
+
+def test_each_seats_last_move_is_kept_and_follows_its_unit() -> None:
+    state = stacked(
+        {"front": ["Pikeman"], "back": ["Archer"]}, {"front": ["Militia"], "back": ["Seer"]}
+    )
+    act(state, "done", "shoot Archer>Seer", "attack Pikeman")
+    assert state.current_player == 1
+    act(state, "block Pikeman with Militia")
+    shown = {last["seat"]: last for last in state.view(None)["last_moves"]}
+    assert shown[1]["text"] == "Player 1 blocks Pikeman with Militia"
+    assert all(piece.startswith(("board", "graveyard")) for piece in shown[1]["pieces"])
+    assert shown[0]["text"] == "Player 0 attacks with Pikeman"
 
 
 # ----- hidden information (GD-9.3) ---------------------------------------------------------------
@@ -205,7 +227,7 @@ def test_each_move_names_the_card_the_unit_and_the_target_it_is_about() -> None:
     act(state, "attack Pikeman", "attack Swordsman")
     assert state.current_player == 1 and state.view(0)["moves"] == []
     blocks = moves_by_text(state.view(1))
-    assert blocks["block Pikeman with Wall"] == ["board0/0", "board1/0"]
+    assert blocks["block Pikeman with Wall"] == ["board1/0", "board0/0"]  # blocker first
     assert piece_by_id(state.view(1), "board0/1")["marks"]["attack order"] == 2
     act(state, "block Pikeman with Wall")
     view = state.view(0)
@@ -213,3 +235,75 @@ def test_each_move_names_the_card_the_unit_and_the_target_it_is_about() -> None:
     assert moves_by_text(view)["strike Swordsman>Hero"] == ["board0/1", "hero1"]
     wall = piece_by_id(view, "board1/0")
     assert "blocking" in wall["tags"] and wall["marks"]["blocks"] == "Pikeman"
+
+
+# ----- cards as cards, moves as source and target, phase and outcome ------------------------------
+
+
+def face_up_pieces(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [p for shown in view["areas"] for p in shown["pieces"] if not p["face_down"]]
+
+
+def test_every_face_up_card_has_a_face_with_cost_and_text_and_no_back_has_one() -> None:
+    cards = 0
+    for state in positions(("thief", "assassin"), 6):
+        for observer in OBSERVERS:
+            for shown in state.view(observer)["areas"]:
+                for item in shown["pieces"]:
+                    if item["face_down"] or shown["id"] == "dice":
+                        assert "card" not in item
+                        continue
+                    face = item["card"]
+                    assert face["text"] and face["name"] and face["kind"], item
+                    assert face["cost"] or face["stats"], item
+                    cards += 1
+    assert cards > 500
+
+
+def test_a_card_face_is_its_card_data() -> None:
+    state = stacked({"hand": ["Duelist", "Firebolt"], "back": ["Hawkeye"]})
+    view = state.view(0)
+    face = piece_by_id(view, "hand0/0")["card"]
+    assert face == {
+        "name": "Duelist", "kind": "melee unit", "cost": "4 gold 1 dust",
+        "stats": {"attack": "2+k6", "armour": 1, "HP": 6}, "keywords": ["pierce 2"],
+        "text": "Ignores 2 points of armour.",
+    }  # fmt: skip
+    assert piece_by_id(view, "hand0/1")["card"]["kind"] == "spell"
+    hawkeye = piece_by_id(view, "board0/0")["card"]
+    assert hawkeye["keywords"] == ["ranged", "sniper"] and hawkeye["cost"] == "4 gold 1 dust"
+    hero = piece_by_id(view, "hero1")["card"]
+    assert hero["kind"] == "hero" and hero["stats"] == {
+        "HP": 30,
+        "gold": "7 (+3)",
+        "dust": "3 (+2)",
+    }
+    assert hero["text"].startswith("Passive: Draws 1 extra card on its first turn.")
+
+
+def test_every_moves_source_and_target_are_pieces_of_the_view() -> None:
+    checked = 0
+    for state in positions(("warrior", "mage"), 8):
+        if state.is_terminal():
+            continue
+        view = state.view(state.current_player)
+        ids = {p["id"] for shown in view["areas"] for p in shown["pieces"]}
+        for move in view["moves"]:
+            ends = [end for end in (move["source"], move["target"]) if end is not None]
+            assert set(ends) <= ids and ends == move["pieces"], move
+            assert (move["source"] is None) == (move["text"] == "done"), move
+            checked += 1
+    assert checked > 100
+
+
+def test_the_phase_names_the_step_and_the_outcome_says_how_it_ended() -> None:
+    state = stacked({"front": ["Pikeman"], "hand": ["Militia"], "gold": 5}, {"hp": 1})
+    assert state.view(1)["phase"] == "Deploy: player 0 (Thief) plays cards and moves units up"
+    act(state, "done")
+    assert state.view(1)["phase"].startswith("Attack: player 0 (Thief) declares attackers")
+    act(state, "attack Pikeman")
+    while not state.is_terminal():
+        act(state, state.action_to_string(state.legal_actions()[-1]))
+    view = state.view(1)
+    assert view["phase"] == "Game over"
+    assert view["outcome"] == "Player 0 (Thief) wins: player 1's Hero (Thief) has fallen"

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from kult_positions import GAMES, stacked
+from kult_positions import GAMES, act, stacked, texts
 
 from tabletop.envs.core.protocol import TERMINAL
 from tabletop.envs.core.view import check_view
@@ -130,15 +130,35 @@ def test_the_cross_shows_cards_tokens_combat_and_influences() -> None:
     shown = pieces_by_id(state.view(1))
     assert shown["cross0/Scene1"]["label"] == "Old Cemetery"
     assert shown["cross0/Scene1"]["marks"] == {"tokens": 2}
-    assert shown["cross0/Scene1"]["cell"] == [0, 0]
+    assert shown["cross0/Scene1"]["cell"] == [0, 1]  # north of the Hub (KU-1.1)
     cat = shown["cross0/Cast5"]
-    assert cat["cell"] == [1, 0] and cat["marks"]["influences"] == "Hex"
+    assert cat["cell"] == [0, 3] and cat["marks"]["influences"] == "Hex"
     assert cat["marks"]["combat"] == state.combat_value(0, 4)
     assert "turned" in shown["cross0/Cast6"]["tags"] and not shown["cross0/Cast6"]["face_down"]
-    assert shown["cross0/Scene2"]["tags"] == ["empty"]
-    assert shown["influences0/0"]["label"] == "Hex"
-    assert shown["influences0/0"]["marks"] == {"on": "Cast5"}
+    assert shown["cross0/Cast6"]["card"]["name"] == "Raven"  # a turned card stays known
+    assert shown["cross0/Scene2"]["tags"] == ["empty"] and "card" not in shown["cross0/Scene2"]
+    hex_card = shown["influences0/0"]
+    assert hex_card["label"] == "Hex" and hex_card["on"] == "cross0/Cast5"
+    assert hex_card["marks"] == {"on": "Cast5"}
     assert shown["pool"]["marks"] == {"tokens": state.pool_tokens}
+
+
+def test_the_cross_is_drawn_as_a_cross_around_the_hub_with_the_cast_beside() -> None:
+    """KU-1.1: Scene 1-4 north, east, south and west of the Hub, Cast 5-8 a column."""
+    state = stacked({"cross": {1: "Old Cemetery"}}, {}, players=3)
+    for seat in range(3):
+        cross = area_of(state.view(seat), "cross1")
+        assert (cross["layout"], cross["rows"], cross["cols"]) == ("grid", 4, 4)
+        cells = {p["id"].split("/")[-1] if "/" in p["id"] else "Hub": tuple(p["cell"])
+                 for p in cross["pieces"]}  # fmt: skip
+        hub = cells.pop("Hub")
+        assert hub == (1, 1)
+        north, east, south, west = (cells[f"Scene{s}"] for s in range(1, 5))
+        assert north == (0, 1) and south == (2, 1) and west == (1, 0) and east == (1, 2)
+        assert [cells[f"Cast{s}"] for s in range(5, 9)] == [(row, 3) for row in range(4)]
+    hub = pieces_by_id(state.view(0))["hub0"]
+    assert hub["card"]["kind"] == "arcanum" and hub["marks"]["tokens"] == state.hub_tokens[0]
+    assert hub["card"]["name"] == state.arcana[0].name
 
 
 def test_moves_name_the_hand_card_and_the_stations_they_are_about() -> None:
@@ -150,6 +170,10 @@ def test_moves_name_the_hand_card_and_the_stations_they_are_about() -> None:
     )  # fmt: skip
     moves = moves_of(state.view(0))
     assert moves["done"] == []
+    ends = {m["text"]: (m["source"], m["target"]) for m in state.view(0)["moves"]}
+    assert ends["play Stray Cat>Cast6"] == ("hand0/2", "cross0/Cast6")
+    assert ends["push Hub>Scene1 Skull"] == ("hub0", "cross0/Scene1")
+    assert ends["done"] == (None, None)
     assert moves["play Stray Cat>Cast6"] == ["hand0/2", "cross0/Cast6"]
     assert moves["play Changeling>Cast5@p2"] == ["hand0/3", "cross2/Cast5"]
     assert moves["attach Hex>Cast6@p1"] == ["hand0/0", "cross1/Cast6"]
@@ -164,3 +188,87 @@ def test_an_attack_names_the_attacker_and_its_target() -> None:
         "done": [],
         "attack Cast5>p1.Cast6": ["cross0/Cast5", "cross1/Cast6"],
     }
+
+
+# ----- card faces, moves' ends, last moves, phase and outcome -----------------------------------
+
+
+def test_every_face_up_card_has_a_face_with_cost_or_stats_and_text() -> None:
+    cards = 0
+    for state in random_states(3, seed=21, plies=150):
+        for observer in (None, 0, 1, 2):
+            for shown in state.view(observer)["areas"]:
+                for item in shown["pieces"]:
+                    if "card" not in item:  # a back, an empty station, the Pool, a fight
+                        assert (
+                            item["face_down"]
+                            or "empty" in item["tags"]
+                            or item["id"] in ("pool", "fight", "last_fight")
+                        ), item
+                        continue
+                    face = item["card"]
+                    assert face["text"] and (face["cost"] or face["stats"]), item
+                    cards += 1
+    assert cards > 1000
+
+
+def test_a_card_face_is_its_card_data() -> None:
+    state = stacked({"hand": ["Raven", "Old Cemetery", "Hex"]}, {})
+    for i, shown in enumerate(area_of(state.view(0), "hand0")["pieces"]):
+        card = state.table.cards[state.hands[0][i]]
+        face = shown["card"]
+        assert face["name"] == card.name and face["kind"] == card.kind
+        assert face["text"] == card.text
+        assert face["stats"].get("stations") == (
+            " ".join(str(s + 1) for s in sorted(card.stations)) or None
+        )
+        assert face["stats"].get("combat") == (card.combat if card.kind == "being" else None)
+    cemetery = area_of(state.view(0), "hand0")["pieces"][1]["card"]
+    assert cemetery == {
+        "name": "Old Cemetery", "kind": "place", "cost": "free",
+        "stats": {"gives": "Skull", "stations": "1 2 3 4"}, "keywords": [],
+        "text": "Gives a Skull.",
+    }  # fmt: skip
+
+
+def test_every_moves_source_and_target_are_pieces_of_the_view() -> None:
+    checked = 0
+    for state in random_states(2, seed=31, plies=300):
+        if state.is_terminal():
+            continue
+        view = state.view(state.player)
+        ids = {p["id"] for shown in view["areas"] for p in shown["pieces"]}
+        for move in view["moves"]:
+            ends = [end for end in (move["source"], move["target"]) if end is not None]
+            assert set(ends) <= ids and ends == move["pieces"], move
+            checked += 1
+    assert checked > 300
+
+
+def test_each_seats_last_move_names_the_places_it_moved_from_and_to() -> None:
+    state = stacked({"hub": 2, "cross": {1: "Old Cemetery"}, "hand": ["Stray Cat"]}, {})
+    while "push Hub>Scene1 Skull" not in texts(state):
+        act(state, "done")
+    act(state, "push Hub>Scene1 Skull")
+    (last,) = state.view(1)["last_moves"]
+    assert last == {"seat": 0, "text": "push Hub>Scene1 Skull",
+                    "pieces": ["hub0", "cross0/Scene1"]}  # fmt: skip
+    act(state, "play Stray Cat>Cast5")
+    (last,) = state.view(None)["last_moves"]
+    assert last["text"] == "play Stray Cat>Cast5" and last["pieces"] == ["cross0/Cast5"]
+    act(state, "done")  # a done leaves the last move as it was
+    assert [m["text"] for m in state.view(1)["last_moves"]] == ["play Stray Cat>Cast5"]
+
+
+def test_the_phase_is_in_words_and_the_outcome_names_the_winner_and_how() -> None:
+    state = stacked(
+        {"hub": 4, "cross": {1: {"card": "Old Cemetery", "tokens": 1}}}, {}, phase="attract"
+    )
+    assert state.view(1)["phase"] == "Attract: p0 moves tokens inward"
+    assert state.view(1)["outcome"] is None
+    state.apply(state.string_to_action("attract Scene1>Hub"))
+    view = state.view(1)
+    assert view["phase"] == "Game over"
+    assert view["outcome"] == (
+        f"p0 ({state.arcana[0].name}) wins: 5 Population tokens in its Hub (the target is 5)"
+    )
