@@ -32,7 +32,7 @@ from tabletop.envs.core.view import (
     player,
 )
 from tabletop.envs.hkk import figures, plays
-from tabletop.envs.hkk.actions import DECODED, PLAYER_TARGET, decode, decode_ref
+from tabletop.envs.hkk.actions import DECODED, PLAYER_TARGET, decode, decode_ref, enemy_ref
 from tabletop.envs.hkk.cards import (
     Adventurer,
     Building,
@@ -47,7 +47,6 @@ from tabletop.envs.hkk.cards import (
 from tabletop.envs.hkk.combat import PLAYER, SpoilsChoice, StrikeBackChoice
 from tabletop.envs.hkk.effects import Abilities
 from tabletop.envs.hkk.galetki import EatChoice
-from tabletop.envs.hkk.notation import action_to_string
 from tabletop.envs.hkk.rendering import card_line
 from tabletop.envs.hkk.steps import PHASE_NAMES
 from tabletop.envs.hkk.turns import QUIET_TURNS, UpkeepChoice, UpkeepOrder
@@ -58,9 +57,9 @@ if TYPE_CHECKING:
 
 Places = dict[int, tuple[int, int]]
 """iid -> (seat, table position) of the cards on the tables."""
-Played = tuple[str, tuple[int | str, ...]]
-"""A seat's last play as ``HkkState.last_plays`` keeps it (``played``): its notation as
-every observer may read it, and the cards (iids) and players (piece ids) it named."""
+Played = tuple[int, tuple[int | str, ...], tuple["Card | None", ...]]
+"""A seat's last play as ``HkkState.last_plays`` keeps it (``played``): the action, the
+cards (iids) and players (piece ids) it named, and those cards (``None`` for a player)."""
 
 CHOICE_NAMES = {
     plays.BuildersChoice: "choose the builders of",
@@ -505,8 +504,9 @@ def _ref_pieces(state: HkkState, seat: int, ref: int) -> list[str]:
 
 def played(state: HkkState, action: int) -> Played:
     """Legal ``action`` of the player to move, before it is made, as ``last_plays`` keeps
-    it: the notation another player reads (a card played is public, its hand slot is not,
-    HK-11.1) and the cards and players it names, by iid (a card's place changes)."""
+    it: the action, the cards and players it names (by iid and piece id: a card's place
+    changes) and the cards it names as they are now (its notation is written when a view
+    asks, ``_notation``: a decision costs no text)."""
     seat = state.player
     kind, fields = DECODED[action]
     named: list[int | str] = []
@@ -525,7 +525,42 @@ def played(state: HkkState, action: int) -> Played:
         choice = state.choice
         assert isinstance(choice, UpkeepChoice), "hkk: an upkeep is paid only when asked"
         named.append(choice.iid)
-    return action_to_string(state, action, 1 - seat), tuple(named)
+    cards = tuple(None if isinstance(one, str) else state.card(one) for one in named)
+    return action, tuple(named), cards
+
+
+def _notation(action: int, cards: tuple[Card | None, ...]) -> str:
+    """The notation of a play as another player reads it (``notation.action_to_string``
+    with the hand slot left out, HK-11.1), from the cards it named when it was made."""
+    kind, fields = DECODED[action]
+    if kind == "pay":
+        return "pay upkeep"
+    if kind == "choose":
+        return f"choose {_ref_text(fields[0], cards[0] if cards else None)}"
+    source = cards[0].name if cards[0] is not None else ""
+    target = cards[1] if len(cards) > 1 else None
+    if kind == "play":
+        on = f" on {_ref_text(fields[1], target)}" if fields[1] else ""
+        return f"play {source}{on}"
+    if kind == "activate":
+        on = f" on {_ref_text(fields[2], target)}" if fields[2] else ""
+        return f"use #{fields[0]} {source} {fields[1] + 1}{on}"
+    if kind in ("attack", "breath"):
+        aim = fields[-1]
+        at = "player" if aim == PLAYER_TARGET else _ref_text(enemy_ref(aim - 1), target)
+        if kind == "attack":
+            return f"attack #{fields[0]} {source} at {at}"
+        return f"breathe #{fields[0]} {source} {fields[1]} at {at}"
+    return f"{kind} #{fields[0]} {source}"  # sacrifice, guard, reserve, direct, regenerate
+
+
+def _ref_text(ref: int, card: Card | None) -> str:
+    """A ref as the notation writes it (``notation.ref_text``) with the card it named."""
+    where, index = decode_ref(ref)
+    if card is None:
+        return "nothing"
+    place = {"own": "my", "enemy": "their", "discard": "grave"}[where]
+    return f"{place} #{index} {card.name}"
 
 
 def _last_moves(state: HkkState, places: Places) -> list[dict[str, Any]]:
@@ -533,9 +568,9 @@ def _last_moves(state: HkkState, places: Places) -> list[dict[str, Any]]:
     shown = []
     for seat, kept in enumerate(state.last_plays):
         if kept is not None:
-            text, named = kept
+            action, named, cards = kept
             pieces = [_piece_of(state, one, places) for one in named]
-            shown.append(last_move(seat, text, [p for p in pieces if p is not None]))
+            shown.append(last_move(seat, _notation(action, cards), [p for p in pieces if p]))
     return shown
 
 

@@ -298,3 +298,22 @@ def test_the_phase_and_the_outcome_are_words() -> None:
         assert outcome.startswith(("Player 0 wins: ", "Player 1 wins: ", "A draw: "))
         if end.winner in (0, 1):
             assert f"player {1 - end.winner} is down to {end.life[1 - end.winner]} life" in outcome
+
+
+def test_a_last_move_reads_as_the_other_player_read_the_move() -> None:
+    """The notation written when a view asks equals ``action_to_string`` for the other
+    player at the time of the move, for every kind of move of a few random games."""
+    kinds = set()
+    for first, second, seed in GAMES:
+        state = HkkGame(decks=(first, second)).new_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            action = rng.choice(state.legal_actions())
+            seat, text = state.player, state.action_to_string(action, 1 - state.player)
+            state.apply(action)
+            if text != "pass":
+                kinds.add(text.split()[0])
+                for observer in (None, 0, 1):
+                    shown = {m["seat"]: m["text"] for m in state.view(observer)["last_moves"]}
+                    assert shown[seat] == text
+    assert {"play", "use", "attack", "guard", "choose"} <= kinds, kinds
