@@ -133,3 +133,20 @@ def test_the_hkk_table_fits_a_phone(server: str, browser: object) -> None:
     assert wide <= 375, wide
     assert page.evaluate(UNREADABLE_CARDS) == []
     page.close()
+
+
+def test_the_player_of_seat_1_sits_at_the_bottom(server: str, browser: object) -> None:
+    """The viewer's side at the bottom, guard post towards the middle, whichever seat."""
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    open_table(page, server, ["random", "human"])
+    bottom = page.eval_on_selector_all(
+        "#table .zone-bottom [data-area]", "nodes => nodes.map(n => n.dataset.area)"
+    )
+    top = page.eval_on_selector_all(
+        "#table .zone-top [data-area]", "nodes => nodes.map(n => n.dataset.area)"
+    )
+    assert bottom[0] == "guard1" and top[-1] == "guard0"
+    assert page.text_content('[data-area="hand1"] h3') == "Your hand"
+    assert page.query_selector_all('[data-area="hand0"] .piece.face-down')
+    assert not page.query_selector_all('[data-area="hand0"] .card')
+    page.close()
