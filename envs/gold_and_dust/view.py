@@ -162,25 +162,31 @@ def outcome_text(state: GoldDustState) -> str | None:
 
 
 def played_ends(state: GoldDustState, action: int) -> tuple[Ref, ...] | None:
-    """What a legal ``action`` is about, kept by the engine before it is played: the
-    instance ids of the card or unit and of the unit it hits, or a Hero's id; ``None``
-    for ``done``, which leaves the table as it is."""
+    """What a legal ``action`` is about, kept by the engine before it is played (on every
+    move, so read from the fields without building ids): the instance ids of the card or
+    unit and of the unit it hits, or a Hero's piece id; ``None`` for ``done``, which
+    leaves the table as it is."""
     kind, fields = DECODED[action]
+    active, enemy = state.active, 1 - state.active
+    boards = state.boards
+    if kind == "play":
+        hand_slot, target = fields
+        iid = state.hand_cards[active][hand_slot]
+        if target == NO_TARGET:
+            return (iid,)
+        aim = state.table.cards[iid].aim
+        side = active if aim is not None and aim.side == ALLY else enemy
+        hit = _hero_id(side) if target == HERO_TARGET else boards[side][target - 2].iid
+        return iid, hit
+    if kind in ("move", "attack"):
+        return (boards[active][fields[0]].iid,)
+    if kind == "block":
+        return boards[enemy][fields[1]].iid, boards[active][fields[0]].iid
     if kind == "done":
         return None
-    source, target = move_ends(state, action)
-    if kind == "play":
-        source_ref: Ref = state.hand_cards[state.active][fields[0]]
-    else:
-        source_ref = _unit_iid(state, source)
-    if target is None:
-        return (source_ref,)
-    return source_ref, target if target.startswith("hero") else _unit_iid(state, target)
-
-
-def _unit_iid(state: GoldDustState, unit_id: str) -> int:
-    seat, slot = unit_id.removeprefix("board").split("/")
-    return state.boards[int(seat)][int(slot)].iid
+    slot, target = fields if kind == "shoot" else (state.strikes[0], fields[0])
+    hit = _hero_id(enemy) if target == 0 else boards[enemy][target - 1].iid
+    return boards[active][slot].iid, hit
 
 
 def _last_moves(state: GoldDustState, observer: int | None) -> list[dict[str, Any]]:
