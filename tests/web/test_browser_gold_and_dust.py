@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from browser_support import screenshot_folder
-from test_browser_kaleva import open_table, play_by_clicking_pieces
+from browser_support import open_table, play_by_clicking_pieces, screenshot_folder
 
 SIDE = "nodes => nodes.map(n => n.dataset.area)"
 

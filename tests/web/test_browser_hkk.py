@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from browser_support import MOVE_TIMEOUT_MS, screenshot_folder
+from browser_support import MOVE_TIMEOUT_MS, REDRAWN, click_a_move, open_table, screenshot_folder
 
 MAX_CLICKS = 1500
 """More of the viewer's decisions than a game against the random agent takes (about 120)."""
@@ -23,39 +23,6 @@ UNREADABLE_CARDS = """() => [...document.querySelectorAll('#table .card')].filte
 MISPLACED = """() => [...document.querySelectorAll('#table .piece.attached')]
   .filter((node) => !node.parentElement.closest('.piece')).map((node) => node.dataset.piece)"""
 """Attached cards (items, enchantments...) not drawn inside another piece (their carrier)."""
-REDRAWN = "(root) => !root.isConnected"
-"""The table drawn before is gone: the page drew the game anew."""
-
-
-def open_table(page: object, server: str, seats: list[str]) -> None:
-    """Start HKK through the API (seed 7, agents at full speed) and open the table of its
-    human seat, waiting until it is drawn."""
-    made = page.request.post(
-        f"{server}api/tables", data={"game": "hkk", "seats": seats, "seed": 7, "pace": 0}
-    )
-    assert made.ok, made.text()
-    page.goto(server + made.json()["links"][str(seats.index("human"))].lstrip("/"))
-    page.wait_for_selector("#table")
-
-
-def click_a_move(page: object, rng: random.Random) -> bool:
-    """One move made by clicking: a random playable card or ``#actions`` button, then a
-    random target when that selects a card, and a random ``#choices`` button when several
-    moves are offered. False when the viewer has nothing to click."""
-    options = page.query_selector_all("#table .piece.playable, #actions:not([hidden]) button")
-    if not options:
-        return False
-    rng.choice(options).click()
-    for _ in range(3):
-        choices = page.query_selector_all("#choices:not([hidden]) button")
-        targets = page.query_selector_all("#table .piece.target")
-        if choices:
-            rng.choice(choices).click()
-        elif targets:
-            rng.choice(targets).click()
-        else:
-            return True
-    return True
 
 
 def check_table(page: object, seen: set[str]) -> None:
@@ -103,7 +70,7 @@ def test_hkk_is_played_to_its_end_by_clicking_cards_and_targets(
     server: str, browser: object, tmp_path: Path
 ) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    open_table(page, server, ["human", "random"])
+    open_table(page, server, "hkk", ["human", "random"])
     top = page.eval_on_selector_all(
         "#table .zone-top [data-area]", "nodes => nodes.map(n => n.dataset.area)"
     )
@@ -127,7 +94,7 @@ def test_hkk_is_played_to_its_end_by_clicking_cards_and_targets(
 def test_the_hkk_table_fits_a_phone(server: str, browser: object) -> None:
     """At 375 px the bands stack, cards wrap, and the page never scrolls sideways."""
     page = browser.new_page(viewport={"width": 375, "height": 800})
-    open_table(page, server, ["human", "random"])
+    open_table(page, server, "hkk", ["human", "random"])
     assert page.query_selector_all("#table .card")
     wide = page.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= 375, wide
@@ -138,7 +105,7 @@ def test_the_hkk_table_fits_a_phone(server: str, browser: object) -> None:
 def test_the_player_of_seat_1_sits_at_the_bottom(server: str, browser: object) -> None:
     """The viewer's side at the bottom, guard post towards the middle, whichever seat."""
     page = browser.new_page(viewport={"width": 1000, "height": 900})
-    open_table(page, server, ["random", "human"])
+    open_table(page, server, "hkk", ["random", "human"])
     bottom = page.eval_on_selector_all(
         "#table .zone-bottom [data-area]", "nodes => nodes.map(n => n.dataset.area)"
     )

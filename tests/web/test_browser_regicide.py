@@ -9,8 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from browser_support import screenshot_folder
-from test_browser_kaleva import open_table, play_by_clicking_pieces
+from browser_support import open_table, play_by_clicking_pieces, screenshot_folder
 
 
 def test_regicide_is_played_to_its_end_by_clicking_cards_and_the_enemy(
