@@ -100,6 +100,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await pool.fill()
         for table in tables.live():
             runner.wake(table)
         yield
@@ -323,12 +324,13 @@ def _add_replay_api(app: FastAPI, tables: Tables) -> None:
 
 
 class AgentPool:
-    """The agent processes (``AgentProcess``), up to ``size``, each started when a move
-    finds every other busy. A table's move goes to the process that made its last one if
-    that one is free (it keeps the table's game and agents), else to any free process,
+    """The agent processes (``AgentProcess``), ``size`` of them started with the server
+    (``fill``) so that no move waits for a process to start. A table's move goes to the
+    process that made its last one if that one is free (it keeps the table's game and
+    agents), else to any free process,
     where the table gets a new lease and its agents start afresh: a table never waits for
     another table's search while a process is free. A process that dies is replaced by
-    the next move that needs one."""
+    the next move that finds every other busy."""
 
     def __init__(self, size: int) -> None:
         if size < 1:
@@ -341,6 +343,14 @@ class AgentPool:
         self._freed = asyncio.Event()
         self._pipes = ThreadPoolExecutor(size, thread_name_prefix="agent-pipe")
         """Threads that wait on the processes' pipes (one per busy process, GIL released)."""
+
+    async def fill(self) -> None:
+        """Start processes until there are ``size``: a server starts its agents before it
+        takes requests, as a burst of first moves under load would wait for them."""
+        missing = self.size - len(self._processes)
+        for process in await asyncio.gather(*(self._started() for _ in range(missing))):
+            process.busy = False
+        self._freed.set()
 
     async def act(self, job: AgentJob) -> int:
         """The action the agent of ``job`` chooses; ``AgentError`` when it fails."""
