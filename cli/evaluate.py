@@ -11,6 +11,9 @@ Cooperative games: each agent plays every seat of ``--games`` games; first the g
 there, then the team win rate with its interval, the mean of each ``State.stats()`` figure
 and the distribution of the game's ``distribution_stats``, for every player count asked for.
 
+Every decision is timed: each agent's mean and 95th-percentile wall time of ``act``, in ms,
+over all its games (in a competitive game, across its pairs).
+
 Agents are specs: ``random``, ``heuristic``, ``kind:options``, or a saved policy (a file
 or a training run directory; a run's learning curve then joins the PNG). With ``--out``,
 every game is also kept as a record in games.jsonl, which ``tabletop replay`` shows.
@@ -37,8 +40,10 @@ from tabletop.matches.records import GameRecord, fresh_games_log
 from tabletop.matches.results import format_interval, format_table
 from tabletop.matches.schedules import AgentSource, Schedule, pair_schedule, play_schedule
 from tabletop.matches.standings import (
+    DecisionTime,
     PairResult,
     TeamResult,
+    decision_time,
     first_seat_result,
     pair_result,
     ratings,
@@ -48,6 +53,7 @@ from tabletop.training.config import GameConfig, game_settings, is_cooperative
 
 PROGRESS_EVERY_S = 5.0
 """``tabletop eval`` reports games done at most this often (and at the end of each pair)."""
+MS_HEADER = "ms per decision (mean / p95)"
 
 
 @dataclass
@@ -59,6 +65,8 @@ class PlayerCountResult:
     first_seat: dict[str, Any] = field(default_factory=dict)
     ratings: list[dict[str, Any]] = field(default_factory=list)
     teams: list[TeamResult] = field(default_factory=list)
+    decision_time: dict[str, DecisionTime] = field(default_factory=dict)
+    """Each agent's time per decision (``mean_ms`` None when the games were not timed)."""
 
 
 # ----- a whole evaluation -------------------------------------------------------------------
@@ -162,6 +170,7 @@ def _competitive(
         pairs=[pair_result(a, b, rs) for (a, b), rs in zip(pairs, per_pair, strict=True)],
         first_seat=first_seat_result(records),
         ratings=ratings(records, list(agents)),
+        decision_time={label: decision_time(label, records) for label in agents},
     )
 
 
@@ -173,12 +182,15 @@ def _cooperative(
     seed: int,
     config: GameConfig,
 ) -> PlayerCountResult:
-    teams = []
+    result = PlayerCountResult(num_players=players, mode="cooperative")
     for label in agents:
         schedule = [((label,) * players, seed + g) for g in range(games)]
         records = play({label: agents[label]}, schedule)
-        teams.append(team_result(label, records, config.distribution_stats, config.best_metric))
-    return PlayerCountResult(num_players=players, mode="cooperative", teams=teams)
+        result.teams.append(
+            team_result(label, records, config.distribution_stats, config.best_metric)
+        )
+        result.decision_time[label] = decision_time(label, records)
+    return result
 
 
 # ----- output -------------------------------------------------------------------------------
@@ -190,16 +202,18 @@ def result_tables(results: Sequence[PlayerCountResult]) -> str:
     for result in results:
         parts.append(f"{result.num_players} players ({result.mode})")
         if result.mode == "cooperative":
-            parts.append(_team_table(result.teams))
+            parts.append(_team_table(result))
         else:
             parts += [_pair_table(result.pairs), _rating_table(result), ""]
         parts.append("")
     return "\n".join(parts).rstrip() + "\n"
 
 
-def _team_table(teams: Sequence[TeamResult]) -> str:
+def _team_table(result: PlayerCountResult) -> str:
     """One row per agent, led by the game's ``best_metric`` (what tells agents apart when
-    they all win about as rarely), then the win rate unless that is the metric."""
+    they all win about as rarely), then the win rate unless that is the metric, then the
+    time per decision."""
+    teams = result.teams
     metric = teams[0].metric
     stat_keys = sorted({key for team in teams for key in team.stats_mean} - {metric})
     dist_keys = sorted({key for team in teams for key in team.distributions})
@@ -207,6 +221,7 @@ def _team_table(teams: Sequence[TeamResult]) -> str:
     headers = ["agent", "games", metric_header, "95% CI"]
     if metric != "win_rate":
         headers += ["team win rate", "95% CI (win rate)"]
+    headers.append(MS_HEADER)
     headers += [f"mean {key}" for key in stat_keys] + [f"{key} counts" for key in dist_keys]
     rows = []
     for team in teams:
@@ -218,6 +233,7 @@ def _team_table(teams: Sequence[TeamResult]) -> str:
         ]
         if metric != "win_rate":
             row += [f"{team.win_rate:.3f}", format_interval(team.win_ci95)]
+        row.append(_ms(result, team.agent))
         row += [f"{team.stats_mean.get(key, 0.0):.3g}" for key in stat_keys]
         rows.append(row + [_counts(team.distributions.get(key, {})) for key in dist_keys])
     return format_table(headers, rows)
@@ -255,10 +271,20 @@ def _rating_table(result: PlayerCountResult) -> str:
         f"{seat['games']} games (even share {seat['even_share']:.3f})"
     )
     rows = [
-        [r["agent"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}"]
+        [
+            r["agent"],
+            *(f"{r[key]:.2f}" for key in ("mu", "sigma", "ordinal")),
+            _ms(result, r["agent"]),
+        ]
         for r in result.ratings
     ]
-    return first + "\n\n" + format_table(["agent", "mu", "sigma", "ordinal"], rows)
+    headers = ["agent", "mu", "sigma", "ordinal", MS_HEADER]
+    return first + "\n\n" + format_table(headers, rows)
+
+
+def _ms(result: PlayerCountResult, agent: str) -> str:
+    time = result.decision_time.get(agent)
+    return "-" if time is None else time.ms_text()
 
 
 def save_json(path: Path, header: dict[str, Any], results: Sequence[PlayerCountResult]) -> None:
@@ -310,6 +336,7 @@ def run(args: argparse.Namespace) -> int:
             options=options,
             games_log=games_log,
             progress=True,
+            timed=True,
         )
     except (ValueError, FileNotFoundError, TypeError) as error:
         raise CommandError(str(error)) from error

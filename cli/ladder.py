@@ -215,7 +215,7 @@ def _rating_table(ladder: Ladder) -> str:
         low, high = rating.ci95
         row = [str(rank), rating.agent, f"{rating.elo:.0f} [{low:.0f}, {high:.0f}]"]
         row += [_versus(ladder, rating.agent, other) for other in ranked]
-        rows.append([*row, _ms(ladder.times[rating.agent])])
+        rows.append([*row, ladder.times[rating.agent].ms_text()])
     return format_table([*headers, "ms per decision"], rows)
 
 
@@ -237,18 +237,11 @@ def _team_table(ladder: Ladder) -> str:
             team.agent,
             f"{team.metric_mean:.3f} {format_interval(team.metric_ci95)}",
             f"{team.win_rate:.3f} {format_interval(team.win_ci95)}",
-            _ms(ladder.times[team.agent]),
+            ladder.times[team.agent].ms_text(),
         ]
         for rank, team in enumerate(ladder.teams, start=1)
     ]
     return format_table(headers, rows)
-
-
-def _ms(time: DecisionTime) -> str:
-    if time.mean_ms is None:
-        return "-"
-    p95 = "-" if time.p95_ms is None else f"{time.p95_ms:.3g}"
-    return f"{time.mean_ms:.3g} / {p95}"
 
 
 def document(ladder: Ladder, command: str, workers: int) -> dict[str, Any]:

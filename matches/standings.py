@@ -68,6 +68,13 @@ class DecisionTime:
     """The 95th percentile; None unless every timed decision's own time was kept (records
     written before that keep only totals)."""
 
+    def ms_text(self) -> str:
+        """``mean / p95`` in ms for a table; ``-`` for a figure there is not."""
+        if self.mean_ms is None:
+            return "-"
+        p95 = "-" if self.p95_ms is None else f"{self.p95_ms:.3g}"
+        return f"{self.mean_ms:.3g} / {p95}"
+
 
 def pair_result(a: str, b: str, records: Sequence[GameRecord]) -> PairResult:
     """``a``'s results against ``b``, each game seen with ``a``'s seats as one side."""

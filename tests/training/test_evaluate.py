@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import statistics
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ from countdown_v0 import ResignAgent, TakeOneAgent
 
 from tabletop import envs
 from tabletop.agents import make_agent, play_game
-from tabletop.cli.evaluate import PlayerCountResult, evaluate, result_tables
+from tabletop.cli.evaluate import PlayerCountResult, evaluate, result_tables, save_json
 from tabletop.cli.main import main
 from tabletop.matches.plots import team_bars, win_rate_matrix
 from tabletop.matches.records import GameRecord, read_records
@@ -103,6 +105,11 @@ def test_eval_command_prints_tables_and_writes_json_and_png(tmp_path: Path, caps
     document = json.loads((tmp_path / "results.json").read_text())
     (result,) = document["results"]
     assert result["mode"] == "competitive" and result["pairs"][0]["games"] == 6
+    rows = table_rows(printed.split("first seat wins")[1], "agent")  # the ratings
+    for agent in ("random", "heuristic"):  # every decision is timed
+        timing = result["decision_time"][agent]
+        assert timing["decisions"] > 0 and timing["mean_ms"] > 0 and timing["p95_ms"] > 0
+        assert rows[agent][MS] == f"{timing['mean_ms']:.3g} / {timing['p95_ms']:.3g}"
     assert (tmp_path / "results.png").read_bytes()[:4] == b"\x89PNG"
     records = read_records(tmp_path / "games.jsonl")
     assert len(records) == 6 and {r.game for r in records} == {"kaleva"}
@@ -110,6 +117,66 @@ def test_eval_command_prints_tables_and_writes_json_and_png(tmp_path: Path, caps
     assert (
         sum(r.side_outcome("heuristic") == "win" for r in records) == result["pairs"][0]["losses"]
     )
+
+
+MS = "ms per decision (mean / p95)"
+
+
+def table_rows(text: str, first_header: str) -> dict[str, dict[str, str]]:
+    """The rows of the table whose first header cell is ``first_header``, by their first
+    cell, each row's cells by header."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"| {first_header} "))
+
+    def cells(line: str) -> list[str]:
+        return [cell.strip() for cell in line.strip("|").split("|")]
+
+    header = cells(lines[start])
+    rows = itertools.takewhile(lambda line: line.startswith("|"), lines[start + 2 :])
+    return {row[0]: dict(zip(header, row, strict=True)) for row in map(cells, rows)}
+
+
+SLEEP_S = 0.002
+
+
+class SleepyTakeOneAgent(TakeOneAgent):
+    """Takes one, after sleeping ``SLEEP_S`` on every decision."""
+
+    def act(self, state, player: int) -> int:
+        time.sleep(SLEEP_S)
+        return super().act(state, player)
+
+
+def test_timed_evaluation_reports_each_agents_time_per_decision(
+    countdown_registered: str, tmp_path: Path
+) -> None:
+    agents = {"sleepy": SleepyTakeOneAgent(), "resigner": ResignAgent(), "quick": TakeOneAgent()}
+    (result,) = evaluate(
+        countdown_registered, agents, player_counts=[None], games=4, options={"start": 5},
+        timed=True,
+    )  # fmt: skip
+    sleepy, quick = result.decision_time["sleepy"], result.decision_time["quick"]
+    # sleepy decides in its games against both the resigner and quick, as seat 0 or 1
+    assert sleepy.decisions > 4 and sleepy.mean_ms >= 1000 * SLEEP_S
+    assert sleepy.p95_ms >= 1000 * SLEEP_S and quick.mean_ms < sleepy.mean_ms
+    rows = table_rows(result_tables([result]).split("first seat wins")[1], "agent")
+    assert set(rows) == set(agents)
+    assert rows["sleepy"][MS] == f"{sleepy.mean_ms:.3g} / {sleepy.p95_ms:.3g}"
+    save_json(tmp_path / "results.json", {}, [result])
+    (saved,) = json.loads((tmp_path / "results.json").read_text())["results"]
+    assert saved["decision_time"]["sleepy"]["mean_ms"] == sleepy.mean_ms
+    untimed = evaluate(countdown_registered, agents, player_counts=[None], games=2)
+    assert untimed[0].decision_time["quick"].mean_ms is None
+    untimed_rows = table_rows(result_tables(untimed).split("first seat wins")[1], "agent")
+    assert {row[MS] for row in untimed_rows.values()} == {"-"}
+
+
+def test_timed_cooperative_evaluation_reports_each_teams_time_per_decision() -> None:
+    (result,) = evaluate("regicide", ["random"], player_counts=[1], games=2, timed=True)
+    timing = result.decision_time["random"]
+    assert timing.decisions > 0 and timing.mean_ms > 0 and timing.p95_ms > 0
+    rows = table_rows(result_tables([result]), "agent")
+    assert rows["random"][MS] == f"{timing.mean_ms:.3g} / {timing.p95_ms:.3g}"
 
 
 def test_eval_command_rejects_bad_agents(capsys) -> None:
