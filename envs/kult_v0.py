@@ -71,6 +71,8 @@ SPEC = GameSpec(
         + ", ".join(PACKAGED_DECKS)
         + ") or paths to deck files; default the first num_players packaged decks",
     ),
+    # The engine refuses any game type not in GAME_TYPES: one declaration for both.
+    option_choices={"game_type": tuple(GAME_TYPES)},
     bench_options=tuple({"num_players": n} for n in (2, 3, 4)),
     metadata_of=card_data_metadata,
     decks=PACKAGED_DECKS,

@@ -52,7 +52,7 @@ from starlette.exceptions import HTTPException
 from tabletop import envs
 from tabletop.envs.core.cards.data import POOL_OPTION
 from tabletop.envs.core.options import parse_option_value
-from tabletop.envs.core.spec import DECKS_OPTION, PLAYERS_OPTION, GameSpec, OptionSpec
+from tabletop.envs.core.spec import DECKS_OPTION, GameSpec, OptionSpec
 from tabletop.web.replays import Replays, import_record, import_records
 from tabletop.web.store import TableStore
 from tabletop.web.tables import (
@@ -508,16 +508,15 @@ def game_entry(name: str, policies: Mapping[str, str] = MappingProxyType({})) ->
 def option_entry(spec: GameSpec, option: OptionSpec) -> dict[str, Any]:
     """An option as the lobby's form control draws it: its ``kind`` (``bool``, ``int``,
     ``float``, ``text``, ``choice`` with its ``choices``, or ``decks``: one of ``choices``
-    per seat) read from its default, the game's player range and its packaged decks."""
+    per seat) read from its declared allowed values (the player range of ``num_players``),
+    the game's packaged decks, or else its default."""
     entry = {"name": option.name, "default": _json_ready(option.default), "help": option.help}
-    default = option.default
     if option.name == DECKS_OPTION:
         return {**entry, "kind": "decks", "choices": list(spec.decks)}
-    if option.name == PLAYERS_OPTION:
-        players = list(range(spec.min_players, spec.max_players + 1))
-        return {**entry, "kind": "choice", "choices": players}
+    if option.choices:
+        return {**entry, "kind": "choice", "choices": [_json_ready(c) for c in option.choices]}
     kinds = ((bool, "bool"), (int, "int"), (float, "float"))
-    kind = next((name for type_, name in kinds if isinstance(default, type_)), "text")
+    kind = next((name for type_, name in kinds if isinstance(option.default, type_)), "text")
     return {**entry, "kind": kind}
 
 

@@ -55,11 +55,14 @@ class GameSpecError(TypeError):
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One game option: its name, its default (read from the game class) and a line of help."""
+    """One game option: its name, its default (read from the game class), a line of help
+    and, when its values form a fixed set, those values: tools then offer a choice among
+    them (the web lobby draws a select) instead of free text."""
 
     name: str
     default: Any
     help: str
+    choices: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,10 @@ class GameSpec:
     """Whether any seat is kept from seeing part of the state."""
     options: Mapping[str, str] = field(default_factory=dict)
     """Game option name -> one line of help."""
+    option_choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    """Game option name -> its allowed values, for the options whose values form a fixed set:
+    read them from the collection the game checks the option against, so that they are
+    declared once. ``num_players`` needs none: its values are the player range."""
     bench_options: tuple[Mapping[str, Any], ...] = ({},)
     """The option sets that benchmarks and the conformance suite run, one row each."""
     render_modes: tuple[str, ...] = ("ansi", "human")
@@ -121,9 +128,18 @@ class GameSpec:
 
     @property
     def option_specs(self) -> tuple[OptionSpec, ...]:
-        """Every game option with its default and help, in declaration order."""
+        """Every game option with its default, help and allowed values, in declaration order."""
         defaults = _keyword_defaults(self.game_class)
-        return tuple(OptionSpec(name, defaults[name], text) for name, text in self.options.items())
+        return tuple(
+            OptionSpec(name, defaults[name], text, self._choices(name))
+            for name, text in self.options.items()
+        )
+
+    def _choices(self, name: str) -> tuple[Any, ...]:
+        """The allowed values of option ``name``, by default the player range for
+        ``num_players``, so that every fixed set reaches tools one way; empty for a free value."""
+        players = range(self.min_players, self.max_players + 1)
+        return tuple(self.option_choices.get(name, players if name == PLAYERS_OPTION else ()))
 
     @property
     def default_players(self) -> int:
@@ -203,7 +219,7 @@ def _problems(spec: GameSpec, module_name: str) -> list[str]:
         problems.append(f"options: a game with a player range takes {PLAYERS_OPTION!r}")
     elif not spec.min_players <= spec.default_players <= spec.max_players:
         problems.append(f"options: default {PLAYERS_OPTION} {spec.default_players} out of range")
-    return problems + _bench_problems(spec) + _deck_problems(spec)
+    return problems + _bench_problems(spec) + _deck_problems(spec) + _choice_problems(spec)
 
 
 def _bench_problems(spec: GameSpec) -> list[str]:
@@ -213,6 +229,20 @@ def _bench_problems(spec: GameSpec) -> list[str]:
             check_options(spec.name, dict(options), set(spec.options))
         except UnknownOptionError as error:
             problems.append(f"bench_options: {error}")
+    return problems
+
+
+def _choice_problems(spec: GameSpec) -> list[str]:
+    """Choices of undeclared options, and defaults outside their choices: tools offer the
+    declared values, so a default that is not one of them could not be offered."""
+    problems = [
+        f"option_choices: {name!r} is not a declared option"
+        for name in sorted(set(spec.option_choices) - set(spec.options))
+    ]
+    defaults = _keyword_defaults(spec.game_class)
+    for name, choices in spec.option_choices.items():
+        if name in defaults and defaults[name] not in choices:
+            problems.append(f"option_choices: default {name}={defaults[name]!r} not in {choices!r}")
     return problems
 
 

@@ -29,7 +29,8 @@ def module_with(spec: object, name: str = "toy_v0") -> types.ModuleType:
 
 def test_the_toy_spec_reads_defaults_from_the_game_class() -> None:
     spec = toy_v0.SPEC
-    assert spec.option_specs[0] == OptionSpec("num_players", 2, "players, 2 or 3")
+    assert spec.option_specs[0] == OptionSpec("num_players", 2, "players, 2 or 3", (2, 3))
+    assert spec.option_specs[1].choices == ()
     assert spec.default_players == 2
     assert spec.competitive and not dataclasses.replace(spec, payoff=Payoff.IDENTICAL).competitive
     assert isinstance(spec.new_game(deck_size=5), ToyGame)
@@ -49,6 +50,8 @@ def test_the_toy_spec_reads_defaults_from_the_game_class() -> None:
             r"SPEC\.options: default num_players 2 out of range",
         ),
         ({"max_players": 2, "min_players": 2}, r"a game with a player range takes 'num_players'"),
+        ({"option_choices": {"colour": ("red",)}}, r"'colour' is not a declared option"),
+        ({"option_choices": {"deck_size": (5, 7)}}, r"default deck_size=9 not in \(5, 7\)"),
     ],
 )
 def test_a_bad_spec_is_refused_naming_module_and_field(

@@ -95,7 +95,7 @@ def test_env_options_metadata_and_errors() -> None:
     for bad, message in (
         ({"num_players": 5}, "num_players must be 2, 3 or 4"),
         ({"num_players": True}, "num_players"),
-        ({"game_type": "galaxy"}, "game_type"),
+        ({"game_type": "galaxy"}, r"game_type must be one of \['continent', 'world'\]"),
         ({"same_arcanum_swap": "yes"}, "same_arcanum_swap"),
         ({"ply_limit": 0}, "ply_limit"),
         ({"shaped_reward": 1}, "shaped_reward must be a bool"),

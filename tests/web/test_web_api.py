@@ -101,6 +101,25 @@ def test_pages_are_served_and_the_lobby_lists_every_game_with_its_options(
     assert {"human", "random", "heuristic", "ismcts"} <= set(hkk["agents"])
 
 
+def test_an_option_with_a_fixed_set_of_values_is_a_choice_of_them_in_the_lobby(
+    client: TestClient,
+) -> None:
+    """Kult's game type is a choice of the values the game accepts, not free text; the player
+    count is a choice of the player range."""
+    kult = next(game for game in client.get("/api/games").json() if game["name"] == "kult")
+    entries = {option["name"]: option for option in kult["options"]}
+    assert entries["game_type"] == {
+        "name": "game_type",
+        "default": "continent",
+        "help": envs.spec("kult").options["game_type"],
+        "kind": "choice",
+        "choices": ["continent", "world"],
+    }
+    assert entries["num_players"]["kind"] == "choice"
+    assert entries["num_players"]["choices"] == [2, 3, 4]
+    assert entries["ply_limit"]["kind"] == "int" and "choices" not in entries["ply_limit"]
+
+
 @pytest.mark.parametrize(
     ("body", "status", "message"),
     [
@@ -111,6 +130,8 @@ def test_pages_are_served_and_the_lobby_lists_every_game_with_its_options(
          "colour"),
         ({"game": "hkk", "options": {"decks": "skyfire,nope"}, "seats": ["human", "random"]}, 400,
          "nope"),
+        ({"game": "kult", "options": {"game_type": "galaxy"}, "seats": ["human", "random"]}, 400,
+         "game_type must be one of ['continent', 'world'], got 'galaxy'"),
         ({"game": "kaleva", "seats": ["human", "random"], "pace": 60}, 400, "pace must be"),
         ({"game": "kaleva", "seats": ["human", "random"], "omniscient": True}, 400,
          "without human seats"),

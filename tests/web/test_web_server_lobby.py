@@ -33,6 +33,7 @@ def test_games_are_listed_by_display_name_and_options_are_controls_at_their_defa
     assert page.input_value('[data-option="num_players"]') == "2"
     assert page.get_attribute('[data-option="ply_limit"]', "type") == "number"
     assert page.input_value('[data-option="ply_limit"]') == "400"
+    assert page.eval_on_selector('[data-option="game_type"]', "e => e.tagName") == "SELECT"
     assert page.input_value('[data-option="game_type"]') == "continent"
     assert page.locator("[data-deck]").count() == 2
     values = page.eval_on_selector_all("input", "inputs => inputs.map(i => i.value)")
@@ -46,7 +47,7 @@ def test_editing_options_keeps_each_seat_s_chosen_agent(server: str, browser: An
     page.select_option('[data-deck="1"]', "tide")
     page.uncheck('[data-option="same_arcanum_swap"]')
     page.fill('[data-option="ply_limit"]', "300")
-    page.fill('[data-option="game_type"]', "world")
+    page.select_option('[data-option="game_type"]', "world")
     page.select_option('[data-option="num_players"]', "3")
     assert page.input_value('[data-seat="0"]') == "human"
     assert page.input_value('[data-seat="1"]') == "heuristic"
