@@ -251,6 +251,26 @@ const Tabletop = (() => {
     return [top, middle, bottomZone];
   }
 
+  // For a game's decorate: `arrange(seat, bottom)` on each seat's element, `bottom` true for
+  // the one drawn at the bottom, so every game lays its seats out from the same rule.
+  function eachSeat(arrange) {
+    const bottom = bottomSeat(table.view);
+    for (const seat of table.root.querySelectorAll(".seat")) {
+      arrange(seat, Number(seat.dataset.seat) === bottom);
+    }
+  }
+
+  // For a game's decorate: `decorate(node, piece)` on each drawn piece's element, in the
+  // view's order, so a game restyles pieces without looking their elements up itself.
+  function eachPieceNode(decorate) {
+    for (const area of table.view.areas) {
+      for (const piece of area.pieces) {
+        const node = table.nodes.get(piece.id);
+        if (node) decorate(node, piece);
+      }
+    }
+  }
+
   // A piece with `on` is drawn on its carrier (an item on the creature that holds it).
   function attachPieces(view) {
     for (const area of view.areas) {
@@ -451,7 +471,8 @@ const Tabletop = (() => {
       pieces: new Map() });
     for (const area of view.areas) for (const piece of area.pieces) table.pieces.set(piece.id, piece);
     const drawer = games[view.game] || {};
-    const ctx = { pieceElement, cardElement, areaElement, seatName, observer: view.observer };
+    const ctx = { pieceElement, cardElement, areaElement, seatName, eachSeat, eachPieceNode,
+      observer: view.observer };
     const root = el("div", { id: "table", class: `table game-${view.game}` }, ...drawZones(view, drawer, ctx));
     // The page's bar (#why, #choices, #actions) goes between the head and the table.
     container.replaceChildren(drawHead(view), ...document.querySelectorAll(".bar"), root);

@@ -78,18 +78,10 @@
     node.classList.add(`gd-${kind[0]}`, `gd-kind-${kind[kind.length - 1]}`);
   }
 
-  function decorate(root, view) {
+  function decorate(root, view, ctx) {
     root.classList.add("gd");
-    const bottom = view.observer === null ? 0 : view.observer;
-    for (const seat of root.querySelectorAll(".seat")) {
-      arrangeSeat(seat, Number(seat.dataset.seat) === bottom);
-    }
-    for (const area of view.areas) {
-      for (const piece of area.pieces) {
-        const node = root.querySelector(`[data-piece="${CSS.escape(piece.id)}"]`);
-        if (node && piece.card) decorateCard(node, piece);
-      }
-    }
+    ctx.eachSeat(arrangeSeat);
+    ctx.eachPieceNode((node, piece) => { if (piece.card) decorateCard(node, piece); });
   }
 
   Tabletop.registerGame("gold_and_dust", { decorate });

@@ -81,10 +81,7 @@
 
   function decorate(root, view, ctx) {
     root.classList.add("hkk");
-    const bottom = view.observer === null ? 0 : view.observer;
-    for (const seat of root.querySelectorAll(".seat")) {
-      arrangeSeat(seat, Number(seat.dataset.seat) === bottom);
-    }
+    ctx.eachSeat(arrangeSeat);
     markCards(root);
   }
 

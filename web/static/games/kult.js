@@ -100,18 +100,10 @@
     areas.replaceChildren(...(bottom ? [board, edge] : [edge, board]));
   }
 
-  function decorate(root, view) {
+  function decorate(root, view, ctx) {
     root.classList.add("ku");
-    const bottom = view.observer === null ? 0 : view.observer;
-    for (const seat of root.querySelectorAll(".seat")) {
-      arrangeSeat(seat, Number(seat.dataset.seat) === bottom);
-    }
-    for (const area of view.areas) {
-      for (const piece of area.pieces) {
-        const node = root.querySelector(`[data-piece="${CSS.escape(piece.id)}"]`);
-        if (node) decoratePiece(node, piece);
-      }
-    }
+    ctx.eachSeat(arrangeSeat);
+    ctx.eachPieceNode(decoratePiece);
     // Influences are drawn on what they lie on: their own area is left without pieces.
     for (const box of root.querySelectorAll('[data-area^="influences"]')) {
       box.hidden = !box.querySelector(".piece");
