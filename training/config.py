@@ -112,8 +112,11 @@ class ExItSettings(ConfigTable):
     batch_size: Positive
     buffer_size: Positive
     """Decisions the replay buffer keeps (the oldest games leave first)."""
-    epochs: Positive
-    """Passes over the replay buffer after each iteration's games."""
+    replay_ratio: Annotated[float, Field(gt=0.0)]
+    """How many batches a decision is drawn into, on average, while it is in the buffer:
+    after each iteration's games the fit draws ``replay_ratio`` times their decisions in
+    rows from the whole buffer. Passes over the whole buffer would fit each decision
+    ``buffer_size / decisions per iteration`` times over and chase the oldest games."""
     learning_rate: Annotated[float, Field(gt=0.0)]
     value_weight: Annotated[float, Field(ge=0.0)]
     init: str

@@ -100,7 +100,7 @@ def test_the_visit_loss_is_the_cross_entropy_of_the_masked_policy_and_fitting_re
     assert visit_loss(policy, batch).item() == pytest.approx(by_hand, rel=1e-5)
 
     optimizer = torch.optim.Adam(policy.parameters(), lr=0.01)
-    fit(policy, optimizer, rows, shape, epochs=300, batch_size=8, value_weight=1.0,
+    fit(policy, optimizer, rows, shape, batches=300, batch_size=8, value_weight=1.0,
         generator=np.random.default_rng(0))  # fmt: skip
     log_probs = played_log_probs(policy, batch.observations, [0, 1, 2])
     probabilities = [np.exp(log_probs[action]) for action in (0, 1, 2)]

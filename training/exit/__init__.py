@@ -6,7 +6,8 @@ the search its priors and leaf values; the search, looking ahead, plays better t
 network alone, and the network is then fitted to what the search did. Iteration after
 iteration: ``exit.games_per_iteration`` self-play games with the network as it stands,
 their decisions added to a replay buffer of ``exit.buffer_size`` rows (the oldest games
-leaving first), then ``exit.epochs`` passes over the buffer.
+leaving first), then batches drawn from the whole buffer, ``exit.replay_ratio`` times the
+iteration's decisions in rows (AlphaZero's sampling, not passes over the buffer).
 
 Design choices:
 

@@ -194,33 +194,30 @@ def value_loss(policy: MaskableActorCriticPolicy, batch: Batch) -> torch.Tensor:
 @dataclass(frozen=True)
 class FitResult:
     policy_loss: float
-    """Mean cross-entropy over the last epoch's rows."""
+    """Mean cross-entropy over the fit's batches."""
     value_loss: float
-    """Mean squared error over the last epoch's rows."""
+    """Mean squared error over the fit's batches."""
 
 
 def fit(
     policy: MaskableActorCriticPolicy, optimizer: torch.optim.Optimizer, rows: SearchRows,
-    observation_shape: tuple[int, ...], *, epochs: int, batch_size: int, value_weight: float,
+    observation_shape: tuple[int, ...], *, batches: int, batch_size: int, value_weight: float,
     generator: np.random.Generator,
 ) -> FitResult:  # fmt: skip
-    """``epochs`` passes over ``rows`` in shuffled batches, gradients clipped as the warm
-    start's; the policy is left in evaluation mode, as the search reads it."""
+    """``batches`` batches of ``batch_size`` rows drawn uniformly from ``rows``, gradients
+    clipped as the warm start's; the policy is left in evaluation mode, as the search reads
+    it. A fixed number of batches, not passes over the buffer: each decision is then fitted
+    about as often however full the buffer is (``ExItSettings.replay_ratio``)."""
     policy.set_training_mode(True)
-    totals = (float("nan"), float("nan"))
-    for _ in range(epochs):
-        order = generator.permutation(len(rows))
-        policy_total = value_total = 0.0
-        for start in range(0, len(order), batch_size):
-            index = order[start : start + batch_size]
-            batch = rows.batch(index, observation_shape)
-            policy_part, value_part = visit_loss(policy, batch), value_loss(policy, batch)
-            optimizer.zero_grad()
-            (policy_part + value_weight * value_part).backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), MAX_GRAD_NORM)
-            optimizer.step()
-            policy_total += policy_part.item() * len(index)
-            value_total += value_part.item() * len(index)
-        totals = (policy_total / len(order), value_total / len(order))
+    policy_total = value_total = 0.0
+    for _ in range(batches):
+        batch = rows.batch(generator.integers(0, len(rows), batch_size), observation_shape)
+        policy_part, value_part = visit_loss(policy, batch), value_loss(policy, batch)
+        optimizer.zero_grad()
+        (policy_part + value_weight * value_part).backward()
+        torch.nn.utils.clip_grad_norm_(policy.parameters(), MAX_GRAD_NORM)
+        optimizer.step()
+        policy_total += policy_part.item()
+        value_total += value_part.item()
     policy.set_training_mode(False)
-    return FitResult(*totals)
+    return FitResult(policy_total / batches, value_total / batches)

@@ -4,6 +4,7 @@ directory like PPO's (``base_trainer.py`` does the run's duties for both)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict
 from typing import Any
 
@@ -154,7 +155,7 @@ class ExItTrainer(BaseTrainer):
                     new_steps += len(game.rows)
             self._steps += new_steps
             progress.advance(new_steps)
-            self._record_fit(self._fit())
+            self._record_fit(self._fit(new_steps))
             progress.end_of_rollout()
         progress.close()
 
@@ -201,11 +202,14 @@ class ExItTrainer(BaseTrainer):
                 names.append(name)
         return agents, ",".join(names)
 
-    def _fit(self) -> FitResult:
+    def _fit(self, new_steps: int) -> FitResult:
+        """Batches enough that the iteration's ``new_steps`` rows' worth is drawn
+        ``replay_ratio`` times over (at least one batch)."""
         options = self.settings.exit
+        batches = max(1, math.ceil(options.replay_ratio * new_steps / options.batch_size))
         return fit(
             self.policy, self.optimizer, self.buffer.rows(), self.metadata.observation_shape,
-            epochs=options.epochs, batch_size=options.batch_size,
+            batches=batches, batch_size=options.batch_size,
             value_weight=options.value_weight, generator=self.rng,
         )  # fmt: skip
 
