@@ -77,6 +77,9 @@ class Ladder:
     """``matrix[a][b]``: ``a``'s games against ``b``, counted from ``a``'s side."""
     teams: list[TeamResult] = field(default_factory=list)
     times: dict[str, DecisionTime] = field(default_factory=dict)
+    source: dict[str, Any] = field(default_factory=dict)
+    """The checkout's commit (and whether it had changes) and the time when the games
+    began: a checkout may move on while a long ladder plays."""
 
     @property
     def pairs(self) -> list[PairResult]:
@@ -111,6 +114,7 @@ def ladder(
     options = dict(options or {})
     num_players = check_request(game_name, agents, games, options)
     games_log = fresh_games_log(out)
+    source = {**_commit(), "started": _now()}
     (result,) = evaluate(
         game_name,
         agents,
@@ -146,6 +150,7 @@ def ladder(
         matrix={} if cooperative else win_matrix(records, labels),
         teams=sorted(result.teams, key=lambda team: -team.metric_mean),
         times={label: decision_time(label, records) for label in labels},
+        source=source,
     )
 
 
@@ -254,8 +259,8 @@ def document(ladder: Ladder, command: str, workers: int) -> dict[str, Any]:
         "mode": ladder.mode,
         "num_players": ladder.num_players,
         "command": command,
-        **_commit(),
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        **(ladder.source or _commit()),
+        "date": _now(),
         "settings": {
             "games": ladder.games,
             "seed": ladder.seed,
@@ -280,6 +285,10 @@ def document(ladder: Ladder, command: str, workers: int) -> dict[str, Any]:
 def _cell(pair: PairResult) -> dict[str, Any]:
     """A win-matrix cell without the names its row and column give."""
     return {key: value for key, value in asdict(pair).items() if key not in ("a", "b")}
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _commit() -> dict[str, Any]:

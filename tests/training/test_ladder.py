@@ -117,7 +117,8 @@ def test_ladder_command_writes_json_markdown_png_and_records(tmp_path: Path, cap
     document = json.loads((tmp_path / "ladder.json").read_text())
     assert document["mode"] == "competitive" and set(document["agents"]) == {"random", "heuristic"}
     assert document["command"].startswith("tabletop ladder kaleva --agents random,heuristic")
-    assert document["settings"]["games"] == 4 and "date" in document and "commit" in document
+    assert document["settings"]["games"] == 4 and "commit" in document
+    assert document["started"] <= document["date"], "the games begin before the ladder is written"
     cell = document["win_matrix"]["heuristic"]["random"]
     assert cell["games"] == 4 and cell["wins"] + cell["draws"] + cell["losses"] == 4
     assert document["win_matrix"]["random"]["heuristic"]["wins"] == cell["losses"]
