@@ -65,12 +65,18 @@ class Setting:
 
 
 def measured_seat(record: GameRecord) -> int | None:
-    """The agent's seat when it played against an opponent; None when it had every seat."""
+    """The agent's seat when it played against an opponent; None when it had every seat.
+    Other records are refused: ``tabletop eval`` and ``ladder`` time every seat of games
+    between different agents, which measure no one agent."""
     measured = [seat for seat, timing in enumerate(record.timing) if timing is not None]
+    game = f"the {record.game} game of seed {record.seed}"
     if not measured:
+        raise RecordError(f"{game} measured no seat: not a record of tabletop search")
+    agents = {record.seats[seat] for seat in measured}
+    if len(agents) > 1:
         raise RecordError(
-            f"the {record.game} game of seed {record.seed} measured no seat: "
-            "not a record of tabletop search"
+            f"{game} measured the seats of {len(agents)} different agents "
+            f"({', '.join(sorted(agents))}): not a record of tabletop search"
         )
     return None if len(measured) == len(record.seats) else measured[0]
 

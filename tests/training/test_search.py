@@ -76,6 +76,11 @@ def test_the_report_refuses_records_that_measured_no_seat(
     main(["eval", "kaleva", "--games", "2", "--out", str(tmp_path)])
     capsys.readouterr()
     assert main(["search", "--report", str(log)]) == 2
+    refusal = "measured the seats of 2 different agents (heuristic, random): not a record of"
+    assert refusal in capsys.readouterr().err
+    untimed = [{**json.loads(line), "timing": []} for line in log.read_text().splitlines()]
+    log.write_text("".join(json.dumps(record) + "\n" for record in untimed))
+    assert main(["search", "--report", str(log)]) == 2
     assert "measured no seat: not a record of tabletop search" in capsys.readouterr().err
     log.write_text(json.dumps({"seed": 1}) + "\n")
     assert main(["search", "--report", str(log)]) == 2
