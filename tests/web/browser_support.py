@@ -57,6 +57,18 @@ REDRAWN = "(root) => !root.isConnected"
 """The table drawn before is gone: the page drew the game anew."""
 
 
+def zone_areas(page: object, zone: str) -> list[str]:
+    """The areas drawn in the table's ``zone`` (top, middle or bottom), in page order."""
+    return page.eval_on_selector_all(
+        f"#table .zone-{zone} [data-area]", "nodes => nodes.map(n => n.dataset.area)"
+    )
+
+
+def page_width(page: object) -> int:
+    """The page's full width: wider than the viewport when it scrolls sideways."""
+    return page.evaluate("() => document.documentElement.scrollWidth")
+
+
 def open_table(page: object, server: str, game: str, seats: list[str], **options: object) -> None:
     """Start ``game`` through the API (seed 7, agents at full speed) and open the table of
     its human seat, waiting until it is drawn."""

@@ -10,9 +10,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from browser_support import open_table, play_by_clicking_pieces, screenshot_folder
-
-SIDE = "nodes => nodes.map(n => n.dataset.area)"
+from browser_support import (
+    open_table,
+    page_width,
+    play_by_clicking_pieces,
+    screenshot_folder,
+    zone_areas,
+)
 
 
 def test_gold_and_dust_is_played_to_its_end_by_clicking_cards_and_units(
@@ -20,8 +24,7 @@ def test_gold_and_dust_is_played_to_its_end_by_clicking_cards_and_units(
 ) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     open_table(page, server, "gold_and_dust", ["human", "random"])
-    top = page.eval_on_selector_all("#table .zone-top [data-area]", SIDE)
-    bottom = page.eval_on_selector_all("#table .zone-bottom [data-area]", SIDE)
+    top, bottom = zone_areas(page, "top"), zone_areas(page, "bottom")
     assert top[0] == "hand1" and top[-2:] == ["back1", "front1"]  # the front row inwards
     assert bottom[:2] == ["front0", "back0"] and bottom[-1] == "hand0"
     hidden = page.query_selector_all('.zone-top [data-area="hand1"] .piece.face-down')
@@ -43,7 +46,7 @@ def test_the_table_fits_a_phone_and_a_card_shows_its_full_text_on_a_tap(
 ) -> None:
     page = browser.new_page(viewport={"width": 375, "height": 800})
     open_table(page, server, "gold_and_dust", ["random", "human"])
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    assert page_width(page) <= 375
     card = page.query_selector('.zone-bottom [data-area="hand1"] .card')
     name = card.query_selector(".card-name").text_content()
     card.dispatch_event("mouseenter")

@@ -10,7 +10,15 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from browser_support import MOVE_TIMEOUT_MS, REDRAWN, click_a_move, open_table, screenshot_folder
+from browser_support import (
+    MOVE_TIMEOUT_MS,
+    REDRAWN,
+    click_a_move,
+    open_table,
+    page_width,
+    screenshot_folder,
+    zone_areas,
+)
 
 MAX_CLICKS = 1500
 """More of the viewer's decisions than a game against the random agent takes (about 120)."""
@@ -71,12 +79,8 @@ def test_hkk_is_played_to_its_end_by_clicking_cards_and_targets(
 ) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     open_table(page, server, "hkk", ["human", "random"])
-    top = page.eval_on_selector_all(
-        "#table .zone-top [data-area]", "nodes => nodes.map(n => n.dataset.area)"
-    )
-    bottom = page.eval_on_selector_all(
-        "#table .zone-bottom [data-area]", "nodes => nodes.map(n => n.dataset.area)"
-    )
+    top = zone_areas(page, "top")
+    bottom = zone_areas(page, "bottom")
     assert {"guard1", "hand1", "player1"} <= set(top) and top[-1].startswith("guard")
     assert {"guard0", "hand0", "player0"} <= set(bottom) and bottom[0] == "guard0"
     assert "You" not in page.text_content('[data-area="hand1"] h3')
@@ -96,7 +100,7 @@ def test_the_hkk_table_fits_a_phone(server: str, browser: object) -> None:
     page = browser.new_page(viewport={"width": 375, "height": 800})
     open_table(page, server, "hkk", ["human", "random"])
     assert page.query_selector_all("#table .card")
-    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    wide = page_width(page)
     assert wide <= 375, wide
     assert page.evaluate(UNREADABLE_CARDS) == []
     page.close()
@@ -106,12 +110,8 @@ def test_the_player_of_seat_1_sits_at_the_bottom(server: str, browser: object) -
     """The viewer's side at the bottom, guard post towards the middle, whichever seat."""
     page = browser.new_page(viewport={"width": 1000, "height": 900})
     open_table(page, server, "hkk", ["random", "human"])
-    bottom = page.eval_on_selector_all(
-        "#table .zone-bottom [data-area]", "nodes => nodes.map(n => n.dataset.area)"
-    )
-    top = page.eval_on_selector_all(
-        "#table .zone-top [data-area]", "nodes => nodes.map(n => n.dataset.area)"
-    )
+    bottom = zone_areas(page, "bottom")
+    top = zone_areas(page, "top")
     assert bottom[0] == "guard1" and top[-1] == "guard0"
     assert page.text_content('[data-area="hand1"] h3') == "Your hand"
     assert page.query_selector_all('[data-area="hand0"] .piece.face-down')

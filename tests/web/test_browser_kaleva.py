@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from browser_support import open_table, play_by_clicking_pieces, screenshot_folder
+from browser_support import open_table, page_width, play_by_clicking_pieces, screenshot_folder
 
 
 def test_kaleva_is_played_to_its_end_by_clicking_discs_squares_and_cards(
@@ -44,5 +44,5 @@ def test_the_player_of_bronze_sees_the_board_turned_with_its_labels(
         '[data-piece="board/a4"]', "n => [n.style.gridRow, n.style.gridColumn]"
     )
     assert bottom_right == ["7", "7"]
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    assert page_width(page) <= 375
     page.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from browser_support import open_table, play_by_clicking_pieces, screenshot_folder
+from browser_support import open_table, page_width, play_by_clicking_pieces, screenshot_folder
 
 PLY_LIMIT = 120
 CELLS = """(area) => Object.fromEntries([...document.querySelectorAll(
@@ -48,6 +48,6 @@ def test_kult_is_played_to_its_end_by_clicking_cards_and_stations(
 def test_the_cross_fits_a_phone(server: str, browser: object) -> None:
     page = browser.new_page(viewport={"width": 375, "height": 800})
     open_table(page, server, "kult", ["random", "human"])
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    assert page_width(page) <= 375
     assert page.query_selector('.zone-bottom [data-area="cross1"] [data-piece="hub1"].card')
     page.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from browser_support import open_table, play_by_clicking_pieces, screenshot_folder
+from browser_support import open_table, page_width, play_by_clicking_pieces, screenshot_folder
 
 
 def test_regicide_is_played_to_its_end_by_clicking_cards_and_the_enemy(
@@ -42,7 +42,7 @@ def test_a_solo_game_flips_its_jester_powers_by_clicking_them(server: str, brows
     page.wait_for_function(
         "() => document.querySelectorAll('[data-area=\"powers\"] .card').length === 1"
     )
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    assert page_width(page) <= 375
     made = play_by_clicking_pieces(page, random.Random(1))
     assert made >= 1
     assert "The player " in page.text_content("#result")

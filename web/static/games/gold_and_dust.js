@@ -7,12 +7,6 @@
 "use strict";
 
 (() => {
-  function el(tag, className, ...children) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    for (const child of children) node.append(child);
-    return node;
-  }
 
   // The bands of a side, from the middle of the table outwards.
   const BANDS = [
@@ -29,7 +23,7 @@
     const byPrefix = new Map([...areas.children].map((node) =>
       [node.dataset.area.replace(/\d+$/, ""), node]));
     const bands = BANDS.map(([classes, prefixes]) => {
-      const band = el("div", `gd-band ${classes}`);
+      const band = el("div", { class: `gd-band ${classes}` });
       for (const prefix of prefixes) if (byPrefix.has(prefix)) band.append(byPrefix.get(prefix));
       return band;
     });
@@ -41,9 +35,9 @@
     const gold = /(\d+) gold/.exec(cost);
     const dust = /(\d+) dust/.exec(cost);
     const made = [];
-    if (gold) made.push(el("span", "gd-coin gd-gold", gold[1]));
-    if (dust) made.push(el("span", "gd-coin gd-dust", dust[1]));
-    if (!made.length) made.push(el("span", "gd-coin gd-free", "0"));
+    if (gold) made.push(el("span", { class: "gd-coin gd-gold" }, gold[1]));
+    if (dust) made.push(el("span", { class: "gd-coin gd-dust" }, dust[1]));
+    if (!made.length) made.push(el("span", { class: "gd-coin gd-free" }, "0"));
     return made;
   }
 
@@ -57,7 +51,7 @@
       const label = stat.title;
       const now = label in piece.marks ? String(piece.marks[label]) : String(card.stats[label]);
       const printed = String(card.stats[label]);
-      stat.replaceChildren(el("span", "gd-symbol", SYMBOLS[label] || label), " ", now);
+      stat.replaceChildren(el("span", { class: "gd-symbol" }, SYMBOLS[label] || label), " ", now);
       stat.classList.add(`gd-stat-${label}`);
       if (label in piece.marks && now.split("/")[0] !== printed) {
         const lower = parseInt(now, 10) < parseInt(printed, 10);

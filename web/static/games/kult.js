@@ -7,12 +7,6 @@
 "use strict";
 
 (() => {
-  function el(tag, className, ...children) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    for (const child of children) node.append(child);
-    return node;
-  }
 
   const COLOURS = ["Skull", "Eye", "Rose", "Crescent", "Hourglass"];
 
@@ -21,9 +15,9 @@
     const made = [];
     for (const word of String(text).split(" ")) {
       const [colour, times] = word.split("x");
-      if (!COLOURS.includes(colour)) return [el("span", "ku-key ku-free", text)];
+      if (!COLOURS.includes(colour)) return [el("span", { class: "ku-key ku-free" }, text)];
       for (let i = 0; i < Number(times || 1); i++) {
-        const key = el("span", `ku-key ku-${colour.toLowerCase()}`, colour[0]);
+        const key = el("span", { class: `ku-key ku-${colour.toLowerCase()}` }, colour[0]);
         key.title = colour;
         made.push(key);
       }
@@ -36,11 +30,11 @@
     const mark = [...node.querySelectorAll(":scope > .marks > .mark")]
       .find((each) => each.title.startsWith("tokens "));
     if (mark) mark.remove();
-    const box = el("span", "ku-tokens");
+    const box = el("span", { class: "ku-tokens" });
     box.title = `${count} Population token${count === 1 ? "" : "s"}`;
     box.setAttribute("aria-label", box.title);
-    for (let i = 0; i < Math.min(count, 12); i++) box.append(el("span", "ku-token"));
-    if (count > 12 || count === 0) box.append(el("span", "ku-token-count", String(count)));
+    for (let i = 0; i < Math.min(count, 12); i++) box.append(el("span", { class: "ku-token" }));
+    if (count > 12 || count === 0) box.append(el("span", { class: "ku-token-count" }, String(count)));
     return box;
   }
 
@@ -73,7 +67,7 @@
     const count = Number(piece.marks.tokens || 0);
     const station = /^cross\d+\/(\w+)$/.exec(piece.id);
     if (station) {
-      node.prepend(el("div", "ku-station-line", el("span", "ku-station", station[1]),
+      node.prepend(el("div", { class: "ku-station-line" }, el("span", { class: "ku-station" }, station[1]),
         count ? tokens(node, count) : ""));
     } else if (piece.id.startsWith("hub") || piece.id === "pool") node.append(tokens(node, count));
     // An Influence drawn on this piece needs no badge naming it as well.
@@ -91,12 +85,12 @@
     if (!areas) return;
     const byPrefix = new Map([...areas.children].map((node) =>
       [node.dataset.area.replace(/\d+$/, ""), node]));
-    const piles = el("div", "ku-piles");
+    const piles = el("div", { class: "ku-piles" });
     for (const prefix of ["hubcard", "deck", "discard", "influences"]) {
       if (byPrefix.has(prefix)) piles.append(byPrefix.get(prefix));
     }
-    const board = el("div", "ku-band ku-board", byPrefix.get("cross") || "", piles);
-    const edge = el("div", "ku-band ku-edge", byPrefix.get("hand") || "");
+    const board = el("div", { class: "ku-band ku-board" }, byPrefix.get("cross") || "", piles);
+    const edge = el("div", { class: "ku-band ku-edge" }, byPrefix.get("hand") || "");
     areas.replaceChildren(...(bottom ? [board, edge] : [edge, board]));
   }
 

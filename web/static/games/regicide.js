@@ -5,22 +5,16 @@
 "use strict";
 
 (() => {
-  function el(tag, className, ...children) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    for (const child of children) node.append(child);
-    return node;
-  }
 
   function section(area, ...classes) {
-    const box = el("section", ["area", `layout-${area.layout}`, ...classes].join(" "), el("h3", "", area.title));
+    const box = el("section", { class: ["area", `layout-${area.layout}`, ...classes].join(" ") }, el("h3", {}, area.title));
     box.dataset.area = area.id;
     return box;
   }
 
   // One figure of the enemy: a big number with its word under it.
   function figure(kind, value, word) {
-    const node = el("div", `rg-figure rg-${kind}`, el("b", "", String(value)), el("span", "", word));
+    const node = el("div", { class: `rg-figure rg-${kind}` }, el("b", {}, String(value)), el("span", {}, word));
     node.title = `${word} ${value}`;
     return node;
   }
@@ -30,17 +24,17 @@
     const box = section(area, "rg-enemy-area");
     const piece = area.pieces[0];
     if (!piece) {
-      box.append(el("div", "rg-no-enemy", "The castle is empty"));
+      box.append(el("div", { class: "rg-no-enemy" }, "The castle is empty"));
       return box;
     }
     const stats = piece.card.stats;
     const [damage, health] = String(piece.marks.damage).split("/").map(Number);
-    const bar = el("div", "rg-health-bar", el("span", ""));
+    const bar = el("div", { class: "rg-health-bar" }, el("span", {}));
     bar.firstChild.style.width = `${Math.max(0, 100 * (1 - damage / health))}%`;
     bar.title = `health ${stats.health} of ${health}`;
     const card = ctx.pieceElement(piece, area);
     card.classList.add("rg-enemy");
-    box.append(el("div", "rg-enemy-row", card, el("div", "rg-figures",
+    box.append(el("div", { class: "rg-enemy-row" }, card, el("div", { class: "rg-figures" },
       figure("health", `${stats.health}/${health}`, "health left"),
       figure("attack", stats.attack, "attack"),
       figure("shield", stats.shield, "shield"),
@@ -51,10 +45,10 @@
   // A face-down pile: a few backs offset like a stack, the count, any known top face up.
   function drawStack(area, view, ctx) {
     const box = section(area, "rg-stack");
-    const stack = el("div", "rg-backs");
-    for (let i = 0; i < Math.min(4, Math.ceil(area.count / 8)); i++) stack.append(el("span", "rg-back"));
+    const stack = el("div", { class: "rg-backs" });
+    for (let i = 0; i < Math.min(4, Math.ceil(area.count / 8)); i++) stack.append(el("span", { class: "rg-back" }));
     for (const piece of area.pieces) stack.append(ctx.pieceElement(piece, area));
-    box.append(stack, el("span", "pile-count", area.count === 1 ? "1 card" : `${area.count} cards`));
+    box.append(stack, el("span", { class: "pile-count" }, area.count === 1 ? "1 card" : `${area.count} cards`));
     if (!area.count) box.classList.add("empty-area");
     return box;
   }
@@ -62,7 +56,7 @@
   // A hand as a fan: each card turned a little more than the last, overlapping.
   function drawHand(area, view, ctx) {
     const box = section(area, "rg-hand");
-    const fan = el("div", "rg-fan");
+    const fan = el("div", { class: "rg-fan" });
     const n = area.pieces.length;
     area.pieces.forEach((piece, i) => {
       const card = ctx.pieceElement(piece, area);
