@@ -10,7 +10,8 @@ deciding player cannot see; a child is scored over the iterations in which it wa
   only), from the observation of the player to move, and a child is chosen by PUCT,
   ``Q + c * P * sqrt(N_available) / (1 + N)``;
 - a leaf is valued by the value head instead of a rollout (a rollout may be mixed in, as
-  AlphaGo did: ``(1 - mix) * v + mix * z``); a terminal leaf by ``state.returns()``.
+  AlphaGo did: ``(1 - mix) * v + mix * z``, played to the end or cut after ``depth`` plies
+  and scored by the game's evaluation, as ISMCTS's); a terminal leaf by ``state.returns()``.
 
 A node is a leaf, evaluated by the network, when some action legal in this iteration's
 determinization has no prior yet: its first visit, or a later one where the re-drawn
@@ -40,7 +41,7 @@ import numpy as np
 
 from tabletop import envs
 from tabletop.agents.base import Agent, RandomAgent
-from tabletop.agents.ismcts import DEFAULT_MAX_ROLLOUT_PLIES, SearchBudget
+from tabletop.agents.ismcts import DEFAULT_MAX_ROLLOUT_PLIES, SearchBudget, play_out
 from tabletop.envs.core.protocol import Encoder, Game, State
 from tabletop.envs.core.spec import Payoff
 
@@ -269,6 +270,10 @@ class GuidedSettings:
     ``SPEC.heuristic``): a rollout's return mixed in with weight ``mix``."""
     mix: float = 0.5
     """The rollout's weight in a leaf's value, ``(1 - mix) * v + mix * z``."""
+    depth: int | None = None
+    """None: rollouts play to the end; a number: they stop after that many plies and
+    ``z`` is the game's evaluation of the position (``GameSpec.evaluate``), as ISMCTS's
+    ``depth``, so that long games afford a rollout at every leaf."""
 
     def __post_init__(self) -> None:
         problem = _settings_problem(self)
@@ -297,6 +302,9 @@ def _settings_problem(s: GuidedSettings) -> str | None:
         (s.rollout not in (None, *ROLLOUT_POLICIES),
          f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}", s.rollout),
         (not 0 <= s.mix <= 1, "mix must be in [0, 1]", s.mix),
+        (s.depth is not None and s.depth < 0, "depth must be at least 0", s.depth),
+        (s.depth is not None and s.rollout is None, "depth needs a rollout to cut short",
+         s.depth),
     ]  # fmt: skip
     return next((f"{message}, got {value!r}" for failed, message, value in checks if failed), None)
 
@@ -467,14 +475,15 @@ class GuidedSearch:
         return [(1 - mix) * value + mix * z for value, z in zip(values, returns, strict=True)]
 
     def _rollout(self, state: State) -> Sequence[float]:
-        """Play the determinization on with the rollout policy; the returns at the end, or
-        so far at the safety limit."""
+        """Play the determinization on with the rollout policy: to the end (the returns so
+        far at the safety limit), or ``depth`` plies and the game's evaluation."""
         agent = self._rollout_agent(state.game)
-        for _ in range(self.max_rollout_plies):
-            if state.is_terminal():
-                break
-            state.apply(agent.act(state, state.current_player))
-        return state.returns()
+        if self.settings.depth is None:
+            return play_out(state, agent, self.rng, self.max_rollout_plies)
+        evaluate = envs.spec(state.game.name).evaluate
+        if evaluate is None:
+            raise ValueError(f"guided: depth needs {state.game.name}'s GameSpec.evaluate")
+        return play_out(state, agent, self.rng, self.settings.depth, evaluate)
 
     def _rollout_agent(self, game: Game) -> Agent:
         """The rollout policy for ``game``, made once per game and seeded from the search."""
@@ -555,6 +564,7 @@ OPTION_TYPES: dict[str, Callable[[str], Any]] = {
     "batch": int,
     "rollout": str,
     "mix": float,
+    "depth": int,
     "temperature": float,
 }
 """Options of the ``guided:policy=PATH,key=value,...`` agent spec and each value's type."""
@@ -601,6 +611,11 @@ def make_guided_agent(game_name: str, seed: int | None, options: str = "") -> Gu
     (or training run directory) must fit the game, as ``policy:PATH`` checks."""
     chosen = parse_options(options)
     settings = settings_of(chosen)
+    if settings.depth is not None and envs.spec(game_name).evaluate is None:
+        raise ValueError(
+            f"guided: bad setting depth={settings.depth} for {game_name}: a depth cap needs "
+            f"the game's position evaluation (GameSpec.evaluate), and {game_name} declares none"
+        )
     if "policy" not in chosen:
         raise ValueError(
             "guided: missing setting policy=PATH (a .pt policy file or a training run "

@@ -211,20 +211,33 @@ class ISMCTS:
         return children[best_action], best_action
 
     def _rollout(self, state: State) -> Sequence[float]:
-        """Play on with the rollout policy; the returns at the end, the evaluation at the
-        depth cap, or the returns so far at the safety limit."""
+        """Play on with the rollout policy (uniformly random without one)."""
         agent, rng = self.rollout_agent, self.rng
-        plies = self.max_rollout_plies if self.depth is None else self.depth
-        for _ in range(plies):
-            if state.is_terminal():
-                return state.returns()
-            if agent is None:
-                state.apply(rng.choice(state.legal_actions()))
-            else:
-                state.apply(agent.act(state, state.current_player))
-        if self.depth is None or state.is_terminal():
+        if self.depth is None:
+            return play_out(state, agent, rng, self.max_rollout_plies)
+        return play_out(state, agent, rng, self.depth, self.evaluate)
+
+
+def play_out(
+    state: State,
+    agent: Agent | None,
+    rng: random.Random,
+    plies: int,
+    evaluate: Evaluation | None = None,
+) -> Sequence[float]:
+    """Play ``state`` on for at most ``plies`` plies, every seat's move ``agent``'s (or
+    drawn by ``rng`` when None): the returns at the end; when cut off, ``evaluate``'s
+    scores, or the returns so far without one (the safety limit of a full rollout)."""
+    for _ in range(plies):
+        if state.is_terminal():
             return state.returns()
-        return self.evaluate(state)
+        if agent is None:
+            state.apply(rng.choice(state.legal_actions()))
+        else:
+            state.apply(agent.act(state, state.current_player))
+    if evaluate is None or state.is_terminal():
+        return state.returns()
+    return evaluate(state)
 
 
 def _next_would_overrun(started: float, now: float, iterations: int, deadline: float) -> bool:

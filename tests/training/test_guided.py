@@ -192,6 +192,35 @@ def test_heuristic_rollouts_do_not_peek_either() -> None:
     assert (first.visits, first.mean_value) == (second.visits, second.mean_value)
 
 
+def test_depth_cuts_a_rollout_and_scores_it_with_the_games_evaluation() -> None:
+    """Depth 0 with all the weight on the rollout: a leaf is worth exactly Kult's
+    evaluation of the determinization; a rollout of a few plies plays that many at most."""
+    state = mid_game("kult", seed=1, plies=9)
+    assert state is not None
+    evaluate = envs.spec("kult").evaluate
+    search = guided(network_evaluator("kult"), iterations=4, rollout="heuristic", mix=1.0,
+                    depth=0)  # fmt: skip
+    leaf = state.clone()
+    assert list(search._rollout(leaf)) == pytest.approx(list(evaluate(state)))
+    assert leaf.render() == state.render()
+    deeper = guided(network_evaluator("kult"), rollout="heuristic", depth=3)
+    moved = state.clone()
+    deeper._rollout(moved)
+    assert 0 < moved.plies - state.plies <= 3
+
+
+def test_cut_rollouts_do_not_peek_either() -> None:
+    state = mid_game("kult", seed=2, plies=12)
+    assert state is not None
+    player, evaluator = state.current_player, network_evaluator("kult")
+    twin = state.resample_hidden(player, random.Random(5))
+    assert twin.render() != state.render()
+    settings = {"iterations": 10, "batch": 2, "rollout": "heuristic", "depth": 4}
+    first = guided(evaluator, seed=3, **settings).search(state, player)
+    second = guided(evaluator, seed=3, **settings).search(twin, player)
+    assert (first.visits, first.mean_value) == (second.visits, second.mean_value)
+
+
 @pytest.mark.parametrize("game_name", envs.names())
 def test_values_follow_the_games_payoffs(game_name: str) -> None:
     """Identical payoffs: one value for all; two-player zero-sum: the other seat gets the
@@ -276,6 +305,9 @@ def test_spec_settings_reach_the_search(tmp_path: Path) -> None:
     assert agent.search.settings == GuidedSettings(
         iterations=None, seconds=0.5, rollout="heuristic", mix=0.25, temperature=1.0
     )
+    kult = saved_tiny_policy(tmp_path, "kult")
+    cut = make_agent(f"guided:policy={kult},rollout=heuristic,depth=8,mix=0.5", "kult")
+    assert cut.search.settings == GuidedSettings(rollout="heuristic", depth=8, mix=0.5)
     plain = make_agent(f"guided:policy={path}", "regicide")
     assert plain.search.settings == GuidedSettings()
     run_dir = tmp_path / "run"
@@ -290,7 +322,10 @@ def test_spec_settings_reach_the_search(tmp_path: Path) -> None:
         ("iterations=10", "missing setting policy"),
         ("policy={path},iterations=0", "iterations must be at least 1"),
         ("policy={path},seconds=-1", "seconds must be positive"),
-        ("policy={path},depth=3", "bad setting 'depth=3'"),
+        ("policy={path},depth=3", "depth needs a rollout to cut short"),
+        ("policy={path},rollout=heuristic,depth=-1", "depth must be at least 0"),
+        ("policy={path},rollout=heuristic,depth=4", "depth=4 for regicide: a depth cap needs"),
+        ("policy={path},depth=many", "depth='many' is not a int"),
         ("policy={path},iterations", "bad setting 'iterations'"),
         ("policy={path},iterations=many", "iterations='many' is not a int"),
         ("policy={path},rollout=random,mix=1.5", r"mix must be in \[0, 1\]"),
