@@ -180,13 +180,18 @@ def test_no_game_lets_decisions_depend_on_what_the_searcher_cannot_see(game_name
     assert differed >= 3  # the twins really hid something else
 
 
-def test_heuristic_rollouts_do_not_peek_either() -> None:
-    state = mid_game("regicide", seed=2, plies=6)
+@pytest.mark.parametrize(
+    ("game_name", "plies", "rollout"),
+    [("regicide", 6, {"mix": 0.5}), ("kult", 12, {"depth": 4})],
+    ids=["played out", "cut after depth plies"],
+)
+def test_heuristic_rollouts_do_not_peek_either(game_name: str, plies: int, rollout: dict) -> None:
+    state = mid_game(game_name, seed=2, plies=plies)
     assert state is not None
-    player, evaluator = state.current_player, network_evaluator("regicide")
+    player, evaluator = state.current_player, network_evaluator(game_name)
     twin = state.resample_hidden(player, random.Random(5))
     assert twin.render() != state.render()
-    settings = {"iterations": 10, "batch": 2, "rollout": "heuristic", "mix": 0.5}
+    settings = {"iterations": 10, "batch": 2, "rollout": "heuristic", **rollout}
     first = guided(evaluator, seed=3, **settings).search(state, player)
     second = guided(evaluator, seed=3, **settings).search(twin, player)
     assert (first.visits, first.mean_value) == (second.visits, second.mean_value)
@@ -207,18 +212,6 @@ def test_depth_cuts_a_rollout_and_scores_it_with_the_games_evaluation() -> None:
     moved = state.clone()
     deeper._rollout(moved)
     assert 0 < moved.plies - state.plies <= 3
-
-
-def test_cut_rollouts_do_not_peek_either() -> None:
-    state = mid_game("kult", seed=2, plies=12)
-    assert state is not None
-    player, evaluator = state.current_player, network_evaluator("kult")
-    twin = state.resample_hidden(player, random.Random(5))
-    assert twin.render() != state.render()
-    settings = {"iterations": 10, "batch": 2, "rollout": "heuristic", "depth": 4}
-    first = guided(evaluator, seed=3, **settings).search(state, player)
-    second = guided(evaluator, seed=3, **settings).search(twin, player)
-    assert (first.visits, first.mean_value) == (second.visits, second.mean_value)
 
 
 @pytest.mark.parametrize("game_name", envs.names())
