@@ -51,7 +51,10 @@ def test_a_games_table_lays_over_default_key_by_key_and_overrides_over_both(
     default = read_configs(CONFIG_PATH)[DEFAULT_TABLE]
     assert kult.ppo.learning_rate == 1e-4 and kult.ppo.gamma == default.ppo.gamma
     assert game_settings("kaleva").ppo.ent_coef == 0.03
-    assert game_settings("gold_and_dust") == default  # no table of its own
+    gold_and_dust = game_settings("gold_and_dust")
+    assert gold_and_dust.network == default.network  # no [gold_and_dust.network]
+    imitation = gold_and_dust.imitation
+    assert imitation.games == 1500 and imitation.batch_size == default.imitation.batch_size
     settings = TrainSettings.from_config(
         "kult", out=str(tmp_path), quick=True, overrides={"ppo": {"n_steps": 64}, "seat": 1}
     )
@@ -69,7 +72,7 @@ def test_a_games_table_lays_over_default_key_by_key_and_overrides_over_both(
                      "configs.toml [kaleva]: unknown setting 'ppo.ent_coeff'; known: batch_size, "
                      "clip_range", id="typo in a game's table"),
         pytest.param(PACKAGED.replace("eval_games = 200", 'eval_games = "200"', 1),
-                     "configs.toml [kult]: setting 'run.eval_games': Input should be a valid "
+                     "configs.toml [gold_and_dust]: setting 'run.eval_games': Input should be a valid "
                      "integer, got '200'", id="wrong type"),
         pytest.param(PACKAGED.replace("window = 200", "windows = 200"),
                      "configs.toml [default]: unknown setting 'run.windows'; known: "
