@@ -72,8 +72,8 @@ def test_a_games_table_lays_over_default_key_by_key_and_overrides_over_both(
                      "configs.toml [kaleva]: unknown setting 'ppo.ent_coeff'; known: batch_size, "
                      "clip_range", id="typo in a game's table"),
         pytest.param(PACKAGED.replace("eval_games = 200", 'eval_games = "200"', 1),
-                     "configs.toml [gold_and_dust]: setting 'run.eval_games': Input should be a valid "
-                     "integer, got '200'", id="wrong type"),
+                     "configs.toml [gold_and_dust]: setting 'run.eval_games': Input should be a "
+                     "valid integer, got '200'", id="wrong type"),
         pytest.param(PACKAGED.replace("window = 200", "windows = 200"),
                      "configs.toml [default]: unknown setting 'run.windows'; known: "
                      "checkpoint_every,", id="typo in default"),
