@@ -89,6 +89,9 @@ class BonusOutsideRewards(ToyState):
 
 
 class IgnoresSeed(ToyState):
+    """Deals from an unseeded generator: two deals of the same seed differ, though not
+    always at the first ply (2 hands of 2 from 9 cards coincide once in 756 deals)."""
+
     def __init__(self, game: ToyGame, rng: random.Random) -> None:
         super().__init__(game, random.Random())
 
@@ -436,7 +439,7 @@ def test_seed_determinism_passes_on_the_toy(num_players: int) -> None:
 @pytest.mark.parametrize(
     ("state_class", "chance", "complaint"),
     [
-        (IgnoresSeed, True, r"replaying the same seed and actions gave another game from ply 0"),
+        (IgnoresSeed, True, r"replaying the same seed and actions gave another game from ply \d+ on"),
         (
             DealsTheSameWhateverTheSeed,
             True,
