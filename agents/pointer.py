@@ -16,7 +16,7 @@ The network (``NetworkSpec.rows`` non-empty):
   embeddings, through the ``shared`` layers; the critic reads the context through its
   ``net_arch`` layers;
 - an action's logit is the scorer's ``net_arch`` layers applied to (context, embeddings of
-  its two named rows, zeros for none, its features), then one output.
+  the rows it names (two in HKK), zeros for none, its features), then one output.
 
 It plugs into sb3-contrib's maskable actor-critic: the actor's latent output is the
 context and every row's embedding side by side, and ``action_net`` is the scorer, asked
@@ -34,7 +34,7 @@ from gymnasium import spaces
 from torch import nn
 
 from tabletop.agents.legal_actions import LegalActionsPolicy
-from tabletop.envs.core.structure import NAMED_ROWS, ActionStructure
+from tabletop.envs.core.structure import ActionStructure
 
 ALL_ACTIONS_CHUNK = 1024
 """Actions scored at a time when every action is asked for (no mask): a batch times the
@@ -103,12 +103,13 @@ class ActionScorer(nn.Module):
     ) -> None:  # fmt: skip
         super().__init__()
         self.context_dim, self.row_dim, self.rows = context_dim, row_dim, structure.rows
+        self.named_rows = structure.named_rows
         # Not saved with the weights: rebuilt from the game, whose encoder version the
         # policy's metadata pins.
         self.register_buffer("action_rows", torch.tensor(structure.action_rows), False)
         self.register_buffer("action_features", torch.tensor(structure.action_features),
                              False)  # fmt: skip
-        inputs = context_dim + NAMED_ROWS * row_dim + structure.action_features.shape[1]
+        inputs = context_dim + structure.named_rows * row_dim + structure.action_features.shape[1]
         self.hidden = dense_layers(inputs, hidden, activation)
         self.out = nn.Linear(_width(inputs, hidden), 1)
 
@@ -126,7 +127,7 @@ class ActionScorer(nn.Module):
         count = actions.shape[1]
         inputs = torch.cat([
             context.unsqueeze(1).expand(-1, count, -1),
-            picked.reshape(len(latent), count, NAMED_ROWS * self.row_dim),
+            picked.reshape(len(latent), count, self.named_rows * self.row_dim),
             self.action_features[actions],
         ], dim=2)  # fmt: skip
         return self.out(self.hidden(inputs)).squeeze(2)

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 
 NAMED_ROWS = 2
-"""Rows an action may name: what acts (a card in hand, a creature) and what it aims at."""
+"""Rows an action names by default: what acts (a card in hand, a creature) and what it aims
+at. A structure may name more (``ActionStructure.named_rows``), e.g. both sides' rows of a
+target whose side only the card says."""
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,7 @@ class ActionStructure:
 
     The observation is ``[before | rows x row_width | after]``: ``rows_at`` numbers, then
     the rows one after the other, then the rest. ``action_rows[a]`` holds the (up to
-    ``NAMED_ROWS``) row indices action ``a`` names, ``rows`` where it names none;
+    ``named_rows``) row indices action ``a`` names, ``rows`` where it names none;
     ``action_features[a]`` describes the action itself (its kind, a number it carries).
     """
 
@@ -37,7 +39,7 @@ class ActionStructure:
     rows: int
     row_width: int
     action_rows: np.ndarray
-    """(actions, NAMED_ROWS) int64, each in 0 … ``rows`` (``rows``: no row)."""
+    """(actions, named_rows) int64, each in 0 … ``rows`` (``rows``: no row)."""
     action_features: np.ndarray
     """(actions, features) float32."""
 
@@ -56,8 +58,10 @@ class ActionStructure:
                 f"rows end at {self.rows_at + self.rows * self.row_width}, past the "
                 f"observation's {self.observation_size} numbers"
             )
-        if self.action_rows.ndim != 2 or self.action_rows.shape[1] != NAMED_ROWS:
-            found.append(f"action_rows has shape {self.action_rows.shape}, not (actions, 2)")
+        if self.action_rows.ndim != 2 or self.action_rows.shape[1] < 1:
+            found.append(
+                f"action_rows has shape {self.action_rows.shape}, not (actions, named rows)"
+            )
         elif self.action_rows.size and not (
             self.action_rows.min() >= 0 and self.action_rows.max() <= self.rows
         ):
@@ -68,6 +72,11 @@ class ActionStructure:
                 f"{len(self.action_rows)} actions"
             )
         return found
+
+    @property
+    def named_rows(self) -> int:
+        """Rows each action names (``rows`` filling the ones it does not)."""
+        return self.action_rows.shape[1]
 
     @property
     def num_actions(self) -> int:

@@ -94,6 +94,31 @@ def test_swapping_two_rows_swaps_the_scores_of_the_actions_naming_them() -> None
     assert not torch.isclose(before[0, 0], before[0, 1])
 
 
+def test_an_action_is_scored_from_every_row_it_names() -> None:
+    """With three rows named, changing the row an action names third changes its score and
+    leaves alone an action naming none of the changed row."""
+    named = np.array([[a % ROWS, ROWS, (a + 2) % ROWS] for a in range(ACTIONS)])
+    structure = ActionStructure(SIZE, BEFORE, ROWS, WIDTH, named, np.eye(3, dtype=np.float32)[
+        np.arange(ACTIONS) % 3])  # fmt: skip
+    assert structure.named_rows == 3
+    torch.manual_seed(5)
+    policy = PointerPolicy(
+        spaces.Box(-1.0, 1.0, (SIZE,), np.float32), spaces.Discrete(ACTIONS),
+        lambda _progress: 1e-3, net_arch=[16], structure=structure, row_layers=[8],
+        shared_layers=[],
+    )  # fmt: skip
+    scorer = policy.action_net
+    latent = torch.randn(1, scorer.context_dim + ROWS * scorer.row_dim)
+    changed = latent.clone()
+    row_2 = scorer.context_dim + 2 * scorer.row_dim
+    changed[0, row_2 : row_2 + scorer.row_dim] += 1.0  # the embedding of row 2 alone
+    asked = torch.as_tensor([[0, 1]])  # action 0 names rows 0 and 2, action 1 rows 1 and 3
+    with torch.no_grad():
+        before, after = scorer(latent, asked), scorer(changed, asked)
+    assert not torch.isclose(before[0, 0], after[0, 0])
+    torch.testing.assert_close(before[0, 1], after[0, 1])
+
+
 def test_an_invalid_structure_is_refused_with_what_is_wrong() -> None:
     named = np.zeros((ACTIONS, 2), dtype=np.int64)
     features = np.zeros((ACTIONS, 1), dtype=np.float32)
