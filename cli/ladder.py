@@ -17,6 +17,8 @@ the team win rate beside it with its Wilson interval; there is no win matrix.
 Time per decision: the wall time of each agent's ``act`` in the worker that played it,
 mean and 95th percentile. Written to --out (default runs/ladder-GAME): ladder.json,
 ladder.md, ladder.png and the game records (games.jsonl, which ``tabletop replay`` shows).
+``--recount DIR`` plays nothing: it counts DIR's games again (say, after the counting
+gained a figure) and rewrites its figures.
 """
 
 from __future__ import annotations
@@ -37,7 +39,12 @@ from tabletop.agents import agent_specs_help, make_agent
 from tabletop.cli.evaluate import evaluate
 from tabletop.cli.options import CommandError, add_game_options, agents_match
 from tabletop.matches.elo import BOOTSTRAP_SAMPLES, EloRating, elo_ratings
-from tabletop.matches.records import GameRecord, fresh_games_log, read_records
+from tabletop.matches.records import (
+    GAMES_LOG,
+    GameRecord,
+    fresh_games_log,
+    read_records,
+)
 from tabletop.matches.results import format_interval, format_options, format_table
 from tabletop.matches.schedules import AgentSource
 from tabletop.matches.standings import (
@@ -46,8 +53,9 @@ from tabletop.matches.standings import (
     TeamResult,
     decision_time,
     pair_result,
+    team_result,
 )
-from tabletop.training.config import is_cooperative, registered_name
+from tabletop.training.config import game_settings, is_cooperative, registered_name
 
 ANCHOR = "random"
 """The agent rated 0 when it plays: random play is the floor every ladder of a game shares."""
@@ -115,7 +123,7 @@ def ladder(
     num_players = check_request(game_name, agents, games, options)
     games_log = fresh_games_log(out)
     source = {**_commit(), "started": _now()}
-    (result,) = evaluate(
+    evaluate(
         game_name,
         agents,
         player_counts=[None],
@@ -127,10 +135,35 @@ def ladder(
         progress=progress,
         timed=True,
     )
-    records = read_records(games_log)
-    labels = list(agents)
-    cooperative = result.mode == "cooperative"
-    anchor = ANCHOR if ANCHOR in agents and not cooperative else None
+    return count(
+        game_name,
+        list(agents),
+        read_records(games_log),
+        num_players=num_players,
+        options=options,
+        games=games,
+        seed=seed,
+        samples=samples,
+        source=source,
+    )
+
+
+def count(
+    game_name: str,
+    labels: list[str],
+    records: Sequence[GameRecord],
+    *,
+    num_players: int,
+    options: dict[str, Any],
+    games: int,
+    seed: int,
+    samples: int = BOOTSTRAP_SAMPLES,
+    source: dict[str, Any] | None = None,
+) -> Ladder:
+    """The ladder of ``labels`` from the games ``records`` hold: ratings and the win
+    matrix (competitive), team figures (cooperative), every agent's time per decision."""
+    cooperative = is_cooperative(game_name)
+    anchor = ANCHOR if ANCHOR in labels and not cooperative else None
     ratings = (
         []
         if cooperative
@@ -138,7 +171,7 @@ def ladder(
     )
     return Ladder(
         game=game_name,
-        mode=result.mode,
+        mode="cooperative" if cooperative else "competitive",
         num_players=num_players,
         options=options,
         agents=labels,
@@ -148,10 +181,60 @@ def ladder(
         samples=samples,
         ratings=ratings,
         matrix={} if cooperative else win_matrix(records, labels),
-        teams=sorted(result.teams, key=lambda team: -team.metric_mean),
+        teams=[] if not cooperative else team_results(game_name, records, labels),
         times={label: decision_time(label, records) for label in labels},
-        source=source,
+        source=dict(source or {}),
     )
+
+
+def team_results(
+    game_name: str, records: Sequence[GameRecord], labels: Sequence[str]
+) -> list[TeamResult]:
+    """Each agent's games as the whole team, best first by the game's ``best_metric``."""
+    config = game_settings(game_name)
+    teams = [
+        team_result(
+            label,
+            [record for record in records if set(record.seats) == {label}],
+            config.distribution_stats,
+            config.best_metric,
+        )
+        for label in labels
+    ]
+    return sorted(teams, key=lambda team: -team.metric_mean)
+
+
+def recount(out: Path, samples: int = BOOTSTRAP_SAMPLES) -> tuple[Ladder, dict[str, Any]]:
+    """The ladder written in ``out`` counted again from its games (games.jsonl) by this
+    checkout's counting, with the agents and settings its ladder.json records; and that
+    document, whose command and commit say how the games were played."""
+    written = out / "ladder.json"
+    if not written.is_file():
+        raise FileNotFoundError(f"{written}: no ladder to recount (`tabletop ladder --out`)")
+    document = json.loads(written.read_text(encoding="utf-8"))
+    if document.get("format") != LADDER_FORMAT:
+        raise ValueError(f"{written}: not a ladder (format {document.get('format')!r})")
+    settings = document["settings"]
+    records = read_records(out / GAMES_LOG)
+    played = count(
+        registered_name(document["game"]),
+        _played_order(document, records),
+        records,
+        num_players=document["num_players"],
+        options=settings["options"],
+        games=settings["games"],
+        seed=settings["seed"],
+        samples=samples,
+        source={key: document.get(key) for key in ("commit", "uncommitted_changes", "started")},
+    )
+    return played, document
+
+
+def _played_order(document: dict[str, Any], records: Sequence[GameRecord]) -> list[str]:
+    """The agents in the order they were asked for (the first seat of their first game),
+    every one the document ranks."""
+    seen = list(dict.fromkeys(label for record in records for label in record.seats))
+    return [label for label in seen if label in document["agents"]]
 
 
 def win_matrix(
@@ -205,6 +288,7 @@ def markdown(ladder: Ladder) -> str:
             f"{ladder.games} games per pair, seats swapped deal by deal, seeds from "
             f"{ladder.seed}; Elo from a Bradley-Terry fit, 95% interval from simulated replays, "
             + (f"{ladder.anchor} = 0" if ladder.anchor else "mean 0")
+            + "; lead: Elo above the next agent down, its interval over the same replays"
             + "; row agent's win rate against the column agent [95% Wilson interval]"
         )
         table = _rating_table(ladder)
@@ -214,14 +298,25 @@ def markdown(ladder: Ladder) -> str:
 
 def _rating_table(ladder: Ladder) -> str:
     ranked = ladder.ranked()
-    headers = ["rank", "agent", "Elo [95% CI]", *(f"vs {agent}" for agent in ranked)]
+    headers = ["rank", "agent", "Elo [95% CI]", "lead on next [95% CI]"]
+    headers += [f"vs {agent}" for agent in ranked]
     rows = []
     for rank, rating in enumerate(ladder.ratings, start=1):
         low, high = rating.ci95
         row = [str(rank), rating.agent, f"{rating.elo:.0f} [{low:.0f}, {high:.0f}]"]
+        row.append(_lead(rating))
         row += [_versus(ladder, rating.agent, other) for other in ranked]
         rows.append([*row, ladder.times[rating.agent].ms_text()])
     return format_table([*headers, "ms per decision"], rows)
+
+
+def _lead(rating: EloRating) -> str:
+    """The Elo gap to the next agent down with its interval: unlike the ratings' intervals,
+    it does not lean on the anchor (``matches.elo``)."""
+    if rating.gap_to_next is None or rating.gap_ci95 is None:
+        return "-"
+    low, high = rating.gap_ci95
+    return f"{rating.gap_to_next:.0f} [{low:.0f}, {high:.0f}]"
 
 
 def _versus(ladder: Ladder, a: str, b: str) -> str:
@@ -328,8 +423,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="registered game name, e.g. kaleva")
     parser.add_argument(
         "--agents",
-        required=True,
         help=f"comma-separated agent specs: {agent_specs_help()}",
+    )
+    parser.add_argument(
+        "--recount",
+        metavar="DIR",
+        help="play nothing: count the ladder in DIR again from its games (games.jsonl) with "
+        "the agents and settings of its ladder.json, and rewrite its figures",
     )
     parser.add_argument(
         "--games", type=int, default=100, help="games per pair (cooperative: per agent)"
@@ -341,6 +441,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.recount:
+        return _run_recount(args)
+    if not args.agents:
+        raise CommandError("--agents is required (or --recount DIR)")
     try:
         game_name, specs, options = agents_match(args)
         out = Path(args.out or f"runs/ladder-{game_name}")
@@ -360,6 +464,28 @@ def run(args: argparse.Namespace) -> int:
     print(markdown(result), end="")
     written = ", ".join(str(path) for path in [*paths, out / "games.jsonl"])
     print(f"wrote {written}", file=sys.stderr)
+    return 0
+
+
+def _run_recount(args: argparse.Namespace) -> int:
+    """``--recount DIR``: the figures of DIR rewritten from its games; the document keeps the
+    command and commit that played them and adds the commit and date of this count."""
+    out = Path(args.recount)
+    try:
+        if args.agents:
+            raise ValueError("--recount takes its agents from DIR/ladder.json, not --agents")
+        result, played = recount(out)
+        if result.game != registered_name(args.game):
+            raise ValueError(f"{out} holds a ladder of {result.game}, not of {args.game}")
+    except (ValueError, FileNotFoundError) as error:
+        raise CommandError(str(error)) from error
+    paths = write_outputs(out, result, played["command"], played["settings"]["workers"])
+    document = json.loads(paths[0].read_text(encoding="utf-8"))
+    document["recounted"] = {**_commit(), "date": _now()}
+    document["date"] = played["date"]
+    paths[0].write_text(json.dumps(document, indent=2) + "\n")
+    print(markdown(result), end="")
+    print(f"wrote {', '.join(str(path) for path in paths)}", file=sys.stderr)
     return 0
 
 

@@ -25,6 +25,8 @@ Version history:
   and the dust it gains apart (``gains gold``, ``gains dust``: a card row is 56 wide), and
   the entity encoder holds the counts of the own deck and both graveyards (GD-9.3), as the
   flat one does.
+- v0 (2026-12-06): the flat encoder offers an action structure for pointer networks
+  (``envs/gold_and_dust/structure.py``); observations and actions are unchanged.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from tabletop.envs.gold_and_dust.cards import HEROES
 from tabletop.envs.gold_and_dust.encoders import ENCODERS
 from tabletop.envs.gold_and_dust.engine import GoldDustGame
 from tabletop.envs.gold_and_dust.heuristic import GoldDustHeuristic
+from tabletop.envs.gold_and_dust.structure import flat_structure
 
 SPEC = GameSpec(
     name="gold_and_dust",
@@ -43,6 +46,7 @@ SPEC = GameSpec(
     title="Gold & Dust",
     game_class=GoldDustGame,
     encoders=ENCODERS,
+    action_structures={"flat": flat_structure},
     heuristic=seedless(GoldDustHeuristic),
     payoff=Payoff.ZERO_SUM,
     min_players=2,

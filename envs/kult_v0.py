@@ -29,6 +29,8 @@ Version history:
 - v0 (2026-12-04): encoder entity v1: it holds the flat encoder's counts of every discard
   pile (public, KU-11.1) and of the observer's unseen cards, in rows after the table
   features; flat v0 unchanged.
+- v0 (2026-12-06): the flat encoder offers an action structure for pointer networks
+  (``envs/kult/structure.py``); observations and actions unchanged.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from tabletop.envs.kult.encoders import ENCODERS
 from tabletop.envs.kult.engine import GAME_TYPES, KultGame
 from tabletop.envs.kult.evaluation import evaluate
 from tabletop.envs.kult.heuristic import KultHeuristic
+from tabletop.envs.kult.structure import flat_structure
 
 SPEC = GameSpec(
     name="kult",
@@ -77,6 +80,7 @@ SPEC = GameSpec(
     metadata_of=card_data_metadata,
     decks=PACKAGED_DECKS,
     evaluate=evaluate,
+    action_structures={"flat": flat_structure},
 )
 
 raw_env, env = env_constructors(SPEC)

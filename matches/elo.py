@@ -23,6 +23,11 @@ move when every pair plays its games again, the way Ordo rates chess engines.
   never drawn, which widens the interval a little when games are drawn (never narrows it).
   The seat swaps of a deal cancel its luck in the games played; the simulation does not
   model that, which also errs wide.
+- Gaps: each agent's lead over the next one down, with the interval of that difference
+  over the same simulations. An agent's interval is relative to the anchor, so an anchor
+  that won no game (random, rated on its one virtual draw alone) widens every other
+  interval one way; the gap between two neighbours does not depend on the anchor, and
+  says whether the ladder orders them ("A above B" holds when the gap's interval is above 0).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -54,6 +59,9 @@ class EloRating:
     agent: str
     elo: float
     ci95: tuple[float, float]
+    gap_to_next: float | None = None
+    """Elo above the next agent down the ladder; None for the last."""
+    gap_ci95: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -107,12 +115,23 @@ def elo_ratings(
         scores.games.astype(int), expected, size=(samples, len(scores.games))
     )
     refitted = np.array([_fit(scores, points, size, fixed) for points in simulated])
-    low, high = np.percentile(refitted, [2.5, 97.5], axis=0) if samples else (estimate,) * 2
-    ratings = [
-        EloRating(label, float(estimate[i]), (float(low[i]), float(high[i])))
-        for i, label in enumerate(labels)
-    ]
-    return sorted(ratings, key=lambda rating: -rating.elo)
+    refitted = refitted if samples else estimate[None, :]
+    low, high = np.percentile(refitted, [2.5, 97.5], axis=0)
+    order = sorted(range(size), key=lambda i: -estimate[i])
+    ratings = []
+    for place, i in enumerate(order):
+        rating = EloRating(labels[i], float(estimate[i]), (float(low[i]), float(high[i])))
+        if place + 1 < size:
+            below = order[place + 1]
+            gaps = refitted[:, i] - refitted[:, below]
+            gap_low, gap_high = np.percentile(gaps, [2.5, 97.5])
+            rating = replace(
+                rating,
+                gap_to_next=float(estimate[i] - estimate[below]),
+                gap_ci95=(float(gap_low), float(gap_high)),
+            )
+        ratings.append(rating)
+    return ratings
 
 
 def _fit(scores: PairScores, points: np.ndarray, size: int, fixed: int | None) -> np.ndarray:

@@ -81,6 +81,26 @@ def test_an_interval_is_wide_after_few_games_even_when_all_were_won() -> None:
     assert many[0].ci95[0] > few[0].elo
 
 
+def test_the_gap_to_the_next_agent_has_an_interval_that_does_not_depend_on_the_anchor() -> None:
+    """a wins 11 of 20 against b, and each beats r in all of theirs: relative to r, a's
+    interval rides on r's one virtual draw; the a-b gap's spans 0 whatever the anchor."""
+    records = [game(("a", "b"), g, float(g % 2 == 0 or g == 1)) for g in range(20)]
+    records += [game((x, "r"), g, 1.0) for x in ("a", "b") for g in range(20)]
+    anchored = elo_ratings(records, ["a", "b", "r"], anchor="r", samples=400)
+    free = elo_ratings(records, ["a", "b", "r"], samples=400)
+    for with_anchor, without in zip(anchored, free, strict=True):
+        assert with_anchor.agent == without.agent
+        if without.gap_to_next is None:
+            assert with_anchor.gap_to_next is None and with_anchor.gap_ci95 is None
+            continue
+        assert with_anchor.gap_to_next == pytest.approx(without.gap_to_next)
+        assert with_anchor.gap_ci95 == pytest.approx(without.gap_ci95, abs=1e-6)
+    top, second, last = anchored
+    assert top.gap_to_next == pytest.approx(top.elo - second.elo)
+    assert top.gap_ci95[0] < 0 < top.gap_ci95[1]
+    assert second.gap_ci95[0] > 0 and last.agent == "r"
+
+
 def test_timed_games_keep_every_decision_and_the_same_moves() -> None:
     schedule = pair_schedule("random", "heuristic", 2, 2, seed=3)
     agents = {"random": "random", "heuristic": "heuristic"}
@@ -129,6 +149,23 @@ def test_ladder_command_writes_json_markdown_png_and_records(tmp_path: Path, cap
     assert (tmp_path / "ladder.png").read_bytes()[:4] == b"\x89PNG"
     records = read_records(tmp_path / "games.jsonl")
     assert len(records) == 4 and all(len(r.timing) == 2 for r in records)
+
+    (tmp_path / "ladder.md").unlink()
+    assert main(["ladder", "kaleva", "--recount", str(tmp_path)]) == 0
+    recounted = json.loads((tmp_path / "ladder.json").read_text())
+    for key in ("ratings", "win_matrix", "decision_time", "command", "commit", "started", "date"):
+        assert recounted[key] == document[key], key
+    assert "commit" in recounted["recounted"] and (tmp_path / "ladder.md").read_text() == table
+    assert len(read_records(tmp_path / "games.jsonl")) == 4, "a recount plays nothing"
+
+
+def test_a_recount_is_refused_without_a_ladder_or_with_agents(tmp_path: Path, capsys) -> None:
+    assert main(["ladder", "kaleva", "--recount", str(tmp_path)]) == 2
+    assert "no ladder to recount" in capsys.readouterr().err
+    assert main(["ladder", "kaleva", "--recount", str(tmp_path), "--agents", "random"]) == 2
+    assert "takes its agents from" in capsys.readouterr().err
+    assert main(["ladder", "kaleva"]) == 2
+    assert "--agents is required" in capsys.readouterr().err
 
 
 def test_a_cooperative_ladder_ranks_by_the_best_metric_without_a_matrix(tmp_path: Path) -> None:
