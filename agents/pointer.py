@@ -16,7 +16,7 @@ The network (``NetworkSpec.rows`` non-empty):
   embeddings, through the ``shared`` layers; the critic reads the context through its
   ``net_arch`` layers;
 - an action's logit is the scorer's ``net_arch`` layers applied to (context, embeddings of
-  the rows it names (two in HKK), zeros for none, its features), then one output.
+  the rows it names, zeros for none, its features), then one output.
 
 It plugs into sb3-contrib's maskable actor-critic: the actor's latent output is the
 context and every row's embedding side by side, and ``action_net`` is the scorer, asked
