@@ -439,7 +439,11 @@ def test_seed_determinism_passes_on_the_toy(num_players: int) -> None:
 @pytest.mark.parametrize(
     ("state_class", "chance", "complaint"),
     [
-        (IgnoresSeed, True, r"replaying the same seed and actions gave another game from ply \d+ on"),
+        (
+            IgnoresSeed,
+            True,
+            r"replaying the same seed and actions gave another game from ply \d+ on",
+        ),
         (
             DealsTheSameWhateverTheSeed,
             True,
