@@ -501,7 +501,11 @@ def game_entry(name: str, policies: Mapping[str, str] = MappingProxyType({})) ->
         "default_players": spec.default_players,
         "options": [option_entry(spec, o) for o in spec.option_specs if o.name != POOL_OPTION],
         "decks": list(spec.decks),
-        "agents": [HUMAN, *web_agent_kinds(), *(f"{POLICY}:{policy}" for policy in policies)],
+        "agents": [
+            HUMAN,
+            *web_agent_kinds(name),
+            *(f"{POLICY}:{policy}" for policy in policies),
+        ],
     }
 
 

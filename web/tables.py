@@ -35,6 +35,7 @@ from typing import Any
 from tabletop import envs
 from tabletop.agents import make_agent
 from tabletop.agents.registry import AGENT_KINDS
+from tabletop.agents.shipped import PRETRAINED, pretrained_games
 from tabletop.envs.core.cards.data import POOL_OPTION
 from tabletop.envs.core.protocol import IllegalActionError, State, seat_name
 from tabletop.envs.core.spec import DECKS_OPTION
@@ -45,6 +46,8 @@ HUMAN = "human"
 POLICY = "policy"
 """The agent kind of a saved policy: at the web table ``policy:NAME``, a name its operator
 offers (``tabletop serve --policy NAME=PATH``), never a path."""
+GUIDED = "guided"
+"""The agent kind of the network-guided search, whose ``policy=`` is named as ``POLICY``'s."""
 MAX_PACE = 10.0
 """The slowest pace a table may be given, in seconds between agent moves."""
 
@@ -154,26 +157,57 @@ def check_packaged_data(game: str, options: Mapping[str, Any]) -> None:
 
 def agent_spec(seat: str, policies: Mapping[str, str]) -> str:
     """The agent spec a seat of a client stands for: an agent kind as written (``random``,
-    ``ismcts:iterations=400``), or for ``policy:NAME`` the path of the policy its operator
-    offers under that name. A path from a client, bare or as ``policy:PATH``, is refused
-    before anything looks at it, as card files are (``check_packaged_data``)."""
+    ``ismcts:iterations=400``, ``pretrained``), or for ``policy:NAME`` the path of the policy
+    its operator offers under that name; a guided search names its policy the same way
+    (``guided:policy=NAME``, or ``policy=pretrained``). A path from a client, bare, as
+    ``policy:PATH`` or as a guided search's policy, is refused before anything looks at it,
+    as card files are (``check_packaged_data``)."""
     kind, _, name = seat.partition(":")
     kind = kind.strip().lower()
     if kind == POLICY and name.strip() in policies:
         return f"{POLICY}:{policies[name.strip()]}"
+    if kind == GUIDED:
+        return _guided_spec(seat, name, policies)
     if kind in AGENT_KINDS and kind != POLICY:
         return seat
-    offered = ", ".join(f"{POLICY}:{name}" for name in policies) or "none"
+    raise TableError(f"seat {seat!r}: {_seatable(policies)}")
+
+
+def _guided_spec(seat: str, options: str, policies: Mapping[str, str]) -> str:
+    """``guided:…`` with its ``policy=NAME`` made the operator's path (``pretrained`` kept)."""
+    settings = [part.strip() for part in options.split(",")]
+    for index, setting in enumerate(settings):
+        key, _, value = setting.partition("=")
+        if key.strip() != POLICY:
+            continue
+        value = value.strip()
+        if value == PRETRAINED:
+            return seat
+        if value in policies:
+            settings[index] = f"{POLICY}={policies[value]}"
+            return f"{GUIDED}:" + ",".join(settings)
     raise TableError(
-        f"seat {seat!r}: the web table's agents are {', '.join(web_agent_kinds())} (with "
-        f"their options) and the policies its operator offers by name ({offered}); a "
-        "policy file is named on the command line (tabletop serve --policy NAME=PATH)"
+        f"seat {seat!r}: a guided search plays policy=pretrained (the game's shipped policy) "
+        f"or policy=NAME of a policy its operator offers; {_seatable(policies)}"
     )
 
 
-def web_agent_kinds() -> list[str]:
-    """The agent kinds a client may seat by kind alone (all but ``policy``)."""
-    return [kind for kind in AGENT_KINDS if kind != POLICY]
+def _seatable(policies: Mapping[str, str]) -> str:
+    offered = ", ".join(f"{POLICY}:{name}" for name in policies) or "none"
+    return (
+        f"the web table's agents are {', '.join(web_agent_kinds())} (with their options) and "
+        f"the policies its operator offers by name ({offered}); a policy file is named on "
+        "the command line (tabletop serve --policy NAME=PATH)"
+    )
+
+
+def web_agent_kinds(game: str | None = None) -> list[str]:
+    """The agent kinds a client may seat by kind alone (all but ``policy``; for ``game``,
+    ``pretrained`` only when it ships a policy)."""
+    kinds = [kind for kind in AGENT_KINDS if kind != POLICY]
+    if game is not None and game not in pretrained_games():
+        kinds.remove(PRETRAINED)
+    return kinds
 
 
 def game_options(stored: dict[str, Any]) -> dict[str, Any]:

@@ -187,13 +187,23 @@ def test_a_stored_table_naming_a_file_is_not_resumed_and_the_file_not_read(
     assert not calls.touched(PROBES["absolute"])
 
 
+SEAT_FORMS = {
+    "bare": "{}",
+    "policy:": "policy:{}",
+    "guided": "guided:policy={},iterations=8",
+    "guided, policy later": "guided:iterations=8,policy={}",
+}
+"""How a seat may name a policy; the probe goes where the policy's name would."""
+
+
 @pytest.mark.parametrize("kind", PROBES)
-@pytest.mark.parametrize("form", ["bare", "policy:"])
+@pytest.mark.parametrize("form", SEAT_FORMS)
 def test_a_seat_naming_a_path_is_refused_and_not_read(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, kind: str, form: str
 ) -> None:
-    """A seat is an agent kind or a policy the operator offers by name, never a file."""
-    seat = PROBES[kind] if form == "bare" else f"policy:{PROBES[kind]}"
+    """A seat is an agent kind or a policy the operator offers by name, never a file: a
+    guided search's policy included."""
+    seat = SEAT_FORMS[form].format(PROBES[kind])
     calls = FileSystemCalls(monkeypatch)
     response = client.post("/api/tables", json={"game": "kaleva", "seats": ["human", seat]})
     assert response.status_code == 400
@@ -226,6 +236,24 @@ def test_a_policy_the_operator_offers_is_seated_by_name(tmp_path: Path) -> None:
         assert seen.json()["log"][0]["mover"] == 0  # the policy moved, in its process
         body["seats"] = ["human", "policy:other"]
         assert "policy:mine" in client.post("/api/tables", json=body).json()["error"]
+        body["seats"] = ["guided:iterations=4,policy=mine", "human"]
+        response = client.post("/api/tables", json=body)
+        assert response.status_code == 201, response.text
+        table = client.app.state.tables.get(response.json()["id"])
+        assert table.agent_specs == [f"guided:iterations=4,policy={path}", None]
+        assert table.stored.seats == body["seats"]
+
+
+def test_the_shipped_policy_is_seated_by_name_alone(client: TestClient) -> None:
+    pytest.importorskip("torch")
+    for seat in ("pretrained", "guided:policy=pretrained,iterations=4"):
+        body = {"game": "kult", "seats": [seat, "human"], "pace": 0}
+        response = client.post("/api/tables", json=body)
+        assert response.status_code == 201, response.text
+        table = client.app.state.tables.get(response.json()["id"])
+        assert table.agent_specs == [seat, None]
+    body = {"game": "kaleva", "seats": ["pretrained", "human"]}
+    assert "ships no pretrained policy" in client.post("/api/tables", json=body).json()["error"]
 
 
 @pytest.mark.parametrize(
