@@ -618,8 +618,9 @@ def make_guided_agent(game_name: str, seed: int | None, options: str = "") -> Gu
         )
     if "policy" not in chosen:
         raise ValueError(
-            "guided: missing setting policy=PATH (a .pt policy file or a training run "
-            "directory), e.g. guided:policy=runs/kaleva,iterations=200"
+            "guided: missing setting policy=PATH (a .pt policy file, a training run "
+            "directory or pretrained, the game's shipped policy), e.g. "
+            "guided:policy=runs/kaleva,iterations=200"
         )
     from tabletop.agents.policy import load_agent
 

@@ -26,6 +26,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, Flatten
 from tabletop import envs
 from tabletop.agents.legal_actions import LegalActionsPolicy
 from tabletop.agents.pointer import PointerPolicy, dense_layers
+from tabletop.agents.shipped import PRETRAINED, pretrained_policy
 from tabletop.envs.core.aec import TabletopAEC
 from tabletop.envs.core.protocol import Encoder, Game, State
 from tabletop.envs.core.structure import ActionStructure
@@ -509,7 +510,12 @@ def load_agent(
 
     With ``env`` (an AEC env) or ``game`` (a registered game name), it is first checked to
     fit that env or game's default env; a ``PolicyMismatchError`` says what differs.
+    ``path`` ``"pretrained"`` is the policy shipped for ``game`` (``pretrained_policy``).
     """
+    if str(path) == PRETRAINED:
+        if game is None:
+            raise ValueError("the pretrained policy is the game's: name the game")
+        path = pretrained_policy(game)
     metadata, network, weights = read_policy_file(path)
     if env is not None:
         _raise_on_mismatch(path, metadata, env_metadata(env))

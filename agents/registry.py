@@ -1,5 +1,6 @@
 """Agents by spec: ``random``, ``heuristic``, ``ismcts[:options]``,
-``guided:policy=PATH[,options]``, ``policy:PATH`` or a bare policy path, so every command
+``guided:policy=PATH[,options]``, ``policy:PATH`` or a bare policy path, and ``pretrained``
+(the policy shipped for the game; ``policy=pretrained`` in a guided spec), so every command
 names agents the same way."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from tabletop.agents.guided import OPTION_TYPES as GUIDED_OPTIONS
 from tabletop.agents.guided import make_guided_agent
 from tabletop.agents.ismcts import OPTION_TYPES as ISMCTS_OPTIONS
 from tabletop.agents.ismcts import make_ismcts_agent
+from tabletop.agents.shipped import PRETRAINED
 
 AgentFactory = Callable[[str, int | None, str], Agent]
 """factory(game_name, seed, options): ``options`` is the text after ``kind:`` in a spec
@@ -44,6 +46,12 @@ def _policy_agent(game_name: str, seed: int | None, path: str) -> Agent:
     return load_agent(path, game=game_name, seed=seed)
 
 
+def _pretrained_agent(game_name: str, seed: int | None, options: str) -> Agent:
+    """The policy shipped with the package for the game (``agents/pretrained``)."""
+    _without_options(PRETRAINED, options)
+    return _policy_agent(game_name, seed, PRETRAINED)
+
+
 @dataclass(frozen=True)
 class AgentKind:
     """One kind of agent: how to build it and how a spec names it."""
@@ -66,6 +74,7 @@ AGENT_KINDS: dict[str, AgentKind] = {
         + "]",
     ),
     "policy": AgentKind(_policy_agent, "policy:PATH"),
+    PRETRAINED: AgentKind(_pretrained_agent, PRETRAINED),
 }
 """Agent kind -> how to build it. A spec is ``kind`` or ``kind:options``
 (e.g. ``ismcts:iterations=2000,c=0.7``, ``policy:runs/regicide``), so a new kind of agent
