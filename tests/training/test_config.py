@@ -51,8 +51,10 @@ def test_a_games_table_lays_over_default_key_by_key_and_overrides_over_both(
     default = read_configs(CONFIG_PATH)[DEFAULT_TABLE]
     assert kult.ppo.learning_rate == 1e-4 and kult.ppo.gamma == default.ppo.gamma
     assert game_settings("kaleva").ppo.ent_coef == 0.03
+    assert game_settings("kaleva").network == default.network  # no [kaleva.network]
     gold_and_dust = game_settings("gold_and_dust")
-    assert gold_and_dust.network == default.network  # no [gold_and_dust.network]
+    assert gold_and_dust.network.rows == [64, 64]
+    assert gold_and_dust.network.activation == default.network.activation
     imitation = gold_and_dust.imitation
     assert imitation.games == 1500 and imitation.batch_size == default.imitation.batch_size
     settings = TrainSettings.from_config(
