@@ -1,6 +1,6 @@
 """A built wheel, installed into a fresh venv outside the repository, plays every registered
 game: the packaging finds every package and ships every data file (card pools, decks,
-configs) without anyone listing them by hand."""
+configs, pretrained policies) without anyone listing them by hand."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import zipfile
 from pathlib import Path
 
 from tabletop import envs
+from tabletop.agents.shipped import PRETRAINED_DIR
 
 REPO = Path(__file__).parents[1]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "envs", "agents", "wrappers", "matches",
@@ -87,3 +88,5 @@ def test_the_wheel_plays_every_registered_game_from_a_fresh_venv(tmp_path: Path)
     shipped = set(zipfile.ZipFile(wheel).namelist())
     assert {f"tabletop/web/static/{page}" for page in WEB_PAGES} <= shipped
     assert "tabletop/cli/main.py" in shipped  # the console script's entry point
+    pretrained = {f"tabletop/agents/pretrained/{path.name}" for path in PRETRAINED_DIR.iterdir()}
+    assert pretrained and pretrained <= shipped  # the policies and their manifest
