@@ -204,7 +204,7 @@ def team_results(
     return sorted(teams, key=lambda team: -team.metric_mean)
 
 
-def recount(out: Path, samples: int = BOOTSTRAP_SAMPLES) -> tuple[Ladder, dict[str, Any]]:
+def recount(out: Path) -> tuple[Ladder, dict[str, Any]]:
     """The ladder written in ``out`` counted again from its games (games.jsonl) by this
     checkout's counting, with the agents and settings its ladder.json records; and that
     document, whose command and commit say how the games were played."""
@@ -224,7 +224,7 @@ def recount(out: Path, samples: int = BOOTSTRAP_SAMPLES) -> tuple[Ladder, dict[s
         options=settings["options"],
         games=settings["games"],
         seed=settings["seed"],
-        samples=samples,
+        samples=settings["interval_samples"],
         source={key: document.get(key) for key in ("commit", "uncommitted_changes", "started")},
     )
     return played, document
