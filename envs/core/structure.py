@@ -14,6 +14,7 @@ encoder's version: changing it changes what a trained policy reads.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -86,3 +87,10 @@ class ActionStructure:
     def rows_end(self) -> int:
         """Where the numbers after the rows begin."""
         return self.rows_at + self.rows * self.row_width
+
+
+def place_in_block(row: int, block_starts: Sequence[int]) -> int:
+    """Where ``row`` lies within its block of rows (hand slot 3, table position 5), the
+    blocks starting at ``block_starts``: the rows themselves do not say where they are, and
+    a player's tie-breaks may, so a structure's features carry it."""
+    return row - max(start for start in block_starts if start <= row)

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tabletop.envs.core.structure import ActionStructure
+from tabletop.envs.core.structure import ActionStructure, place_in_block
 from tabletop.envs.gold_and_dust import actions
 from tabletop.envs.gold_and_dust.encoders import (
     CARD_ROWS,
@@ -53,7 +53,8 @@ from tabletop.envs.gold_and_dust.encoders import (
 if TYPE_CHECKING:
     from tabletop.envs.gold_and_dust.engine import GoldDustGame
 
-KINDS = ("done", "play", "move", "shoot", "attack", "block", "strike")
+KINDS = tuple(actions.LAYOUT.blocks)
+"""done, play, move, shoot, attack, block, strike."""
 TARGETS = ("none", "Hero", "unit")
 NAMED = ("actor", "own target", "enemy target")
 FEATURES = (
@@ -89,12 +90,10 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _slot(row: int) -> float:
-    """A named row's slot within its block (0 for none): the rows themselves do not say
-    where they are, and a player's tie-breaks may."""
+    """A named row's slot within its block (0 for none)."""
     if row == NO_ROW:
         return 0.0
-    first = max(start for start in (HAND_ROW, OWN_ROW, ENEMY_ROW) if start <= row)
-    return (row - first) / actions.BOARD_SLOTS
+    return place_in_block(row, (HAND_ROW, OWN_ROW, ENEMY_ROW)) / actions.BOARD_SLOTS
 
 
 def _named(kind: str, fields: tuple[int, ...]) -> tuple[tuple[int, int, int], str]:

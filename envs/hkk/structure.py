@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tabletop.envs.core.structure import NAMED_ROWS, ActionStructure
+from tabletop.envs.core.structure import NAMED_ROWS, ActionStructure, place_in_block
 from tabletop.envs.hkk import actions
 from tabletop.envs.hkk.encoders import (
     CARD_ROWS,
@@ -86,12 +86,10 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _position(row: int) -> float:
-    """A named row's slot or table position within its block (0 for none): the rows
-    themselves do not say where they are, and a player's tie-breaks may."""
+    """A named row's slot or table position within its block (0 for none)."""
     if row == NO_ROW:
         return 0.0
-    first = max(start for start in (HAND_ROW, OWN_ROW, ENEMY_ROW) if start <= row)
-    return (row - first) / actions.MAX_TABLE
+    return place_in_block(row, (HAND_ROW, OWN_ROW, ENEMY_ROW)) / actions.MAX_TABLE
 
 
 def _named(kind: str, fields: tuple[int, ...]) -> tuple[tuple[int, int], dict[str, float]]:
