@@ -584,6 +584,8 @@ def parse_options(text: str) -> dict[str, Any]:
                 f"guided: bad setting {item!r}; write key=value with key one of "
                 f"{', '.join(OPTION_TYPES)}, e.g. guided:policy=runs/kaleva,iterations=200"
             )
+        if key in options:
+            raise ValueError(f"guided: setting {key} given twice ({text!r})")
         try:
             options[key] = OPTION_TYPES[key](raw)
         except ValueError:

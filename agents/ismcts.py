@@ -355,6 +355,8 @@ def parse_options(text: str) -> dict[str, Any]:
                 f"ismcts: bad option {item!r}; write key=value with key one of "
                 f"{', '.join(OPTION_TYPES)}, e.g. ismcts:iterations=2000,c=0.7"
             )
+        if key in options:
+            raise ValueError(f"ismcts: option {key} given twice ({text!r})")
         options[key] = _convert(key, raw)
     return options
 

@@ -192,6 +192,7 @@ SEAT_FORMS = {
     "policy:": "policy:{}",
     "guided": "guided:policy={},iterations=8",
     "guided, policy later": "guided:iterations=8,policy={}",
+    "guided, after a good one": "guided:policy=pretrained,policy={}",
 }
 """How a seat may name a policy; the probe goes where the policy's name would."""
 
