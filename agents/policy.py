@@ -33,7 +33,6 @@ from tabletop.envs.core.structure import ActionStructure
 
 FILE_FORMAT = "tabletop-policy"
 FORMAT_VERSION = 1
-POLICY_SUFFIX = ".pt"
 RUN_DIR_POLICIES = ("best_policy.pt", "last_policy.pt")
 """The files ``load_agent`` looks for, in this order, when given a training run directory."""
 SB3_MODEL_MEMBERS = {"data", "policy.pth"}
@@ -259,6 +258,16 @@ def _zip_members(path: Path) -> set[str]:
         return set()
     with zipfile.ZipFile(path) as archive:
         return set(archive.namelist())
+
+
+def locate_policy(path: str | Path, game: str | None) -> str | Path:
+    """``path``, or for ``"pretrained"`` the policy shipped for ``game`` (a registered name):
+    every place that reads a policy a user names understands the shipped one."""
+    if str(path) != PRETRAINED:
+        return path
+    if game is None:
+        raise ValueError("the pretrained policy is the game's: name the game")
+    return pretrained_policy(game)
 
 
 def resolve_policy_path(path: str | Path) -> Path:
@@ -512,10 +521,7 @@ def load_agent(
     fit that env or game's default env; a ``PolicyMismatchError`` says what differs.
     ``path`` ``"pretrained"`` is the policy shipped for ``game`` (``pretrained_policy``).
     """
-    if str(path) == PRETRAINED:
-        if game is None:
-            raise ValueError("the pretrained policy is the game's: name the game")
-        path = pretrained_policy(game)
+    path = locate_policy(path, game)
     metadata, network, weights = read_policy_file(path)
     if env is not None:
         _raise_on_mismatch(path, metadata, env_metadata(env))

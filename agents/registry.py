@@ -16,7 +16,7 @@ from tabletop.agents.guided import OPTION_TYPES as GUIDED_OPTIONS
 from tabletop.agents.guided import make_guided_agent
 from tabletop.agents.ismcts import OPTION_TYPES as ISMCTS_OPTIONS
 from tabletop.agents.ismcts import make_ismcts_agent
-from tabletop.agents.shipped import PRETRAINED
+from tabletop.agents.shipped import POLICY_SUFFIX, PRETRAINED
 
 AgentFactory = Callable[[str, int | None, str], Agent]
 """factory(game_name, seed, options): ``options`` is the text after ``kind:`` in a spec
@@ -82,8 +82,6 @@ is one entry here, and ``--help`` lists it."""
 
 PATH_USAGE = "PATH (a saved policy: a .pt file or a training run directory)"
 """The bare-path spec, which ``make_agent`` reads as ``policy:PATH``."""
-
-POLICY_SUFFIX = ".pt"
 
 
 def agent_specs_help() -> str:

@@ -10,18 +10,19 @@ from pathlib import Path
 PRETRAINED = "pretrained"
 """The agent spec, and the policy path, that name the game's shipped policy: never a file."""
 PRETRAINED_DIR = Path(__file__).parent / "pretrained"
-SUFFIX = ".pt"
+POLICY_SUFFIX = ".pt"
+"""How a policy file's name ends: the files `tabletop train` writes and the shipped ones."""
 
 
 def pretrained_games() -> list[str]:
     """The games that ship a policy, by registered name."""
-    return sorted(path.stem for path in PRETRAINED_DIR.glob(f"*{SUFFIX}"))
+    return sorted(path.stem for path in PRETRAINED_DIR.glob(f"*{POLICY_SUFFIX}"))
 
 
 def pretrained_policy(game: str) -> Path:
     """The policy file shipped for ``game`` (a registered name); ``FileNotFoundError``
     naming the games that ship one when it does not."""
-    path = PRETRAINED_DIR / f"{game}{SUFFIX}"
+    path = PRETRAINED_DIR / f"{game}{POLICY_SUFFIX}"
     if not path.is_file():
         raise FileNotFoundError(
             f"{game} ships no pretrained policy (pretrained policies ship for "

@@ -17,6 +17,7 @@ import torch
 from tabletop import envs
 from tabletop.agents.policy import NetworkSpec, env_metadata, load_agent, new_policy
 from tabletop.agents.registry import AGENT_KINDS, make_agent
+from tabletop.agents.shipped import PRETRAINED
 from tabletop.cli.main import main
 from tabletop.training.exit.buffer import ReplayBuffer, SearchRows, fit, visit_loss
 from tabletop.training.exit.trainer import ExItTrainer
@@ -252,6 +253,7 @@ def test_mistaken_settings_are_refused_before_anything_is_written(
         f"--set=exit.init={tmp_path / 'nothing'}": "no policy file or run directory",
         f"--set=exit.init={not_a_policy}": "is not a tabletop policy file",
         f"--set=exit.init={other_game}": "cannot start this run: game: policy 'countdown'",
+        "--set=exit.init=pretrained": "kaleva ships no pretrained policy",
         "--backend=rllib": "--backend rllib trains PPO; --algo exit learns in this process",
         "--envs=4": "--envs and --fps-benchmark are PPO's",
     }
@@ -275,4 +277,17 @@ def test_a_run_starts_from_another_runs_policy(tmp_path: Path, countdown: str) -
     start = load_agent(first / "last_policy.pt").policy.state_dict()
     for name, weights in trainer.policy.state_dict().items():
         assert torch.equal(weights, start[name]), name
+    trainer.close()
+
+
+def test_a_run_starts_from_the_shipped_policy(tmp_path: Path) -> None:
+    """``exit.init=pretrained``: the policy the package ships for the game, as agents name it."""
+    overrides = {**TINY, "exit": {**TINY["exit"], "init": PRETRAINED}}
+    settings = TrainSettings.from_config(
+        "gold_and_dust", out=str(tmp_path / "run"), steps=5, overrides=overrides, algo="exit"
+    )
+    trainer = ExItTrainer(settings, resume=False, progress=False)
+    shipped = load_agent(PRETRAINED, game="gold_and_dust").policy.state_dict()
+    for name, weights in trainer.policy.state_dict().items():
+        assert torch.equal(weights, shipped[name]), name
     trainer.close()

@@ -32,9 +32,10 @@ Design choices:
   with the search it plays as ``guided:policy=RUN``. The checkpoint (``checkpoint.pt``)
   holds the network, the optimiser, the replay buffer and the games played, so a resumed
   run continues with the same rows and deals.
-- Start. ``exit.init`` names a policy file or run directory of the game (e.g. a PPO run):
-  the run starts from its weights and takes its network's shape. Without it, the
-  ``[imitation]`` warm start runs when it has games, as before PPO; else random weights.
+- Start. ``exit.init`` names a policy file or run directory of the game (e.g. a PPO run),
+  or ``pretrained`` for the policy the package ships for the game: the run starts from its
+  weights and takes its network's shape. Without it, the ``[imitation]`` warm start runs
+  when it has games, as before PPO; else random weights.
 - Where games run. In the learner's process, one after the other, each iteration's
   searches reading a numpy copy of the network. Worker processes
   (``matches.runner.run_tasks``) did not pay on the 2 shared cores: six Kaleva games of

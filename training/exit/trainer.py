@@ -15,6 +15,7 @@ from torch.utils.tensorboard import SummaryWriter
 from tabletop.agents.policy import (
     PolicyMismatchError,
     load_agent,
+    locate_policy,
     new_policy,
     read_policy_file,
 )
@@ -64,7 +65,7 @@ class ExItTrainer(BaseTrainer):
     def _initial_weights(self, path: str) -> dict[str, torch.Tensor]:
         """The weights of the policy at ``path`` (a file or run directory), which must
         play this run's game and observations; the run takes its network's shape."""
-        metadata, network, weights = read_policy_file(path)
+        metadata, network, weights = read_policy_file(locate_policy(path, self.settings.game))
         differences = metadata.differences(self.metadata)
         if metadata.game != self.metadata.game:
             differences.insert(0, f"game: policy {metadata.game!r}, run {self.metadata.game!r}")
