@@ -253,7 +253,6 @@ def test_mistaken_settings_are_refused_before_anything_is_written(
         f"--set=exit.init={tmp_path / 'nothing'}": "no policy file or run directory",
         f"--set=exit.init={not_a_policy}": "is not a tabletop policy file",
         f"--set=exit.init={other_game}": "cannot start this run: game: policy 'countdown'",
-        "--set=exit.init=pretrained": "kaleva ships no pretrained policy",
         "--backend=rllib": "--backend rllib trains PPO; --algo exit learns in this process",
         "--envs=4": "--envs and --fps-benchmark are PPO's",
     }
@@ -261,6 +260,10 @@ def test_mistaken_settings_are_refused_before_anything_is_written(
         assert main(["train", "kaleva", f"--out={out}", "--steps=8", *TINY_FLAGS, flag]) == 2
         assert message in capsys.readouterr().err, flag
         assert not out.exists(), flag
+    flag = "--set=exit.init=pretrained"
+    assert main(["train", "regicide", f"--out={out}", "--steps=8", *TINY_FLAGS, flag]) == 2
+    assert "regicide ships no pretrained policy" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_a_run_starts_from_another_runs_policy(tmp_path: Path, countdown: str) -> None:

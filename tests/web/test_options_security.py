@@ -253,8 +253,9 @@ def test_the_shipped_policy_is_seated_by_name_alone(client: TestClient) -> None:
         assert response.status_code == 201, response.text
         table = client.app.state.tables.get(response.json()["id"])
         assert table.agent_specs == [seat, None]
-    body = {"game": "kaleva", "seats": ["pretrained", "human"]}
-    assert "ships no pretrained policy" in client.post("/api/tables", json=body).json()["error"]
+    body = {"game": "regicide", "seats": ["pretrained", "human"]}
+    error = client.post("/api/tables", json=body).json()["error"]
+    assert "regicide ships no pretrained policy" in error
 
 
 @pytest.mark.parametrize(
