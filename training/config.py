@@ -99,6 +99,15 @@ class ExItSettings(ConfigTable):
     c_puct: Annotated[float, Field(gt=0.0)]
     search_batch: Positive
     """Leaves the search sends to the network together (``GuidedSettings.batch``)."""
+    rollout: Literal["", "random", "heuristic"]
+    """"": leaves valued by the network alone; else a rollout's return mixed into each
+    leaf's value (``GuidedSettings.rollout``), so the search that teaches the network can
+    be stronger than the network alone is."""
+    mix: Share
+    """The rollout's weight in a leaf's value (``GuidedSettings.mix``)."""
+    depth: Annotated[int, Field(ge=0)]
+    """Plies after which a rollout stops and the game's evaluation values the position
+    (``GuidedSettings.depth``); 0: rollouts play to the end."""
     dirichlet_alpha: Annotated[float, Field(gt=0.0)]
     dirichlet_fraction: Share
     temperature: Annotated[float, Field(ge=0.0)]
@@ -122,6 +131,13 @@ class ExItSettings(ConfigTable):
     init: str
     """A policy file or run directory of the game to start from ("": the [imitation] warm
     start if it has games, else random weights)."""
+
+    @field_validator("depth")
+    @classmethod
+    def _cuts_a_rollout(cls, depth: int, info: ValidationInfo) -> int:
+        if depth and not info.data.get("rollout"):
+            raise ValueError("a depth needs a rollout to cut short (rollout = random or heuristic)")
+        return depth
 
     @field_validator("buffer_size")
     @classmethod

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from tabletop.agents.registry import AGENT_KINDS, make_agent
 from tabletop.agents.shipped import PRETRAINED
 from tabletop.cli.main import main
 from tabletop.training.exit.buffer import ReplayBuffer, SearchRows, fit, visit_loss
+from tabletop.training.exit.selfplay import guided_settings, searching_learner
 from tabletop.training.exit.trainer import ExItTrainer
 from tabletop.training.runs import TrainSettings
 
@@ -187,6 +189,32 @@ def test_a_runs_policy_plays_with_the_search(tmp_path: Path, countdown: str) -> 
     assert agent.act(state, 0) in state.legal_actions()
 
 
+def test_the_self_play_search_mixes_in_the_rollouts_it_is_given(
+    tmp_path: Path, countdown: str
+) -> None:
+    """``exit.rollout``: the teaching search values leaves by the network and a rollout."""
+
+    def settings(game: str, **exit_options: Any) -> TrainSettings:
+        overrides = {**TINY, "exit": {**TINY["exit"], **exit_options}}
+        out = str(tmp_path / game)
+        return TrainSettings.from_config(game, out=out, steps=20, overrides=overrides, algo="exit")
+
+    kaleva = settings("kaleva", rollout="heuristic", mix=0.25, depth=3).exit
+    assert (guided_settings(kaleva).rollout, guided_settings(kaleva).depth) == ("heuristic", 3)
+    trainer = ExItTrainer(settings(countdown, rollout="random", mix=0.25), resume=False)
+    learner = searching_learner(
+        trainer.policy, trainer.encoder, trainer.game, trainer.settings.exit, 0
+    )
+    for search in (learner.exploring, learner.settled):
+        assert (search.settings.rollout, search.settings.mix, search.settings.depth) == (
+            "random", 0.25, None)  # fmt: skip
+    assert trainer.run().steps >= 20
+    plain = guided_settings(tiny_settings(countdown, tmp_path / "plain", 5).exit)
+    assert (plain.rollout, plain.depth) == (None, None)
+    with pytest.raises(ValueError, match=f"exit.depth: {countdown} has no evaluation"):
+        ExItTrainer(settings(countdown, rollout="random", depth=3), resume=False)
+
+
 def test_a_cooperative_run_searches_at_every_seat(tmp_path: Path) -> None:
     out = tmp_path / "run"
     trainer = ExItTrainer(tiny_settings("regicide", out, 30), resume=False, progress=False)
@@ -250,6 +278,8 @@ def test_mistaken_settings_are_refused_before_anything_is_written(
         "--set=exit.iteration=4": "unknown setting 'exit.iteration'",
         "--set=exit.iterations=0": "setting 'exit.iterations': Input should be greater than 0",
         "--set=exit.buffer_size=16": "the replay buffer must hold at least a batch (32 rows)",
+        "--set=exit.depth=8": "a depth needs a rollout to cut short",
+        "--set=exit.rollout=greedy": "setting 'exit.rollout'",
         f"--set=exit.init={tmp_path / 'nothing'}": "no policy file or run directory",
         f"--set=exit.init={not_a_policy}": "is not a tabletop policy file",
         f"--set=exit.init={other_game}": "cannot start this run: game: policy 'countdown'",

@@ -25,7 +25,8 @@ from tabletop.training.exit.buffer import SearchRows
 
 
 def guided_settings(options: ExItSettings) -> GuidedSettings:
-    """The search of self-play: root noise on, moves drawn with ``options.temperature``."""
+    """The search of self-play: root noise on, moves drawn with ``options.temperature``,
+    leaves valued as ``options`` say (the network, or the network and a rollout)."""
     return GuidedSettings(
         iterations=options.iterations,
         c_puct=options.c_puct,
@@ -33,6 +34,9 @@ def guided_settings(options: ExItSettings) -> GuidedSettings:
         dirichlet_fraction=options.dirichlet_fraction,
         batch=options.search_batch,
         temperature=options.temperature,
+        rollout=options.rollout or None,
+        mix=options.mix,
+        depth=options.depth or None,
     )
 
 

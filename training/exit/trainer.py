@@ -12,6 +12,7 @@ import numpy as np
 import torch
 from torch.utils.tensorboard import SummaryWriter
 
+from tabletop import envs
 from tabletop.agents.policy import (
     PolicyMismatchError,
     load_agent,
@@ -43,6 +44,11 @@ class ExItTrainer(BaseTrainer):
     ) -> None:
         super().__init__(settings, resume=resume, progress=progress, overwrite=overwrite)
         options = settings.exit
+        if options.depth and envs.spec(settings.game).evaluate is None:
+            raise ValueError(
+                f"exit.depth: {settings.game} has no evaluation of a position "
+                "(GameSpec.evaluate) to end a rollout with; leave depth at 0"
+            )
         initial = None if resume or not options.init else self._initial_weights(options.init)
         self.policy = new_policy(self.metadata, self.network)
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=options.learning_rate)
