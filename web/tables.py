@@ -177,24 +177,20 @@ def _guided_spec(seat: str, options: str, policies: Mapping[str, str]) -> str:
     """``guided:…`` with its ``policy=NAME`` made the operator's path (``pretrained`` kept);
     any other policy setting, or none, is refused."""
     settings = [part.strip() for part in options.split(",")]
-    named = [index for index, setting in enumerate(settings) if _setting_key(setting) == POLICY]
-    for index in named:
-        value = settings[index].partition("=")[2].strip()
-        if value != PRETRAINED and value not in policies:
-            break
-        if value in policies:
-            settings[index] = f"{POLICY}={policies[value]}"
-    else:
-        if named:
-            return f"{GUIDED}:" + ",".join(settings)
+    named = {
+        index: setting.partition("=")[2].strip()
+        for index, setting in enumerate(settings)
+        if setting.partition("=")[0].strip() == POLICY
+    }
+    if named and all(value == PRETRAINED or value in policies for value in named.values()):
+        for index, value in named.items():
+            if value in policies:
+                settings[index] = f"{POLICY}={policies[value]}"
+        return f"{GUIDED}:" + ",".join(settings)
     raise TableError(
         f"seat {seat!r}: a guided search plays policy=pretrained (the game's shipped policy) "
         f"or policy=NAME of a policy its operator offers; {_seatable(policies)}"
     )
-
-
-def _setting_key(setting: str) -> str:
-    return setting.partition("=")[0].strip()
 
 
 def _seatable(policies: Mapping[str, str]) -> str:

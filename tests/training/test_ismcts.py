@@ -302,6 +302,7 @@ def test_spec_sets_budget_exploration_and_rollout() -> None:
         ("ismcts:rollout=greedy", "rollout must be"),
         ("ismcts:reuse=1", "true/false"),
         ("ismcts:iterations=0", "at least 1"),
+        ("ismcts:iterations=5,c=0.5,iterations=9", "option iterations given twice"),
     ],
 )
 def test_bad_spec_options_are_rejected(spec: str, message: str) -> None:
