@@ -114,6 +114,10 @@ class ExItSettings(ConfigTable):
     """Moves are drawn from the visits ** (1 / temperature) (0: the most visited) ..."""
     temperature_moves: Annotated[int, Field(ge=0)]
     """... for the learner's first ``temperature_moves`` decisions of each game."""
+    target_temperature: Annotated[float, Field(ge=0.0)]
+    """The policy's target at a decision: the visits ** (1 / target_temperature), normalised
+    (1: the visit shares; 0: the most visited move alone, ties shared). Below 1 it sharpens
+    the shares of a small search, flatter than a fine-tuned policy, towards its choice."""
     opponents: Literal["pool", "self"]
     """Competitive games: the opponent pool of ``[selfplay]``, or the learner's search at
     every seat."""

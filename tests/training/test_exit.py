@@ -21,7 +21,7 @@ from tabletop.agents.registry import AGENT_KINDS, make_agent
 from tabletop.agents.shipped import PRETRAINED
 from tabletop.cli.main import main
 from tabletop.training.exit.buffer import ReplayBuffer, SearchRows, fit, visit_loss
-from tabletop.training.exit.selfplay import guided_settings, searching_learner
+from tabletop.training.exit.selfplay import guided_settings, policy_target, searching_learner
 from tabletop.training.exit.trainer import ExItTrainer
 from tabletop.training.runs import TrainSettings
 
@@ -124,6 +124,26 @@ def test_the_shares_of_illegal_actions_play_no_part(countdown: str) -> None:
     second = played_log_probs(policy, batch.observations[1:], [0, 1, 2])
     expected = -(first[0] + 0.2 * second[0] + 0.5 * second[1] + 0.3 * second[2]) / 2
     assert visit_loss(policy, batch).item() == pytest.approx(expected, rel=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("temperature", "expected"),
+    [
+        (1.0, {3: 0.6, 5: 0.3, 7: 0.1, 9: 0.0}),
+        (0.5, {3: 36 / 46, 5: 9 / 46, 7: 1 / 46, 9: 0.0}),
+        (0.0, {3: 1.0, 5: 0.0, 7: 0.0, 9: 0.0}),
+    ],
+)
+def test_the_policy_target_sharpens_the_visits_by_its_temperature(
+    temperature: float, expected: dict[int, float]
+) -> None:
+    """Visits 6, 3, 1 and none (a legal action never tried) out of 10."""
+    target = policy_target({3: 6, 5: 3, 7: 1}, [3, 5, 7, 9], temperature)
+    assert target == pytest.approx(expected)
+
+
+def test_a_policy_target_of_temperature_zero_shares_a_tie() -> None:
+    assert policy_target({1: 4, 2: 4, 3: 2}, [1, 2, 3], 0.0) == {1: 0.5, 2: 0.5, 3: 0.0}
 
 
 def test_the_replay_buffer_keeps_the_most_recent_decisions_and_survives_a_checkpoint() -> None:
@@ -280,6 +300,7 @@ def test_mistaken_settings_are_refused_before_anything_is_written(
         "--set=exit.buffer_size=16": "the replay buffer must hold at least a batch (32 rows)",
         "--set=exit.depth=8": "a depth needs a rollout to cut short",
         "--set=exit.rollout=greedy": "setting 'exit.rollout'",
+        "--set=exit.target_temperature=-1": "setting 'exit.target_temperature'",
         f"--set=exit.init={tmp_path / 'nothing'}": "no policy file or run directory",
         f"--set=exit.init={not_a_policy}": "is not a tabletop policy file",
         f"--set=exit.init={other_game}": "cannot start this run: game: policy 'countdown'",

@@ -58,6 +58,7 @@ class SearchingLearner:
     settled: GuidedSearch
     encoder: Encoder
     temperature_moves: int
+    target_temperature: float
     decisions: list[Decision] = field(default_factory=list)
 
     def reset(self) -> None:
@@ -67,10 +68,21 @@ class SearchingLearner:
     def act(self, state: State, player: int) -> int:
         search = self.exploring if len(self.decisions) < self.temperature_moves else self.settled
         result = search.search(state, player)
-        total = sum(result.visits.values())
-        shares = {action: result.visits.get(action, 0) / total for action in state.legal_actions()}
+        shares = policy_target(result.visits, state.legal_actions(), self.target_temperature)
         self.decisions.append(Decision(self.encoder.encode(state, player), shares, player))
         return result.action
+
+
+def policy_target(visits: dict[int, int], legal: list[int], temperature: float) -> dict[int, float]:
+    """Each legal action's share of ``visits ** (1 / temperature)``; temperature 0: the most
+    visited action(s), sharing the whole target equally."""
+    counts = np.asarray([visits.get(action, 0) for action in legal], np.float64)
+    if temperature == 0:
+        weights = (counts == counts.max()).astype(np.float64)
+    else:
+        weights = (counts / counts.max()) ** (1.0 / temperature)  # scaled: no overflow
+    weights /= weights.sum()
+    return dict(zip(legal, weights.tolist(), strict=True))
 
 
 def searching_learner(
@@ -86,6 +98,7 @@ def searching_learner(
         GuidedSearch(evaluator, settled, seed=seed + 1),
         encoder,
         options.temperature_moves,
+        options.target_temperature,
     )
 
 
