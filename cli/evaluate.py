@@ -27,7 +27,7 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
@@ -88,11 +88,14 @@ def evaluate(
     games_log: Path | None = None,
     progress: bool = False,
     timed: bool = False,
+    only_with: Collection[str] | None = None,
 ) -> list[PlayerCountResult]:
     """The round-robin (competitive) or team table (cooperative) for each player count;
     ``agents`` are specs, or labels mapped to specs or agents. Every game's record is
     appended to ``games_log`` when given, with every decision's time when ``timed``; with
-    ``progress``, games done are reported on stderr (``Progress``)."""
+    ``progress``, games done are reported on stderr (``Progress``). ``only_with``: only the
+    pairs (cooperative: the teams) with one of these agents are played, as when agents
+    join a ladder whose other pairs have played."""
     config = game_settings(game_name)
     cooperative = is_cooperative(game_name)
     if not isinstance(agents, dict):
@@ -117,9 +120,9 @@ def evaluate(
             timed=timed,
         )
         if cooperative:
-            results.append(_cooperative(play, players, agents, games, seed, config))
+            results.append(_cooperative(play, players, agents, games, seed, config, only_with))
         else:
-            results.append(_competitive(play, players, agents, games, seed))
+            results.append(_competitive(play, players, agents, games, seed, only_with))
     return results
 
 
@@ -157,8 +160,13 @@ def _competitive(
     agents: dict[str, AgentSource],
     games: int,
     seed: int,
+    only_with: Collection[str] | None = None,
 ) -> PlayerCountResult:
-    pairs = list(itertools.combinations(agents, 2))
+    pairs = [
+        (a, b)
+        for a, b in itertools.combinations(agents, 2)
+        if only_with is None or a in only_with or b in only_with
+    ]
     if not pairs:
         raise ValueError("a competitive evaluation needs at least two agents")
     schedule = [entry for a, b in pairs for entry in pair_schedule(a, b, players, games, seed)]
@@ -181,9 +189,10 @@ def _cooperative(
     games: int,
     seed: int,
     config: GameConfig,
+    only_with: Collection[str] | None = None,
 ) -> PlayerCountResult:
     result = PlayerCountResult(num_players=players, mode="cooperative")
-    for label in agents:
+    for label in agents if only_with is None else [a for a in agents if a in only_with]:
         schedule = [((label,) * players, seed + g) for g in range(games)]
         records = play({label: agents[label]}, schedule)
         result.teams.append(

@@ -18,7 +18,9 @@ Time per decision: the wall time of each agent's ``act`` in the worker that play
 mean and 95th percentile. Written to --out (default runs/ladder-GAME): ladder.json,
 ladder.md, ladder.png and the game records (games.jsonl, which ``tabletop replay`` shows).
 ``--recount DIR`` plays nothing: it counts DIR's games again (say, after the counting
-gained a figure) and rewrites its figures.
+gained a figure) and rewrites its figures. ``--extend DIR`` adds ``--agents`` to the ladder
+in DIR: each plays every agent already there and every other newcomer, with DIR's games per
+pair, seeds and options; the games already played are kept, and everything is counted again.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop import envs
-from tabletop.agents import agent_specs_help, make_agent
+from tabletop.agents import agent_specs_help, make_agent, split_agent_specs
 from tabletop.cli.evaluate import evaluate
 from tabletop.cli.options import CommandError, add_game_options, agents_match
 from tabletop.matches.elo import BOOTSTRAP_SAMPLES, EloRating, elo_ratings
@@ -59,6 +61,10 @@ from tabletop.training.config import game_settings, is_cooperative, registered_n
 
 ANCHOR = "random"
 """The agent rated 0 when it plays: random play is the floor every ladder of a game shares."""
+GAMES = 100
+"""Games per pair (cooperative: per agent) when ``--games`` is not given."""
+SEED = 0
+"""The first deal's seed when ``--seed`` is not given."""
 LADDER_FORMAT = "tabletop-ladder"
 LADDER_VERSION = 1
 
@@ -204,21 +210,35 @@ def team_results(
     return sorted(teams, key=lambda team: -team.metric_mean)
 
 
+def read_ladder(out: Path) -> dict[str, Any]:
+    """The document (ladder.json) of the ladder written in ``out``."""
+    written = out / "ladder.json"
+    if not written.is_file():
+        raise FileNotFoundError(f"{written}: no ladder there (`tabletop ladder --out`)")
+    document = json.loads(written.read_text(encoding="utf-8"))
+    if document.get("format") != LADDER_FORMAT:
+        raise ValueError(f"{written}: not a ladder (format {document.get('format')!r})")
+    return document
+
+
 def recount(out: Path) -> tuple[Ladder, dict[str, Any]]:
     """The ladder written in ``out`` counted again from its games (games.jsonl) by this
     checkout's counting, with the agents and settings its ladder.json records; and that
     document, whose command and commit say how the games were played."""
-    written = out / "ladder.json"
-    if not written.is_file():
-        raise FileNotFoundError(f"{written}: no ladder to recount (`tabletop ladder --out`)")
-    document = json.loads(written.read_text(encoding="utf-8"))
-    if document.get("format") != LADDER_FORMAT:
-        raise ValueError(f"{written}: not a ladder (format {document.get('format')!r})")
-    settings = document["settings"]
+    document = read_ladder(out)
     records = read_records(out / GAMES_LOG)
-    played = count(
+    return _count_document(document, _played_order(document, records), records), document
+
+
+def _count_document(
+    document: dict[str, Any], labels: list[str], records: Sequence[GameRecord]
+) -> Ladder:
+    """``count`` with the game and settings of a ladder's ``document``; its source is the
+    commit and start of the ladder's first games."""
+    settings = document["settings"]
+    return count(
         registered_name(document["game"]),
-        _played_order(document, records),
+        labels,
         records,
         num_players=document["num_players"],
         options=settings["options"],
@@ -227,7 +247,54 @@ def recount(out: Path) -> tuple[Ladder, dict[str, Any]]:
         samples=settings["interval_samples"],
         source={key: document.get(key) for key in ("commit", "uncommitted_changes", "started")},
     )
-    return played, document
+
+
+@dataclass(frozen=True)
+class Extension:
+    """Agents who joined a ladder: who, and the commit and time their games began."""
+
+    agents: list[str]
+    source: dict[str, Any]
+
+
+def extend(
+    game_name: str, out: Path, agents: Sequence[str], *, workers: int = 1, progress: bool = False
+) -> tuple[Ladder, dict[str, Any], Extension]:
+    """The ladder in ``out`` with ``agents`` joined (see the module docstring), its document
+    as it was, and the extension. Refused before a game is played: an agent already in the
+    ladder or with games in its games.jsonl (an extension that did not finish), a ladder
+    of another game, an agent spec that cannot be built."""
+    document = read_ladder(out)
+    if registered_name(document["game"]) != registered_name(game_name):
+        raise ValueError(f"{out} holds a ladder of {document['game']}, not of {game_name}")
+    records = read_records(out / GAMES_LOG)
+    present = _played_order(document, records)
+    if already := [agent for agent in agents if agent in present]:
+        raise ValueError(f"{out}: already in the ladder: {', '.join(already)}")
+    if stray := sorted({label for record in records for label in record.seats} & set(agents)):
+        raise ValueError(
+            f"{out / GAMES_LOG} already holds games of {', '.join(stray)}, which its ladder "
+            "does not count (an extension that did not finish?): remove them, or extend a copy"
+        )
+    settings = document["settings"]
+    labels = [*present, *agents]
+    specs: dict[str, AgentSource] = {label: label for label in labels}
+    check_request(registered_name(game_name), specs, settings["games"], settings["options"])
+    extension = Extension(list(agents), {**_commit(), "started": _now()})
+    evaluate(
+        registered_name(game_name),
+        specs,
+        player_counts=[None],
+        games=settings["games"],
+        seed=settings["seed"],
+        workers=workers,
+        options=settings["options"],
+        games_log=out / GAMES_LOG,
+        progress=progress,
+        timed=True,
+        only_with=set(agents),
+    )
+    return _count_document(document, labels, read_records(out / GAMES_LOG)), document, extension
 
 
 def _played_order(document: dict[str, Any], records: Sequence[GameRecord]) -> list[str]:
@@ -432,19 +499,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "the agents and settings of its ladder.json, and rewrite its figures",
     )
     parser.add_argument(
-        "--games", type=int, default=100, help="games per pair (cooperative: per agent)"
+        "--extend",
+        metavar="DIR",
+        help="add --agents to the ladder in DIR: each plays every agent there and every other "
+        "new one, with DIR's games per pair, seeds and options; every figure counted again",
+    )
+    parser.add_argument(
+        "--games", type=int, help=f"games per pair (cooperative: per agent; default {GAMES})"
     )
     parser.add_argument("--workers", type=int, default=1, help="parallel processes")
-    parser.add_argument("--seed", type=int, default=0, help="first game seed")
+    parser.add_argument("--seed", type=int, help=f"first game seed (default {SEED})")
     parser.add_argument("--out", metavar="DIR", help="output directory (default runs/ladder-GAME)")
     add_game_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.recount and args.extend:
+        raise CommandError("--recount and --extend: one at a time")
+    if args.recount or args.extend:
+        _refuse_the_ladders_own_settings(args)
     if args.recount:
         return _run_recount(args)
     if not args.agents:
         raise CommandError("--agents is required (or --recount DIR)")
+    if args.extend:
+        return _run_extend(args)
+    args.games = GAMES if args.games is None else args.games
+    args.seed = SEED if args.seed is None else args.seed
     try:
         game_name, specs, options = agents_match(args)
         out = Path(args.out or f"runs/ladder-{game_name}")
@@ -467,6 +548,51 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refuse_the_ladders_own_settings(args: argparse.Namespace) -> None:
+    """``--recount`` and ``--extend`` take the games, seeds, options and directory of the
+    ladder they name: the same flags given as well would be ignored, so they are refused."""
+    flag = "--recount" if args.recount else "--extend"
+    given = [
+        name
+        for name, value in (
+            ("--games", args.games),
+            ("--seed", args.seed),
+            ("--players", args.players),
+            ("--out", args.out),
+        )
+        if value is not None
+    ] + (["--option"] if args.option else [])
+    if given:
+        raise CommandError(f"{flag} takes {', '.join(given)} from DIR/ladder.json; leave them out")
+
+
+def _run_extend(args: argparse.Namespace) -> int:
+    """``--extend DIR``: the new agents' games added to DIR and every figure rewritten; the
+    document keeps the command and commit of the first games and lists each extension."""
+    out = Path(args.extend)
+    try:
+        specs = split_agent_specs(args.agents)
+        if len(set(specs)) != len(specs):
+            raise ValueError(f"--agents names an agent twice: {args.agents}")
+        result, played, extension = extend(
+            args.game, out, specs, workers=args.workers, progress=True
+        )
+    except (ValueError, FileNotFoundError, TypeError) as error:
+        raise CommandError(str(error)) from error
+    paths = write_outputs(out, result, played["command"], played["settings"]["workers"])
+    document = json.loads(paths[0].read_text(encoding="utf-8"))
+    words = ["tabletop", "ladder", args.game, "--agents", args.agents, "--extend", str(out)]
+    words += ["--workers", str(args.workers)]
+    document["extensions"] = [
+        *played.get("extensions", []),
+        {"agents": extension.agents, "command": shlex.join(words), **extension.source},
+    ]
+    paths[0].write_text(json.dumps(document, indent=2) + "\n")
+    print(markdown(result), end="")
+    print(f"wrote {', '.join(str(path) for path in paths)}", file=sys.stderr)
+    return 0
+
+
 def _run_recount(args: argparse.Namespace) -> int:
     """``--recount DIR``: the figures of DIR rewritten from its games; the document keeps the
     command and commit that played them and adds the commit and date of this count."""
@@ -483,6 +609,8 @@ def _run_recount(args: argparse.Namespace) -> int:
     document = json.loads(paths[0].read_text(encoding="utf-8"))
     document["recounted"] = {**_commit(), "date": _now()}
     document["date"] = played["date"]
+    if "extensions" in played:
+        document["extensions"] = played["extensions"]
     paths[0].write_text(json.dumps(document, indent=2) + "\n")
     print(markdown(result), end="")
     print(f"wrote {', '.join(str(path) for path in paths)}", file=sys.stderr)

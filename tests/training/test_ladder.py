@@ -19,7 +19,7 @@ from tabletop.agents import RandomAgent
 from tabletop.cli.ladder import ladder
 from tabletop.cli.main import main
 from tabletop.matches.elo import PRIOR_DRAWS, elo_ratings
-from tabletop.matches.records import DecisionTiming, GameRecord, read_records
+from tabletop.matches.records import DecisionTiming, GameRecord, append_records, read_records
 from tabletop.matches.schedules import pair_schedule, play_schedule
 from tabletop.matches.standings import decision_time
 
@@ -161,11 +161,63 @@ def test_ladder_command_writes_json_markdown_png_and_records(tmp_path: Path, cap
 
 def test_a_recount_is_refused_without_a_ladder_or_with_agents(tmp_path: Path, capsys) -> None:
     assert main(["ladder", "kaleva", "--recount", str(tmp_path)]) == 2
-    assert "no ladder to recount" in capsys.readouterr().err
+    assert "no ladder there" in capsys.readouterr().err
     assert main(["ladder", "kaleva", "--recount", str(tmp_path), "--agents", "random"]) == 2
     assert "takes its agents from" in capsys.readouterr().err
     assert main(["ladder", "kaleva"]) == 2
     assert "--agents is required" in capsys.readouterr().err
+
+
+def test_an_agent_joins_a_ladder_playing_only_its_own_pairs(tmp_path: Path, capsys) -> None:
+    """The first games stay as they were; the newcomer plays each agent on the ladder's
+    deals; the figures count every game, and a recount keeps the extension's record."""
+    argv = ["ladder", "kaleva", "--agents", "random,heuristic", "--games", "4", "--seed", "70"]
+    assert main([*argv, "--out", str(tmp_path)]) == 0
+    first = (tmp_path / "games.jsonl").read_text()
+    newcomer = "ismcts:iterations=2"
+    assert main(["ladder", "kaleva", "--agents", newcomer, "--extend", str(tmp_path)]) == 0
+    assert (tmp_path / "games.jsonl").read_text().startswith(first)
+    records = read_records(tmp_path / "games.jsonl")
+    joined = [record for record in records if newcomer in record.seats]
+    assert len(records) == 12 and len(joined) == 8
+    assert sorted(record.seed for record in joined) == [70] * 4 + [71] * 4
+    document = json.loads((tmp_path / "ladder.json").read_text())
+    assert set(document["agents"]) == {"random", "heuristic", newcomer}
+    assert document["win_matrix"][newcomer]["random"]["games"] == 4
+    assert document["win_matrix"]["heuristic"]["random"]["games"] == 4
+    assert document["command"].startswith("tabletop ladder kaleva --agents random,heuristic")
+    (extension,) = document["extensions"]
+    assert extension["agents"] == [newcomer] and "commit" in extension
+    assert extension["command"].startswith(f"tabletop ladder kaleva --agents {newcomer} --extend")
+    assert main(["ladder", "kaleva", "--recount", str(tmp_path)]) == 0
+    recounted = json.loads((tmp_path / "ladder.json").read_text())
+    assert recounted["extensions"] == document["extensions"]
+    assert recounted["ratings"] == document["ratings"]
+    capsys.readouterr()
+
+
+def test_joining_a_ladder_is_refused_when_it_cannot_be_counted_as_asked(
+    tmp_path: Path, capsys
+) -> None:
+    argv = ["ladder", "kaleva", "--agents", "random,heuristic", "--games", "2"]
+    assert main([*argv, "--out", str(tmp_path)]) == 0
+    before = (tmp_path / "games.jsonl").read_text()
+    stray = read_records(tmp_path / "games.jsonl")[0]
+    refused = {
+        ("--agents", "heuristic"): "already in the ladder: heuristic",
+        ("--agents", "ismcts:iterations=2", "--games", "8"): "--extend takes --games from DIR",
+        ("--agents", "ismcts:iterations=2", "--recount", str(tmp_path)): "one at a time",
+        ("--agents", "minimax"): "unknown agent 'minimax'",
+    }
+    for flags, message in refused.items():
+        assert main(["ladder", "kaleva", *flags, "--extend", str(tmp_path)]) == 2
+        assert message in capsys.readouterr().err, flags
+    assert main(["ladder", "hkk", "--agents", "random", "--extend", str(tmp_path)]) == 2
+    assert "holds a ladder of kaleva, not of hkk" in capsys.readouterr().err
+    assert (tmp_path / "games.jsonl").read_text() == before, "nothing was played"
+    append_records(tmp_path / "games.jsonl", [replace(stray, seats=("random", "ismcts"))])
+    assert main(["ladder", "kaleva", "--agents", "ismcts", "--extend", str(tmp_path)]) == 2
+    assert "already holds games of ismcts" in capsys.readouterr().err
 
 
 def test_a_cooperative_ladder_ranks_by_the_best_metric_without_a_matrix(tmp_path: Path) -> None:
@@ -176,6 +228,14 @@ def test_a_cooperative_ladder_ranks_by_the_best_metric_without_a_matrix(tmp_path
     means = [team["metric_mean"] for team in document["teams"]]
     assert means == sorted(means, reverse=True) and len(means) == 2
     assert "mean enemies_defeated [95% CI]" in (tmp_path / "ladder.md").read_text()
+    assert (
+        main(["ladder", "regicide", "--agents", "ismcts:iterations=2", "--extend", str(tmp_path)])
+        == 0
+    )
+    records = read_records(tmp_path / "games.jsonl")
+    assert [record.seats for record in records[6:]] == [("ismcts:iterations=2",)] * 3
+    document = json.loads((tmp_path / "ladder.json").read_text())
+    assert len(records) == 9 and len(document["teams"]) == 3
 
 
 @pytest.mark.parametrize(
