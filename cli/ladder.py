@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop import envs
-from tabletop.agents import agent_specs_help, make_agent, split_agent_specs
+from tabletop.agents import agent_specs_help, make_agent
 from tabletop.cli.evaluate import evaluate
 from tabletop.cli.options import CommandError, add_game_options, agents_match
 from tabletop.matches.elo import BOOTSTRAP_SAMPLES, EloRating, elo_ratings
@@ -571,11 +571,9 @@ def _run_extend(args: argparse.Namespace) -> int:
     document keeps the command and commit of the first games and lists each extension."""
     out = Path(args.extend)
     try:
-        specs = split_agent_specs(args.agents)
-        if len(set(specs)) != len(specs):
-            raise ValueError(f"--agents names an agent twice: {args.agents}")
+        game_name, specs, _ = agents_match(args)  # no options: refused beside --extend
         result, played, extension = extend(
-            args.game, out, specs, workers=args.workers, progress=True
+            game_name, out, specs, workers=args.workers, progress=True
         )
     except (ValueError, FileNotFoundError, TypeError) as error:
         raise CommandError(str(error)) from error
