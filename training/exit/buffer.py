@@ -2,11 +2,11 @@
 in a replay buffer of bounded size, and the loss that fits the network to them.
 
 A row is the mover's observation, the legal actions with the share of the search's visits
-each got (the policy target), and the return the mover's seat (the team, in a cooperative
-game) finished the game with (the value target). Observations are kept as sparse rows
-(``imitation.SparseRows``), as the warm start keeps its demonstrations, and so are the
-visit shares: their entries are the legal action ids, ascending, so a batch needs no
-row as wide as the action space.
+each got (the policy target, sharpened by ``exit.target_temperature``), and the return the
+mover's seat (the team, in a cooperative game) finished the game with (the value target).
+Observations are kept as sparse rows (``imitation.SparseRows``), as the warm start keeps its
+demonstrations, and so are the visit shares: their entries are the legal action ids,
+ascending, so a batch needs no row as wide as the action space.
 """
 
 from __future__ import annotations

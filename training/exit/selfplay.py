@@ -44,7 +44,8 @@ def guided_settings(options: ExItSettings) -> GuidedSettings:
 class Decision:
     observation: np.ndarray
     shares: dict[int, float]
-    """Visit share of every legal action."""
+    """The policy target of every legal action (``policy_target``): its visit share, or
+    sharpened."""
     seat: int
 
 
