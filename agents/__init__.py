@@ -10,6 +10,7 @@ from tabletop.agents.base import Agent, RandomAgent, play_game
 from tabletop.agents.guided import GuidedAgent, GuidedSearch, GuidedSettings
 from tabletop.agents.registry import (
     AGENT_KINDS,
+    agent_identity,
     agent_specs_help,
     make_agent,
     split_agent_specs,
@@ -22,6 +23,7 @@ __all__ = [
     "GuidedSearch",
     "GuidedSettings",
     "RandomAgent",
+    "agent_identity",
     "agent_specs_help",
     "make_agent",
     "play_game",

@@ -94,13 +94,28 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
     ``AGENT_KINDS``, or the bare path of a saved policy (a ``.pt`` file or a training
     run directory)."""
     text = spec.strip()
-    kind, _, options = text.partition(":")
+    kind, colon, options = text.partition(":")
     agent_kind = AGENT_KINDS.get(kind.strip().lower())
     if agent_kind is not None:
+        if colon and not options.strip():
+            raise ValueError(f"agent {spec!r}: nothing after ':'; write {kind.strip()!r}")
         return agent_kind.factory(game_name, seed, options.strip())
     if _looks_like_path(text):
         return _policy_agent(game_name, seed, text)
     raise ValueError(f"unknown agent {spec!r}; known agents: {agent_specs_help()}")
+
+
+def agent_identity(spec: str) -> str:
+    """The agent ``spec`` names, written one way: the kind in lower case, its options
+    stripped and sorted, a bare path as ``policy:PATH``. Two specs with one identity
+    (``ismcts:c=1,iterations=50`` and ``ISMCTS:iterations=50, c=1``) are one agent, which a
+    table must not list twice."""
+    text = spec.strip()
+    kind, _, options = text.partition(":")
+    if kind.strip().lower() not in AGENT_KINDS:
+        return f"policy:{text}"
+    parts = sorted(part.strip() for part in options.split(",") if part.strip())
+    return ":".join([kind.strip().lower(), ",".join(parts)]) if parts else kind.strip().lower()
 
 
 OPTION_PART = re.compile(r"[A-Za-z_]\w*=.*")

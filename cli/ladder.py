@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop import envs
-from tabletop.agents import agent_specs_help, make_agent
+from tabletop.agents import agent_identity, agent_specs_help, make_agent
 from tabletop.cli.evaluate import evaluate
 from tabletop.cli.options import CommandError, add_game_options, agents_match
 from tabletop.matches.elo import BOOTSTRAP_SAMPLES, EloRating, elo_ratings
@@ -269,7 +269,8 @@ def extend(
         raise ValueError(f"{out} holds a ladder of {document['game']}, not of {game_name}")
     records = read_records(out / GAMES_LOG)
     present = _played_order(document, records)
-    if already := [agent for agent in agents if agent in present]:
+    present_identities = {agent_identity(agent) for agent in present}
+    if already := [agent for agent in agents if agent_identity(agent) in present_identities]:
         raise ValueError(f"{out}: already in the ladder: {', '.join(already)}")
     if stray := sorted({label for record in records for label in record.seats} & set(agents)):
         raise ValueError(

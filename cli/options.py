@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 from tabletop import envs
-from tabletop.agents import split_agent_specs
+from tabletop.agents import agent_identity, split_agent_specs
 from tabletop.envs.core.options import OptionValue, parse_option_value
 from tabletop.envs.core.spec import ENV_OPTIONS, PLAYERS_OPTION
 
@@ -57,10 +57,10 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
 def agents_match(args: argparse.Namespace) -> tuple[str, list[str], dict[str, Any]]:
     """The registered game name, the ``--agents`` specs (``split_agent_specs``) and the
     ``engine_options`` of a command that plays agents against each other (eval, ladder).
-    A spec named twice is a ``ValueError``: its games against itself would count for two
-    agents."""
+    An agent named twice, in any spelling (``agent_identity``), is a ``ValueError``: its
+    games against itself would count for two agents."""
     specs = split_agent_specs(args.agents)
-    if len(set(specs)) != len(specs):
+    if len({agent_identity(spec) for spec in specs}) != len(specs):
         raise ValueError(f"--agents names an agent twice: {args.agents}")
     return envs.spec(args.game).name, specs, engine_options(args)
 

@@ -13,6 +13,7 @@ from tabletop import envs
 from tabletop.agents import (
     Agent,
     RandomAgent,
+    agent_identity,
     make_agent,
     play_game,
     split_agent_specs,
@@ -104,6 +105,18 @@ def test_agent_specs_split_at_commas_but_keep_their_options() -> None:
         "random",
     ]
     assert split_agent_specs("runs/a=b/policy.pt,random") == ["runs/a=b/policy.pt", "random"]
+
+
+def test_an_agent_has_one_identity_however_its_spec_is_written() -> None:
+    assert agent_identity("ISMCTS:iterations=50, c=1") == agent_identity("ismcts:c=1,iterations=50")
+    assert agent_identity("runs/kaleva") == agent_identity("policy:runs/kaleva")
+    assert agent_identity(" random ") == "random"
+    assert agent_identity("ismcts:iterations=50") != agent_identity("ismcts:iterations=51")
+
+
+def test_a_spec_with_nothing_after_its_colon_is_refused() -> None:
+    with pytest.raises(ValueError, match="nothing after ':'; write 'random'"):
+        make_agent("random:", "kaleva")
 
 
 def test_play_game_shows_each_move_before_it_is_applied() -> None:

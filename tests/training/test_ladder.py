@@ -205,6 +205,7 @@ def test_joining_a_ladder_is_refused_when_it_cannot_be_counted_as_asked(
     stray = read_records(tmp_path / "games.jsonl")[0]
     refused = {
         ("--agents", "heuristic"): "already in the ladder: heuristic",
+        ("--agents", "Heuristic"): "already in the ladder: Heuristic",
         ("--agents", "ismcts:iterations=2", "--games", "8"): "--extend takes --games from DIR",
         ("--agents", "ismcts:iterations=2", "--recount", str(tmp_path)): "one at a time",
         ("--agents", "minimax"): "unknown agent 'minimax'",
@@ -246,6 +247,10 @@ def test_a_cooperative_ladder_ranks_by_the_best_metric_without_a_matrix(tmp_path
         (["kaleva", "--agents", "random,heuristic", "--games", "0"], "--games must be at least 1"),
         (["kaleva", "--agents", "random,heuristic", "--option", "foo=1"], "unknown option(s)"),
         (["kaleva", "--agents", "random,random"], "names an agent twice"),
+        (
+            ["kaleva", "--agents", "ismcts:iterations=2,c=1,ISMCTS:c=1, iterations=2"],
+            "names an agent twice",
+        ),
     ],
 )
 def test_bad_input_is_refused_before_a_game_is_played(
