@@ -26,18 +26,10 @@ from tabletop.matches.standings import PairResult, team_result
 from tabletop.training.config import game_settings
 
 
-@pytest.fixture
-def countdown_registered(monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setitem(envs.REGISTRY, "countdown", "countdown_v0")
-    return "countdown"
-
-
-def test_rigged_round_robin_numbers(countdown_registered: str) -> None:
+def test_rigged_round_robin_numbers(countdown: str) -> None:
     # start=5, both taking 1: the counter's parity hands every such game to seat 0
     agents = {"stubborn": TakeOneAgent(), "resigner": ResignAgent(), "stubborn2": TakeOneAgent()}
-    (result,) = evaluate(
-        countdown_registered, agents, player_counts=[None], games=40, options={"start": 5}
-    )
+    (result,) = evaluate(countdown, agents, player_counts=[None], games=40, options={"start": 5})
     pairs = {(p.a, p.b): p for p in result.pairs}
     beats = pairs["stubborn", "resigner"]
     assert (beats.wins, beats.draws, beats.losses) == (40, 0, 0)
@@ -148,11 +140,11 @@ class SleepyTakeOneAgent(TakeOneAgent):
 
 
 def test_timed_evaluation_reports_each_agents_time_per_decision(
-    countdown_registered: str, tmp_path: Path
+    countdown: str, tmp_path: Path
 ) -> None:
     agents = {"sleepy": SleepyTakeOneAgent(), "resigner": ResignAgent(), "quick": TakeOneAgent()}
     (result,) = evaluate(
-        countdown_registered, agents, player_counts=[None], games=4, options={"start": 5},
+        countdown, agents, player_counts=[None], games=4, options={"start": 5},
         timed=True,
     )  # fmt: skip
     sleepy, quick = result.decision_time["sleepy"], result.decision_time["quick"]
@@ -165,7 +157,7 @@ def test_timed_evaluation_reports_each_agents_time_per_decision(
     save_json(tmp_path / "results.json", {}, [result])
     (saved,) = json.loads((tmp_path / "results.json").read_text())["results"]
     assert saved["decision_time"]["sleepy"]["mean_ms"] == sleepy.mean_ms
-    untimed = evaluate(countdown_registered, agents, player_counts=[None], games=2)
+    untimed = evaluate(countdown, agents, player_counts=[None], games=2)
     assert untimed[0].decision_time["quick"].mean_ms is None
     untimed_rows = table_rows(result_tables(untimed).split("first seat wins")[1], "agent")
     assert {row[MS] for row in untimed_rows.values()} == {"-"}

@@ -46,13 +46,6 @@ TINY_FLAGS = [
 ]
 
 
-@pytest.fixture
-def countdown(monkeypatch: pytest.MonkeyPatch) -> str:
-    """The stacked test game in the registry (in this process only)."""
-    monkeypatch.setitem(envs.REGISTRY, "countdown", "countdown_v0")
-    return "countdown"
-
-
 def tiny_settings(game: str, out: Path, steps: int) -> TrainSettings:
     return TrainSettings.from_config(game, out=str(out), steps=steps, overrides=TINY, algo="exit")
 

@@ -21,12 +21,6 @@ from tabletop.training.trainer import Trainer
 GAMMA = 0.5
 
 
-@pytest.fixture
-def countdown(monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setitem(envs.REGISTRY, "countdown", "countdown_v0")
-    return "countdown"
-
-
 def test_returns_follow_each_movers_own_decisions() -> None:
     """A decision's return is its reward plus gamma times the same seat's next return;
     the other seat's decisions in between do not discount it."""

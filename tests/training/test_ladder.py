@@ -14,7 +14,6 @@ import pytest
 pytest.importorskip("matplotlib", reason="needs the [train] extra")
 from countdown_v0 import ResignAgent, TakeOneAgent
 
-from tabletop import envs
 from tabletop.agents import RandomAgent
 from tabletop.cli.ladder import ladder
 from tabletop.cli.main import main
@@ -24,20 +23,12 @@ from tabletop.matches.schedules import pair_schedule, play_schedule
 from tabletop.matches.standings import decision_time
 
 
-@pytest.fixture
-def countdown_registered(monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setitem(envs.REGISTRY, "countdown", "countdown_v0")
-    return "countdown"
-
-
 def test_a_rigged_winner_rates_above_the_loser_with_intervals_apart(
-    countdown_registered: str, tmp_path: Path
+    countdown: str, tmp_path: Path
 ) -> None:
     # start=5: an agent taking one at a time beats one that resigns, in every seat
     agents = {"loser": ResignAgent(), "random": RandomAgent(1), "winner": TakeOneAgent()}
-    result = ladder(
-        countdown_registered, agents, games=20, out=tmp_path, options={"start": 5}, samples=200
-    )
+    result = ladder(countdown, agents, games=20, out=tmp_path, options={"start": 5}, samples=200)
     elo = {rating.agent: rating for rating in result.ratings}
     assert result.ranked()[0] == "winner" and result.ranked()[-1] == "loser"
     assert result.anchor == "random" and (elo["random"].elo, elo["random"].ci95) == (0, (0, 0))

@@ -42,7 +42,8 @@ def test_every_shipped_policy_is_listed_with_its_provenance_and_fits_its_game() 
 def test_the_pretrained_agent_plays_a_whole_game_of_legal_moves(game: str) -> None:
     agent = make_agent("pretrained", game, seed=0)
     state = envs.make_game(game).new_state(seed=3)
-    assert play_game(state, [agent, RandomAgent(1)]).is_terminal()
+    others = [RandomAgent(seat) for seat in range(1, state.game.num_players)]
+    assert play_game(state, [agent, *others]).is_terminal()
 
 
 def test_guided_search_takes_the_pretrained_policy() -> None:
@@ -52,10 +53,11 @@ def test_guided_search_takes_the_pretrained_policy() -> None:
     assert agent.act(state, state.current_player) in state.legal_actions()
 
 
-def test_a_game_without_a_pretrained_policy_is_refused_naming_the_games_with_one() -> None:
-    missing = next(name for name in envs.REGISTRY if name not in shipped())
-    with pytest.raises(FileNotFoundError, match=f"{missing} ships no pretrained policy") as error:
-        make_agent("pretrained", missing)
+def test_a_game_without_a_pretrained_policy_is_refused_naming_the_games_with_one(
+    countdown: str,
+) -> None:
+    with pytest.raises(FileNotFoundError, match=f"{countdown} ships no pretrained policy") as error:
+        make_agent("pretrained", countdown)
     assert all(game in str(error.value) for game in shipped())
     with pytest.raises(ValueError, match="takes no options"):
-        make_agent("pretrained:fast", missing)
+        make_agent("pretrained:fast", countdown)

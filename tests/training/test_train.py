@@ -64,13 +64,6 @@ def checkpoint_steps(out: Path) -> int:
     return json.loads((out / "checkpoint.json").read_text())["steps"]
 
 
-@pytest.fixture
-def countdown_registered(monkeypatch: pytest.MonkeyPatch) -> str:
-    """The stacked test game in the registry (in this process only)."""
-    monkeypatch.setitem(envs.REGISTRY, "countdown", "countdown_v0")
-    return "countdown"
-
-
 def test_cooperative_tiny_run_then_resume(tmp_path: Path) -> None:
     out = tmp_path / "run"
     info = Trainer(tiny_settings("regicide", out, 192), resume=False, progress=False).run()
@@ -104,9 +97,9 @@ def test_cooperative_tiny_run_then_resume(tmp_path: Path) -> None:
     assert main(["train", "regicide", f"--out={moved}", "--resume", "--steps=320"]) == 2
 
 
-def test_competitive_run_adds_snapshots_to_the_pool(tmp_path: Path, countdown_registered) -> None:
+def test_competitive_run_adds_snapshots_to_the_pool(tmp_path: Path, countdown) -> None:
     out = tmp_path / "run"
-    trainer = Trainer(tiny_settings(countdown_registered, out, 192), resume=False, progress=False)
+    trainer = Trainer(tiny_settings(countdown, out, 192), resume=False, progress=False)
     trainer.run()
     snapshots = sorted(p.name for p in (out / "snapshots").glob("*.pt"))
     assert snapshots == [f"step_{s:010d}.pt" for s in (64, 128, 192)]
@@ -121,7 +114,7 @@ def test_competitive_run_adds_snapshots_to_the_pool(tmp_path: Path, countdown_re
     assert {r["opponent"] for r in train} <= {"random", "heuristic", "self-play"}
     assert all(float(r["draw_rate"]) == 0 for r in train)  # countdown has no draws
 
-    resumed = Trainer(tiny_settings(countdown_registered, out, 256), resume=True, progress=False)
+    resumed = Trainer(tiny_settings(countdown, out, 256), resume=True, progress=False)
     assert list(resumed.vec_env.envs[0].opponents.snapshots) == ["self@64", "self@128", "self@192"]
 
 
