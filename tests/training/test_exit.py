@@ -16,6 +16,7 @@ import pytest
 import torch
 
 from tabletop import envs
+from tabletop.agents import shipped
 from tabletop.agents.policy import NetworkSpec, env_metadata, load_agent, new_policy
 from tabletop.agents.registry import AGENT_KINDS, make_agent
 from tabletop.agents.shipped import PRETRAINED
@@ -280,7 +281,7 @@ def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path: Path) -> None:
 
 
 def test_mistaken_settings_are_refused_before_anything_is_written(
-    tmp_path: Path, capsys, countdown: str
+    tmp_path: Path, capsys, countdown: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     other_game = tmp_path / "countdown_run"
     ExItTrainer(tiny_settings(countdown, other_game, 5), resume=False, progress=False).run()
@@ -304,6 +305,7 @@ def test_mistaken_settings_are_refused_before_anything_is_written(
         assert main(["train", "kaleva", f"--out={out}", "--steps=8", *TINY_FLAGS, flag]) == 2
         assert message in capsys.readouterr().err, flag
         assert not out.exists(), flag
+    monkeypatch.setattr(shipped, "PRETRAINED_DIR", tmp_path / "none shipped")
     flag = "--set=exit.init=pretrained"
     assert main(["train", "regicide", f"--out={out}", "--steps=8", *TINY_FLAGS, flag]) == 2
     assert "regicide ships no pretrained policy" in capsys.readouterr().err

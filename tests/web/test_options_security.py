@@ -18,7 +18,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
 from tabletop import envs
-from tabletop.agents import RandomAgent
+from tabletop.agents import RandomAgent, shipped
 from tabletop.cli.options import CommandError
 from tabletop.cli.serve import offered_policies
 from tabletop.envs.gold_and_dust.cards import data_path
@@ -245,7 +245,9 @@ def test_a_policy_the_operator_offers_is_seated_by_name(tmp_path: Path) -> None:
         assert table.stored.seats == body["seats"]
 
 
-def test_the_shipped_policy_is_seated_by_name_alone(client: TestClient) -> None:
+def test_the_shipped_policy_is_seated_by_name_alone(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("torch")
     for seat in ("pretrained", "guided:policy=pretrained,iterations=4"):
         body = {"game": "kult", "seats": [seat, "human"], "pace": 0}
@@ -253,9 +255,10 @@ def test_the_shipped_policy_is_seated_by_name_alone(client: TestClient) -> None:
         assert response.status_code == 201, response.text
         table = client.app.state.tables.get(response.json()["id"])
         assert table.agent_specs == [seat, None]
-    body = {"game": "regicide", "seats": ["pretrained", "human"]}
+    monkeypatch.setattr(shipped, "PRETRAINED_DIR", tmp_path / "none shipped")
+    body = {"game": "kult", "seats": ["pretrained", "human"]}
     error = client.post("/api/tables", json=body).json()["error"]
-    assert "regicide ships no pretrained policy" in error
+    assert "kult ships no pretrained policy" in error
 
 
 @pytest.mark.parametrize(
